@@ -1,0 +1,98 @@
+//! Documented exit codes. `docs/cli.md` lists the same table; a test keeps
+//! them in step.
+
+use std::fmt;
+
+/// One documented process exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// 0: the command did what was asked.
+    Ok,
+    /// 1: an unexpected failure (I/O, git internals); the message says what.
+    Failure,
+    /// 2: the command line itself was wrong (clap's usage errors).
+    Usage,
+    /// 3: an input file (lane file, report, trace, artifact tree) is invalid.
+    InvalidInput,
+    /// 4: a guard refused (wire-v1 divergence, frozen path, tree probe).
+    GuardRefused,
+    /// 5: a cut stopped on a cherry-pick conflict (aborted or left resumable).
+    Conflict,
+    /// 6: a precondition failed: dirty work tree, a branch or tag that already
+    /// points elsewhere, nothing to continue.
+    Precondition,
+    /// 7: findings at or above `--fail-on` severity.
+    Findings,
+    /// 8: a verification failed (version files disagree, wheel mismatch).
+    Verification,
+}
+
+impl Exit {
+    /// The numeric process exit status.
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Ok => 0,
+            Exit::Failure => 1,
+            Exit::Usage => 2,
+            Exit::InvalidInput => 3,
+            Exit::GuardRefused => 4,
+            Exit::Conflict => 5,
+            Exit::Precondition => 6,
+            Exit::Findings => 7,
+            Exit::Verification => 8,
+        }
+    }
+
+    /// Every documented exit code, in numeric order.
+    pub const ALL: [Exit; 9] = [
+        Exit::Ok,
+        Exit::Failure,
+        Exit::Usage,
+        Exit::InvalidInput,
+        Exit::GuardRefused,
+        Exit::Conflict,
+        Exit::Precondition,
+        Exit::Findings,
+        Exit::Verification,
+    ];
+}
+
+/// An error on its way out of the binary: what to print and which code to exit with.
+#[derive(Debug)]
+pub struct CliError {
+    /// The exit code this error maps to.
+    pub exit: Exit,
+    /// The error, with its causes.
+    pub error: anyhow::Error,
+}
+
+impl CliError {
+    /// Wraps an error with the exit code it maps to.
+    pub fn new(exit: Exit, error: impl Into<anyhow::Error>) -> Self {
+        CliError {
+            exit,
+            error: error.into(),
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:#}", self.error)
+    }
+}
+
+/// What every subcommand returns.
+pub type CliResult = Result<Exit, CliError>;
+
+/// Shorthand for mapping any error to an exit code.
+pub trait WithExit<T> {
+    /// Maps the error side to a [`CliError`] with the given code.
+    fn exit(self, exit: Exit) -> Result<T, CliError>;
+}
+
+impl<T, E: Into<anyhow::Error>> WithExit<T> for Result<T, E> {
+    fn exit(self, exit: Exit) -> Result<T, CliError> {
+        self.map_err(|e| CliError::new(exit, e))
+    }
+}

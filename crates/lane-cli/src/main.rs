@@ -1,0 +1,77 @@
+//! The `lane` binary: parses the command line, installs the only tracing
+//! subscriber in the program (`LANE_LOG`, `NO_COLOR`), runs one subcommand
+//! and maps its outcome to a documented exit code (see [`exit::Exit`]).
+//!
+//! Start at [`Command`]; each subcommand lives in its own module under
+//! `cmd/`. Libraries never print: they return values and emit `tracing`
+//! events, and only this crate decides what a person or a script sees.
+
+mod cmd;
+mod exit;
+mod output;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+use crate::exit::Exit;
+
+/// lane: cut patch-release lanes, prove them on GPU mints, post the numbers.
+#[derive(Debug, Parser)]
+#[command(name = "lane", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Cut a patch release branch from its base tag: picks, guards, version bump, changelog.
+    Cut(cmd::cut::Args),
+    /// Run the lane's guards alone on an existing ref (for a release branch's CI).
+    Guard(cmd::guard::Args),
+    /// Print the JSON Schema of lane files.
+    Schema(cmd::schema::Args),
+    /// Read mint reports or TORCH_TRACE folders and show the honest breakdown.
+    Ledger(cmd::ledger::Args),
+    /// Diff two cold mints' artifacts: are they the same bytes, and if not, why?
+    Diff(cmd::diff::Args),
+}
+
+fn install_tracing() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_env("LANE_LOG").unwrap_or_else(|_| EnvFilter::new("warn"));
+    let ansi = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(ansi)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .init();
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { Exit::Usage.code() } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    install_tracing();
+    let result = match cli.command {
+        Command::Cut(args) => cmd::cut::run(args),
+        Command::Guard(args) => cmd::guard::run(args),
+        Command::Schema(args) => cmd::schema::run(args),
+        Command::Ledger(args) => cmd::ledger::run(args),
+        Command::Diff(args) => cmd::diff::run(args),
+    };
+    match result {
+        Ok(exit) => ExitCode::from(exit.code()),
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::from(err.exit.code())
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! The lane file: `lanes/<version>.yaml`, the one document that says what a
+//! patch release lane is (upstream, base tag, picks, version files,
+//! changelog, guards).
+//!
+//! Start at [`parse`], which turns YAML text into a [`LaneFile`] or a
+//! [`LaneFileError`] pointing at line:column; [`schema`] gives the JSON
+//! Schema editors validate against (`lane schema`).
+//!
+//! This crate is part of lane's pure core: it takes text and returns values.
+//! It must not touch the filesystem, git, the network or an async runtime;
+//! callers read the file and hand over its text and name.
+
+mod error;
+mod locate;
+mod model;
+mod scalar;
+
+pub use error::LaneFileError;
+pub use model::{
+    Changelog, Guard, LaneFile, Pick, PickRef, PickSpec, TreeProbe, TreeProbeSpec, Upstream,
+    VersionFile, VersionFileKind, VersionFileSpec,
+};
+pub use scalar::{CommitId, LaneVersion, Pattern, RefName, RepoPath};
+
+use std::collections::HashSet;
+
+/// Parses and validates a lane file. `file` names it in errors (usually the
+/// path as the user gave it); when its stem is a version (`0.93.3.yaml`),
+/// the `version` key must agree with it.
+pub fn parse(file: &str, text: &str) -> Result<LaneFile, LaneFileError> {
+    let blank = text
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#') || l.trim() == "---");
+    if blank {
+        return Err(LaneFileError {
+            file: file.to_owned(),
+            line: 1,
+            column: 1,
+            path: None,
+            message: "the file is empty: expected a mapping with `version`, `upstream` and `base`"
+                .into(),
+        });
+    }
+    let lane: LaneFile =
+        serde_yaml::from_str(text).map_err(|e| LaneFileError::from_yaml(file, &e))?;
+    validate(file, text, &lane)?;
+    Ok(lane)
+}
+
+fn at(file: &str, text: &str, key: &str, index: Option<usize>, path: String, message: String) -> LaneFileError {
+    let (line, column) = locate::locate(text, key, index);
+    LaneFileError {
+        file: file.to_owned(),
+        line,
+        column,
+        path: Some(path),
+        message,
+    }
+}
+
+fn validate(file: &str, text: &str, lane: &LaneFile) -> Result<(), LaneFileError> {
+    let stem = file
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(file)
+        .trim_end_matches(".yaml")
+        .trim_end_matches(".yml");
+    if let Ok(named) = LaneVersion::parse(stem) {
+        if named != lane.version {
+            return Err(at(
+                file,
+                text,
+                "version",
+                None,
+                "version".into(),
+                format!(
+                    "the file is named for {named} but says version {}: expected them to agree",
+                    lane.version
+                ),
+            ));
+        }
+    }
+    if lane.base.as_str() == lane.tag_name() {
+        return Err(at(
+            file,
+            text,
+            "base",
+            None,
+            "base".into(),
+            format!("the base tag `{}` is the lane's own release tag", lane.base),
+        ));
+    }
+    if lane.upstream.repo.trim().is_empty() {
+        return Err(at(
+            file,
+            text,
+            "upstream",
+            None,
+            "upstream.repo".into(),
+            "expected a clone URL or a local path, found an empty string".into(),
+        ));
+    }
+    let mut seen = HashSet::new();
+    for (i, pick) in lane.picks.iter().enumerate() {
+        if !seen.insert(pick.target.clone()) {
+            return Err(at(
+                file,
+                text,
+                "picks",
+                Some(i),
+                format!("picks[{i}]"),
+                format!("{} is picked twice", pick.target),
+            ));
+        }
+    }
+    let mut paths = HashSet::new();
+    for (i, vf) in lane.version_files.iter().enumerate() {
+        if !paths.insert(vf.path.as_str()) {
+            return Err(at(
+                file,
+                text,
+                "version_files",
+                Some(i),
+                format!("version_files[{i}]"),
+                format!("version file `{}` is listed twice", vf.path),
+            ));
+        }
+    }
+    let mut names = HashSet::new();
+    for (i, g) in lane.guards.iter().enumerate() {
+        if !names.insert(g.name.as_str()) {
+            return Err(at(
+                file,
+                text,
+                "guards",
+                Some(i),
+                format!("guards[{i}]"),
+                format!("guard `{}` is defined twice", g.name),
+            ));
+        }
+        if g.forbidden_commits.is_empty() && g.frozen_paths.is_empty() && g.probes.is_empty() {
+            return Err(at(
+                file,
+                text,
+                "guards",
+                Some(i),
+                format!("guards[{i}]"),
+                format!(
+                    "guard `{}` checks nothing: expected `forbidden_commits`, `frozen_paths` or `probes`",
+                    g.name
+                ),
+            ));
+        }
+    }
+    if let Some(cl) = &lane.changelog {
+        if !cl.fragment_name.contains("{issue}") {
+            return Err(at(
+                file,
+                text,
+                "changelog",
+                None,
+                "changelog.fragment_name".into(),
+                format!(
+                    "expected a fragment name with `{{issue}}` in it, found `{}`",
+                    cl.fragment_name
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The JSON Schema of lane files (draft 2020-12), as `lane schema` prints it
+/// and as `docs/lane.schema.json` keeps it.
+pub fn schema() -> serde_json::Value {
+    let schema = schemars::schema_for!(LaneFile);
+    serde_json::to_value(&schema).expect("a schema always serializes")
+}
+
+/// [`schema`] as pretty JSON text with a trailing newline.
+pub fn schema_text() -> String {
+    let mut s = serde_json::to_string_pretty(&schema()).expect("a schema always serializes");
+    s.push('\n');
+    s
+}

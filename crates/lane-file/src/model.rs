@@ -1,0 +1,422 @@
+//! The lane file's data model: what `lanes/<version>.yaml` may say.
+//!
+//! Every struct refuses unknown keys. Structs whose fields constrain each
+//! other (a pick is a commit *or* a PR) validate inside their map visitor so
+//! the error carries the line:column of that mapping.
+
+use schemars::JsonSchema;
+use serde::de::{self, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+use std::fmt;
+
+use crate::scalar::{CommitId, LaneVersion, Pattern, RefName, RepoPath};
+
+/// Implements `Deserialize` for `$ty` by reading `$spec` from the same
+/// mapping and converting it with `TryFrom`, inside the visitor, so the
+/// error points at the mapping.
+macro_rules! validated_from_spec {
+    ($ty:ident, $spec:ident, $expecting:expr) => {
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl<'de> Visitor<'de> for V {
+                    type Value = $ty;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str($expecting)
+                    }
+                    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<$ty, A::Error> {
+                        let spec = $spec::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                        $ty::try_from(spec).map_err(de::Error::custom)
+                    }
+                }
+                d.deserialize_map(V)
+            }
+        }
+    };
+}
+
+/// One lane: a patch release cut from a base tag, with its picks, guards and
+/// version files. The top level of `lanes/<version>.yaml`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "lane file", description = "A release lane: lanes/<version>.yaml")]
+pub struct LaneFile {
+    /// The version this lane releases, e.g. `0.93.3`. Must match the file name.
+    pub version: LaneVersion,
+    /// A short title for the release's changelog heading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Where the upstream repository lives.
+    pub upstream: Upstream,
+    /// The tag the lane is cut from, e.g. `v0.93.2`.
+    pub base: RefName,
+    /// The lane branch; defaults to `release/<version>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<RefName>,
+    /// The tag `lane cut --tag` makes; defaults to `v<version>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<RefName>,
+    /// The fixes to cherry-pick, in order.
+    #[serde(default)]
+    #[schemars(with = "Vec<PickSpec>")]
+    pub picks: Vec<Pick>,
+    /// Files that carry the version; all are bumped and must agree afterwards.
+    #[serde(default)]
+    #[schemars(with = "Vec<VersionFileSpec>")]
+    pub version_files: Vec<VersionFile>,
+    /// How the changelog is assembled from fragments.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changelog: Option<Changelog>,
+    /// Guards the lane must pass before and after the cut.
+    #[serde(default)]
+    pub guards: Vec<Guard>,
+}
+
+impl LaneFile {
+    /// The lane branch: the explicit `branch`, or `release/<version>`.
+    pub fn branch_name(&self) -> String {
+        match &self.branch {
+            Some(b) => b.as_str().to_owned(),
+            None => format!("release/{}", self.version),
+        }
+    }
+    /// The release tag: the explicit `tag`, or `v<version>`.
+    pub fn tag_name(&self) -> String {
+        match &self.tag {
+            Some(t) => t.as_str().to_owned(),
+            None => format!("v{}", self.version),
+        }
+    }
+}
+
+/// The upstream repository.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Upstream {
+    /// A clone URL (`https://…`, `ssh://…`, `git@host:path`, `file://…`) or a
+    /// local path (relative paths are relative to the lane file's folder).
+    pub repo: String,
+    /// The upstream's default branch, where PR numbers are looked up.
+    #[serde(default = "default_branch")]
+    pub default_branch: RefName,
+}
+
+fn default_branch() -> RefName {
+    RefName::parse("master").expect("`master` is a valid ref name")
+}
+
+impl Upstream {
+    /// Whether `repo` is a URL to clone (rather than a local path).
+    pub fn is_url(&self) -> bool {
+        let r = self.repo.as_str();
+        r.contains("://") || (r.contains('@') && r.contains(':') && !r.starts_with('/'))
+    }
+}
+
+/// What a pick names: a commit, or a PR found in the upstream's history.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PickRef {
+    /// A commit id.
+    Commit(CommitId),
+    /// A pull request number, resolved from squash-merge subjects ending
+    /// `(#N)` and `Merge pull request #N` merge commits on the default branch.
+    Pr(u64),
+}
+
+impl fmt::Display for PickRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PickRef::Commit(c) => write!(f, "commit {c}"),
+            PickRef::Pr(n) => write!(f, "PR #{n}"),
+        }
+    }
+}
+
+/// One fix to cherry-pick.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(into = "PickSpec")]
+pub struct Pick {
+    /// The commit or PR picked.
+    pub target: PickRef,
+    /// The upstream issue the fix closes: names its changelog fragment.
+    pub issue: Option<u64>,
+}
+
+/// How a pick is written in YAML: exactly one of `commit` and `pr`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(extend("oneOf" = [{"required": ["commit"]}, {"required": ["pr"]}]))]
+pub struct PickSpec {
+    /// The commit to pick (full or abbreviated id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<CommitId>,
+    /// The pull request whose merge is picked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub pr: Option<u64>,
+    /// The upstream issue number the fix closes (its changelog fragment).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub issue: Option<u64>,
+}
+
+impl TryFrom<PickSpec> for Pick {
+    type Error = String;
+    fn try_from(s: PickSpec) -> Result<Self, String> {
+        let target = match (s.commit, s.pr) {
+            (Some(c), None) => PickRef::Commit(c),
+            (None, Some(0)) => return Err("a pick's `pr` must be a PR number above 0".into()),
+            (None, Some(n)) => PickRef::Pr(n),
+            (Some(_), Some(_)) => {
+                return Err("a pick names either `commit` or `pr`, not both".into())
+            }
+            (None, None) => return Err("a pick needs `commit` or `pr`".into()),
+        };
+        Ok(Pick {
+            target,
+            issue: s.issue,
+        })
+    }
+}
+
+impl From<Pick> for PickSpec {
+    fn from(p: Pick) -> Self {
+        let (commit, pr) = match p.target {
+            PickRef::Commit(c) => (Some(c), None),
+            PickRef::Pr(n) => (None, Some(n)),
+        };
+        PickSpec {
+            commit,
+            pr,
+            issue: p.issue,
+        }
+    }
+}
+
+validated_from_spec!(Pick, PickSpec, "a pick: `commit: <id>` or `pr: <number>`");
+
+/// What kind of file a version file is, which decides how it is edited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum VersionFileKind {
+    /// `pyproject.toml`: the `version` key of the `[project]` table.
+    Pyproject,
+    /// `uv.lock`: the `version` of the `[[package]]` named `package`.
+    UvLock,
+    /// Any text file: the `version` capture group of `pattern`.
+    Regex,
+}
+
+/// A file that carries the version.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(into = "VersionFileSpec")]
+pub struct VersionFile {
+    /// The file, relative to the repository root.
+    pub path: RepoPath,
+    /// How the version is found in it.
+    pub kind: VersionFileKind,
+    /// For `uv-lock`: the package whose entry carries the version.
+    pub package: Option<String>,
+    /// For `regex`: the expression with a `version` capture group.
+    pub pattern: Option<Pattern>,
+}
+
+/// How a version file is written in YAML.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VersionFileSpec {
+    /// The file, relative to the repository root.
+    pub path: RepoPath,
+    /// `pyproject`, `uv-lock` or `regex`.
+    pub kind: VersionFileKind,
+    /// For `uv-lock`: the package name whose entry carries the version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
+    /// For `regex`: an expression with a named group `version`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<Pattern>,
+}
+
+impl TryFrom<VersionFileSpec> for VersionFile {
+    type Error = String;
+    fn try_from(s: VersionFileSpec) -> Result<Self, String> {
+        match s.kind {
+            VersionFileKind::UvLock if s.package.as_deref().is_none_or(str::is_empty) => {
+                return Err(format!(
+                    "version file `{}` of kind uv-lock needs `package` (the package whose entry is bumped)",
+                    s.path
+                ))
+            }
+            VersionFileKind::Regex => match &s.pattern {
+                None => {
+                    return Err(format!(
+                        "version file `{}` of kind regex needs `pattern`",
+                        s.path
+                    ))
+                }
+                Some(p) if p.regex().capture_names().all(|n| n != Some("version")) => {
+                    return Err(format!(
+                        "the pattern of version file `{}` needs a named group `(?P<version>…)`",
+                        s.path
+                    ))
+                }
+                Some(_) => {}
+            },
+            _ => {}
+        }
+        if s.kind != VersionFileKind::UvLock && s.package.is_some() {
+            return Err(format!(
+                "`package` applies only to version files of kind uv-lock (`{}`)",
+                s.path
+            ));
+        }
+        if s.kind != VersionFileKind::Regex && s.pattern.is_some() {
+            return Err(format!(
+                "`pattern` applies only to version files of kind regex (`{}`)",
+                s.path
+            ));
+        }
+        Ok(VersionFile {
+            path: s.path,
+            kind: s.kind,
+            package: s.package,
+            pattern: s.pattern,
+        })
+    }
+}
+
+impl From<VersionFile> for VersionFileSpec {
+    fn from(v: VersionFile) -> Self {
+        VersionFileSpec {
+            path: v.path,
+            kind: v.kind,
+            package: v.package,
+            pattern: v.pattern,
+        }
+    }
+}
+
+validated_from_spec!(
+    VersionFile,
+    VersionFileSpec,
+    "a version file: `path` and `kind` (pyproject, uv-lock, regex)"
+);
+
+/// How the changelog is assembled: fragments collapse into a new section.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Changelog {
+    /// The changelog file.
+    #[serde(default = "default_changelog_file")]
+    pub file: RepoPath,
+    /// The folder of fragments, one per issue.
+    #[serde(default = "default_fragments")]
+    pub fragments: RepoPath,
+    /// A fragment's file name, with `{issue}` standing for the issue number.
+    #[serde(default = "default_fragment_name")]
+    pub fragment_name: String,
+}
+
+fn default_changelog_file() -> RepoPath {
+    RepoPath::parse("CHANGELOG.md").expect("valid")
+}
+fn default_fragments() -> RepoPath {
+    RepoPath::parse("changelog.d/").expect("valid")
+}
+fn default_fragment_name() -> String {
+    "pgw{issue}.md".to_owned()
+}
+
+impl Changelog {
+    /// The path of the fragment of `issue`.
+    pub fn fragment_path(&self, issue: u64) -> String {
+        format!(
+            "{}/{}",
+            self.fragments.trimmed(),
+            self.fragment_name.replace("{issue}", &issue.to_string())
+        )
+    }
+}
+
+/// A guard: what the lane must never carry.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Guard {
+    /// The guard's name, used in refusals (e.g. `wire-v1`).
+    pub name: String,
+    /// Why the guard exists, shown with a refusal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Commits that must be neither reachable from the lane nor
+    /// patch-equivalent to any pick.
+    #[serde(default)]
+    pub forbidden_commits: Vec<CommitId>,
+    /// Paths no pick may touch; the lane's copies must equal the base tag's.
+    #[serde(default)]
+    pub frozen_paths: Vec<RepoPath>,
+    /// Files that must (or must not) match a pattern in the lane's tree.
+    #[serde(default)]
+    #[schemars(with = "Vec<TreeProbeSpec>")]
+    pub probes: Vec<TreeProbe>,
+}
+
+/// A tree probe: a file in the lane's tree and what it must say.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(into = "TreeProbeSpec")]
+pub struct TreeProbe {
+    /// The file probed.
+    pub path: RepoPath,
+    /// The file must match this.
+    pub must_match: Option<Pattern>,
+    /// The file must not match this.
+    pub must_not_match: Option<Pattern>,
+}
+
+/// How a tree probe is written in YAML: at least one of the two patterns.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(extend("anyOf" = [{"required": ["must_match"]}, {"required": ["must_not_match"]}]))]
+pub struct TreeProbeSpec {
+    /// The file probed.
+    pub path: RepoPath,
+    /// The file must match this expression.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub must_match: Option<Pattern>,
+    /// The file must not match this expression.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub must_not_match: Option<Pattern>,
+}
+
+impl TryFrom<TreeProbeSpec> for TreeProbe {
+    type Error = String;
+    fn try_from(s: TreeProbeSpec) -> Result<Self, String> {
+        if s.must_match.is_none() && s.must_not_match.is_none() {
+            return Err(format!(
+                "the probe of `{}` needs `must_match` or `must_not_match`",
+                s.path
+            ));
+        }
+        Ok(TreeProbe {
+            path: s.path,
+            must_match: s.must_match,
+            must_not_match: s.must_not_match,
+        })
+    }
+}
+
+impl From<TreeProbe> for TreeProbeSpec {
+    fn from(p: TreeProbe) -> Self {
+        TreeProbeSpec {
+            path: p.path,
+            must_match: p.must_match,
+            must_not_match: p.must_not_match,
+        }
+    }
+}
+
+validated_from_spec!(
+    TreeProbe,
+    TreeProbeSpec,
+    "a tree probe: `path` and `must_match` or `must_not_match`"
+);

@@ -1,0 +1,324 @@
+//! Validated scalars of a lane file. Each one checks its value inside the
+//! YAML deserializer's visitor, so a bad value is reported at its own
+//! line:column (an error raised after `deserialize` returns would only carry
+//! the position of the enclosing mapping).
+
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::de::{self, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::borrow::Cow;
+use std::fmt;
+
+/// Implements `Deserialize` (through a string visitor), `Serialize` (as the
+/// string) and `JsonSchema` for a newtype that validates with `parse`.
+macro_rules! string_scalar {
+    ($ty:ident, $expecting:expr, $schema:tt) => {
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl<'de> Visitor<'de> for V {
+                    type Value = $ty;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str($expecting)
+                    }
+                    fn visit_str<E: de::Error>(self, s: &str) -> Result<$ty, E> {
+                        $ty::parse(s).map_err(E::custom)
+                    }
+                    // YAML reads `0.93` or `2` as numbers; say what was meant.
+                    fn visit_f64<E: de::Error>(self, v: f64) -> Result<$ty, E> {
+                        Err(E::custom(format!(
+                            "expected {}, found the number {v} (quote it)",
+                            $expecting
+                        )))
+                    }
+                    fn visit_u64<E: de::Error>(self, v: u64) -> Result<$ty, E> {
+                        $ty::parse(&v.to_string()).map_err(E::custom)
+                    }
+                    fn visit_i64<E: de::Error>(self, v: i64) -> Result<$ty, E> {
+                        $ty::parse(&v.to_string()).map_err(E::custom)
+                    }
+                }
+                d.deserialize_str(V)
+            }
+        }
+
+        impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl JsonSchema for $ty {
+            fn schema_name() -> Cow<'static, str> {
+                stringify!($ty).into()
+            }
+            fn json_schema(_: &mut SchemaGenerator) -> Schema {
+                json_schema!($schema)
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+/// A release version, `MAJOR.MINOR.PATCH` (semver; pre-release allowed).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LaneVersion {
+    text: String,
+    version: semver::Version,
+}
+
+impl LaneVersion {
+    /// Parses `0.93.3`; a leading `v` is refused (that is a tag, not a version).
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let version = semver::Version::parse(s).map_err(|e| {
+            format!("expected a version MAJOR.MINOR.PATCH such as 0.93.3, found `{s}` ({e})")
+        })?;
+        Ok(LaneVersion {
+            text: s.to_owned(),
+            version,
+        })
+    }
+    /// The version as written.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+    /// The parsed semantic version.
+    pub fn semver(&self) -> &semver::Version {
+        &self.version
+    }
+}
+
+string_scalar!(
+    LaneVersion,
+    "a version MAJOR.MINOR.PATCH such as 0.93.3",
+    {
+        "type": "string",
+        "pattern": "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$",
+        "description": "A release version, MAJOR.MINOR.PATCH, e.g. 0.93.3 (quote it in YAML)."
+    }
+);
+
+/// A commit id: 7 to 40 hexadecimal digits (an abbreviation is resolved and
+/// must be unambiguous).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CommitId(String);
+
+impl CommitId {
+    /// Parses a full or abbreviated hexadecimal commit id.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let ok = (7..=40).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_hexdigit());
+        if ok {
+            Ok(CommitId(s.to_ascii_lowercase()))
+        } else {
+            Err(format!(
+                "expected a commit id of 7 to 40 hexadecimal digits, found `{s}`"
+            ))
+        }
+    }
+    /// The id as written (lower case).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+string_scalar!(
+    CommitId,
+    "a commit id of 7 to 40 hexadecimal digits",
+    {
+        "type": "string",
+        "pattern": "^[0-9a-fA-F]{7,40}$",
+        "description": "A commit id, full or abbreviated (7 to 40 hexadecimal digits)."
+    }
+);
+
+/// A git ref short name (tag or branch), checked against git's ref-name rules.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RefName(String);
+
+impl RefName {
+    /// Checks `s` against the rules of `git check-ref-format`.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let bad = s.is_empty()
+            || s.starts_with('-')
+            || s.starts_with('/')
+            || s.ends_with('/')
+            || s.ends_with('.')
+            || s.ends_with(".lock")
+            || s.contains("..")
+            || s.contains("@{")
+            || s.contains("//")
+            || s == "@"
+            || s
+                .chars()
+                .any(|c| c.is_control() || " ~^:?*[\\".contains(c))
+            || s.split('/').any(|part| part.starts_with('.'));
+        if bad {
+            Err(format!(
+                "expected a git ref name (no spaces, `..`, `~^:?*[\\`, leading `-`), found `{s}`"
+            ))
+        } else {
+            Ok(RefName(s.to_owned()))
+        }
+    }
+    /// The name as written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+string_scalar!(
+    RefName,
+    "a git branch or tag name",
+    {
+        "type": "string",
+        "minLength": 1,
+        "pattern": "^[^-/ ~^:?*\\[\\\\][^ ~^:?*\\[\\\\]*$",
+        "description": "A git branch or tag name (git check-ref-format rules)."
+    }
+);
+
+/// A path inside the upstream repository: relative, `/`-separated, no `..`.
+/// A trailing `/` marks a folder (`proto/`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RepoPath(String);
+
+impl RepoPath {
+    /// Checks that `s` is a relative path inside the repository.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let bad = s.is_empty()
+            || s.starts_with('/')
+            || s.contains('\\')
+            || s.contains('\0')
+            || s.split('/').any(|p| p == ".." || p == ".");
+        if bad {
+            Err(format!(
+                "expected a relative path inside the repository (no leading `/`, no `..`), found `{s}`"
+            ))
+        } else {
+            Ok(RepoPath(s.to_owned()))
+        }
+    }
+    /// The path as written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+    /// The path without a trailing `/`.
+    pub fn trimmed(&self) -> &str {
+        self.0.trim_end_matches('/')
+    }
+    /// Whether `path` (a file path in the repository) is this path or lies under it.
+    pub fn covers(&self, path: &str) -> bool {
+        let me = self.trimmed();
+        path == me
+            || (path.len() > me.len() && path.starts_with(me) && path.as_bytes()[me.len()] == b'/')
+    }
+}
+
+string_scalar!(
+    RepoPath,
+    "a relative path inside the repository",
+    {
+        "type": "string",
+        "minLength": 1,
+        "pattern": "^[^/\\\\]",
+        "description": "A path inside the upstream repository, relative, `/`-separated; a trailing `/` marks a folder."
+    }
+);
+
+/// A regular expression (Rust `regex` syntax), matched in multi-line mode:
+/// `^` and `$` match at line boundaries.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    text: String,
+    regex: regex::Regex,
+}
+
+impl Pattern {
+    /// Compiles `s` with multi-line mode on.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let regex = regex::RegexBuilder::new(s)
+            .multi_line(true)
+            .size_limit(1 << 20)
+            .build()
+            .map_err(|e| format!("expected a regular expression, found `{s}`: {e}"))?;
+        Ok(Pattern {
+            text: s.to_owned(),
+            regex,
+        })
+    }
+    /// The pattern as written.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+    /// The compiled expression.
+    pub fn regex(&self) -> &regex::Regex {
+        &self.regex
+    }
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
+}
+
+string_scalar!(
+    Pattern,
+    "a regular expression",
+    {
+        "type": "string",
+        "format": "regex",
+        "description": "A regular expression (Rust regex syntax), multi-line: ^ and $ match at line boundaries."
+    }
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_refuses_tag_spelling() {
+        assert!(LaneVersion::parse("v0.93.3").is_err());
+        assert!(LaneVersion::parse("0.93").is_err());
+        assert_eq!(LaneVersion::parse("0.93.3").unwrap().as_str(), "0.93.3");
+    }
+
+    #[test]
+    fn commit_ids_are_hex_of_sane_length() {
+        assert!(CommitId::parse("d322e547ffd013d890a4fd268f0a9b5a63b741af").is_ok());
+        assert!(CommitId::parse("d322e54").is_ok());
+        assert!(CommitId::parse("d322e5").is_err());
+        assert!(CommitId::parse("zzzzzzzz").is_err());
+    }
+
+    #[test]
+    fn ref_names_follow_git_rules() {
+        assert!(RefName::parse("release/0.93.3").is_ok());
+        assert!(RefName::parse("v0.93.2").is_ok());
+        for bad in ["", "-x", "a..b", "a b", "a.lock", "a/", "a~1", "a/.hidden"] {
+            assert!(RefName::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn repo_path_covers_folder_members_only() {
+        let p = RepoPath::parse("proto/").unwrap();
+        assert!(p.covers("proto/worker_scheduler.proto"));
+        assert!(p.covers("proto"));
+        assert!(!p.covers("protobuf/x"));
+        assert!(RepoPath::parse("../etc").is_err());
+        assert!(RepoPath::parse("/abs").is_err());
+    }
+
+    #[test]
+    fn patterns_are_multi_line() {
+        let p = Pattern::parse(r"^package cozy\.scheduler;$").unwrap();
+        assert!(p.regex().is_match("syntax = \"proto3\";\npackage cozy.scheduler;\n"));
+        assert!(!p.regex().is_match("package cozy.scheduler.v1;\n"));
+    }
+}

@@ -1,0 +1,297 @@
+//! The lane file's integration tests: the shipped lanes parse, every
+//! malformed case names its line:column, and the kept schema is current.
+
+use lane_file::{parse, LaneFileError, PickRef, VersionFileKind};
+
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+
+fn err(name: &str, text: &str) -> LaneFileError {
+    match parse(name, text) {
+        Ok(l) => panic!("expected an error, parsed {l:?}"),
+        Err(e) => e,
+    }
+}
+
+const GOOD: &str = "\
+version: \"0.93.3\"
+upstream:
+  repo: ../upstream
+base: v0.93.2
+picks:
+  - pr: 515
+    issue: 992
+  - commit: 67288eda5d58dc98b5604b206d98a5be957be3e7
+version_files:
+  - path: pyproject.toml
+    kind: pyproject
+guards:
+  - name: wire-v1
+    frozen_paths: [proto/]
+";
+
+#[test]
+fn the_shipped_real_lane_parses_with_the_wire_v1_guard() {
+    let path = format!("{ROOT}/lanes/0.93.3.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lane = parse("lanes/0.93.3.yaml", &text).unwrap();
+    assert_eq!(lane.version.as_str(), "0.93.3");
+    assert_eq!(lane.base.as_str(), "v0.93.2");
+    assert_eq!(lane.branch_name(), "release/0.93.3");
+    assert_eq!(lane.tag_name(), "v0.93.3");
+    assert!(lane.upstream.is_url());
+    let picks: Vec<_> = lane.picks.iter().map(|p| (p.target.clone(), p.issue)).collect();
+    assert_eq!(
+        picks,
+        vec![(PickRef::Pr(515), Some(992)), (PickRef::Pr(511), Some(989))]
+    );
+    let guard = &lane.guards[0];
+    assert_eq!(guard.name, "wire-v1");
+    assert_eq!(
+        guard.forbidden_commits[0].as_str(),
+        "d322e547ffd013d890a4fd268f0a9b5a63b741af"
+    );
+    let frozen: Vec<_> = guard.frozen_paths.iter().map(|p| p.as_str()).collect();
+    assert_eq!(frozen, ["proto/", "src/gen_worker/pb/"]);
+    let probe = &guard.probes[0];
+    assert_eq!(probe.path.as_str(), "proto/worker_scheduler.proto");
+    let m = probe.must_match.as_ref().unwrap().regex();
+    assert!(m.is_match("syntax = \"proto3\";\npackage cozy.scheduler;\n"));
+    assert!(!m.is_match("package cozy.scheduler.v1;\n"));
+    let kinds: Vec<_> = lane.version_files.iter().map(|v| v.kind).collect();
+    assert_eq!(kinds, [VersionFileKind::Pyproject, VersionFileKind::UvLock]);
+    assert_eq!(lane.version_files[1].package.as_deref(), Some("gen-worker"));
+    assert_eq!(
+        lane.changelog.as_ref().unwrap().fragment_path(989),
+        "changelog.d/pgw989.md"
+    );
+}
+
+#[test]
+fn every_shipped_lane_parses() {
+    for entry in std::fs::read_dir(format!("{ROOT}/lanes")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "yaml") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let name = format!("lanes/{}", path.file_name().unwrap().to_string_lossy());
+            parse(&name, &text).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+}
+
+#[test]
+fn the_kept_schema_is_current() {
+    let kept = std::fs::read_to_string(format!("{ROOT}/docs/lane.schema.json"))
+        .expect("docs/lane.schema.json exists (regenerate: lane schema > docs/lane.schema.json)");
+    assert!(
+        kept == lane_file::schema_text(),
+        "docs/lane.schema.json is stale: run `cargo run -p lane-cli -- schema > docs/lane.schema.json`"
+    );
+}
+
+#[test]
+fn schema_rejects_unknown_keys_and_requires_base() {
+    let schema = lane_file::schema();
+    assert_eq!(schema["additionalProperties"], serde_json::json!(false));
+    let required: Vec<_> = schema["required"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    for key in ["version", "upstream", "base"] {
+        assert!(required.contains(&key), "{key} not required: {required:?}");
+    }
+}
+
+#[test]
+fn a_good_lane_parses() {
+    let lane = parse("lanes/0.93.3.yaml", GOOD).unwrap();
+    assert_eq!(lane.picks.len(), 2);
+    assert!(!lane.upstream.is_url());
+}
+
+fn case(text: &str) -> String {
+    err("lanes/0.93.3.yaml", text).to_string()
+}
+
+#[test]
+fn unknown_top_level_key_names_its_position() {
+    let e = case(&GOOD.replace("base: v0.93.2\n", "base: v0.93.2\nbsae: x\n"));
+    assert!(e.starts_with("lanes/0.93.3.yaml:"), "{e}");
+    assert!(e.contains("unknown field `bsae`"), "{e}");
+    assert!(e.contains("expected one of"), "{e}");
+}
+
+#[test]
+fn unknown_key_in_a_pick_points_at_the_pick() {
+    let e = err(
+        "lanes/0.93.3.yaml",
+        &GOOD.replace("    issue: 992\n", "    isue: 992\n"),
+    );
+    assert_eq!((e.line, e.column), (7, 5), "{e}");
+    assert_eq!(e.path.as_deref(), Some("picks[0]"));
+    assert!(e.message.contains("unknown field `isue`"), "{e}");
+}
+
+#[test]
+fn wrong_type_names_line_column_and_expectation() {
+    let e = err("lanes/0.93.3.yaml", &GOOD.replace("  - pr: 515", "  - pr: many"));
+    assert_eq!((e.line, e.column), (6, 9), "{e}");
+    assert!(e.to_string().contains("picks[0].pr: invalid type"), "{e}");
+}
+
+#[test]
+fn missing_base_is_named() {
+    let e = case(&GOOD.replace("base: v0.93.2\n", ""));
+    assert!(e.contains("missing field `base`"), "{e}");
+    assert!(e.starts_with("lanes/0.93.3.yaml:1:1:"), "{e}");
+}
+
+#[test]
+fn bad_yaml_names_line_column() {
+    let e = err("lanes/0.93.3.yaml", "version: \"0.93.3\"\nupstream: {repo: x\nbase: v1\n");
+    assert!(e.line >= 2, "{e}");
+    assert!(e.to_string().starts_with("lanes/0.93.3.yaml:"), "{e}");
+}
+
+#[test]
+fn a_version_that_is_not_a_version_points_at_it() {
+    let e = err("lanes/x.yaml", &GOOD.replace("version: \"0.93.3\"", "version: \"0.93\""));
+    assert_eq!((e.line, e.column), (1, 10), "{e}");
+    assert!(e.message.contains("expected a version MAJOR.MINOR.PATCH"), "{e}");
+}
+
+#[test]
+fn an_unquoted_version_reads_as_the_version_not_a_float() {
+    let lane = parse("lanes/0.93.3.yaml", &GOOD.replace("version: \"0.93.3\"", "version: 0.93.3")).unwrap();
+    assert_eq!(lane.version.as_str(), "0.93.3");
+    let e = err("lanes/x.yaml", &GOOD.replace("version: \"0.93.3\"", "version: 1.5"));
+    assert!(e.message.contains("found `1.5`"), "{e}");
+}
+
+#[test]
+fn version_must_agree_with_the_file_name() {
+    let e = err("lanes/0.93.4.yaml", GOOD);
+    assert_eq!((e.line, e.column), (1, 1));
+    assert!(e.message.contains("named for 0.93.4"), "{e}");
+}
+
+#[test]
+fn a_pick_with_both_commit_and_pr_is_refused_at_the_pick() {
+    let e = err(
+        "lanes/0.93.3.yaml",
+        &GOOD.replace("  - pr: 515\n", "  - pr: 515\n    commit: abcdef1\n"),
+    );
+    assert_eq!(e.line, 6, "{e}");
+    assert!(e.message.contains("not both"), "{e}");
+}
+
+#[test]
+fn a_pick_with_neither_is_refused() {
+    let e = case(&GOOD.replace("  - pr: 515\n    issue: 992\n", "  - issue: 992\n"));
+    assert!(e.contains("needs `commit` or `pr`"), "{e}");
+}
+
+#[test]
+fn a_bad_commit_id_points_at_it() {
+    let e = err("lanes/0.93.3.yaml", &GOOD.replace("67288eda5d58dc98b5604b206d98a5be957be3e7", "HEAD~1"));
+    assert_eq!((e.line, e.column), (8, 13), "{e}");
+    assert!(e.message.contains("hexadecimal"), "{e}");
+}
+
+#[test]
+fn duplicate_picks_point_at_the_second() {
+    let e = err(
+        "lanes/0.93.3.yaml",
+        &GOOD.replace(
+            "  - commit: 67288eda5d58dc98b5604b206d98a5be957be3e7\n",
+            "  - commit: 67288eda5d58dc98b5604b206d98a5be957be3e7\n  - pr: 515\n",
+        ),
+    );
+    assert_eq!((e.line, e.column), (9, 5), "{e}");
+    assert!(e.message.contains("PR #515 is picked twice"), "{e}");
+}
+
+#[test]
+fn uv_lock_needs_its_package() {
+    let e = case(&GOOD.replace("    kind: pyproject\n", "    kind: uv-lock\n"));
+    assert!(e.contains("needs `package`"), "{e}");
+}
+
+#[test]
+fn unknown_version_file_kind_lists_the_kinds() {
+    let e = case(&GOOD.replace("    kind: pyproject\n", "    kind: setup-py\n"));
+    assert!(e.contains("unknown variant `setup-py`"), "{e}");
+    assert!(e.contains("pyproject"), "{e}");
+}
+
+#[test]
+fn a_bad_regex_in_a_probe_points_at_it() {
+    let text = format!(
+        "{GOOD}    probes:\n      - path: proto/a.proto\n        must_match: '^package (cozy'\n"
+    );
+    let e = err("lanes/0.93.3.yaml", &text);
+    assert_eq!(e.line, 17, "{e}");
+    assert!(e.message.contains("expected a regular expression"), "{e}");
+}
+
+#[test]
+fn a_probe_without_patterns_is_refused() {
+    let text = format!("{GOOD}    probes:\n      - path: proto/a.proto\n");
+    assert!(case(&text).contains("needs `must_match` or `must_not_match`"));
+}
+
+#[test]
+fn a_frozen_path_outside_the_repo_is_refused() {
+    let e = case(&GOOD.replace("frozen_paths: [proto/]", "frozen_paths: [../proto]"));
+    assert!(e.contains("relative path inside the repository"), "{e}");
+}
+
+#[test]
+fn a_guard_that_checks_nothing_is_refused() {
+    let e = case(&GOOD.replace("    frozen_paths: [proto/]\n", ""));
+    assert!(e.contains("checks nothing"), "{e}");
+}
+
+#[test]
+fn an_empty_file_says_what_is_expected() {
+    let e = case("");
+    assert!(e.contains("expected a mapping"), "{e}");
+}
+
+#[test]
+fn a_base_equal_to_the_release_tag_is_refused() {
+    let e = case(&GOOD.replace("base: v0.93.2", "base: v0.93.3"));
+    assert!(e.contains("the lane's own release tag"), "{e}");
+}
+
+#[test]
+fn a_bad_branch_name_is_refused() {
+    let e = case(&GOOD.replace("base: v0.93.2\n", "base: v0.93.2\nbranch: release 0.93.3\n"));
+    assert!(e.contains("expected a git ref name"), "{e}");
+}
+
+#[test]
+fn parsing_arbitrary_text_never_panics() {
+    use proptest::prelude::*;
+    let mut runner = proptest::test_runner::TestRunner::new(proptest::test_runner::Config {
+        cases: 512,
+        ..Default::default()
+    });
+    runner
+        .run(&proptest::string::string_regex("(?s).{0,200}").unwrap(), |s| {
+            let _ = parse("x.yaml", &s);
+            Ok(())
+        })
+        .unwrap();
+    // Mutations of a good file: drop or duplicate a byte at every position.
+    for i in 0..GOOD.len() {
+        let mut cut = GOOD.as_bytes().to_vec();
+        cut.remove(i);
+        let _ = parse("x.yaml", &String::from_utf8_lossy(&cut));
+        let mut dup = GOOD.as_bytes().to_vec();
+        dup.insert(i, GOOD.as_bytes()[i]);
+        let _ = parse("x.yaml", &String::from_utf8_lossy(&dup));
+    }
+    let _ = prop::num::u8::ANY; // keep the prelude import meaningful
+}

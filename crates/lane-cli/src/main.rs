@@ -8,6 +8,7 @@
 
 mod cmd;
 mod exit;
+mod lane;
 mod output;
 
 use clap::{Parser, Subcommand};
@@ -54,7 +55,11 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            let code = if e.use_stderr() { Exit::Usage.code() } else { 0 };
+            let code = if e.use_stderr() {
+                Exit::Usage.code()
+            } else {
+                0
+            };
             let _ = e.print();
             return ExitCode::from(code);
         }

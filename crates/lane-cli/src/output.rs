@@ -9,8 +9,7 @@ use crate::exit::{CliError, Exit};
 pub fn print_json<T: Serialize>(value: &T) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    serde_json::to_writer_pretty(&mut out, value)
-        .map_err(|e| CliError::new(Exit::Failure, e))?;
+    serde_json::to_writer_pretty(&mut out, value).map_err(|e| CliError::new(Exit::Failure, e))?;
     writeln!(out).map_err(|e| CliError::new(Exit::Failure, e))?;
     Ok(())
 }

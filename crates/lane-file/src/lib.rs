@@ -47,7 +47,14 @@ pub fn parse(file: &str, text: &str) -> Result<LaneFile, LaneFileError> {
     Ok(lane)
 }
 
-fn at(file: &str, text: &str, key: &str, index: Option<usize>, path: String, message: String) -> LaneFileError {
+fn at(
+    file: &str,
+    text: &str,
+    key: &str,
+    index: Option<usize>,
+    path: String,
+    message: String,
+) -> LaneFileError {
     let (line, column) = locate::locate(text, key, index);
     LaneFileError {
         file: file.to_owned(),

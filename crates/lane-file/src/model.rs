@@ -39,7 +39,10 @@ macro_rules! validated_from_spec {
 /// version files. The top level of `lanes/<version>.yaml`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-#[schemars(title = "lane file", description = "A release lane: lanes/<version>.yaml")]
+#[schemars(
+    title = "lane file",
+    description = "A release lane: lanes/<version>.yaml"
+)]
 pub struct LaneFile {
     /// The version this lane releases, e.g. `0.93.3`. Must match the file name.
     pub version: LaneVersion,
@@ -114,7 +117,7 @@ impl Upstream {
 }
 
 /// What a pick names: a commit, or a PR found in the upstream's history.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PickRef {
     /// A commit id.

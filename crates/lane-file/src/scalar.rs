@@ -153,9 +153,7 @@ impl RefName {
             || s.contains("@{")
             || s.contains("//")
             || s == "@"
-            || s
-                .chars()
-                .any(|c| c.is_control() || " ~^:?*[\\".contains(c))
+            || s.chars().any(|c| c.is_control() || " ~^:?*[\\".contains(c))
             || s.split('/').any(|part| part.starts_with('.'));
         if bad {
             Err(format!(
@@ -318,7 +316,9 @@ mod tests {
     #[test]
     fn patterns_are_multi_line() {
         let p = Pattern::parse(r"^package cozy\.scheduler;$").unwrap();
-        assert!(p.regex().is_match("syntax = \"proto3\";\npackage cozy.scheduler;\n"));
+        assert!(p
+            .regex()
+            .is_match("syntax = \"proto3\";\npackage cozy.scheduler;\n"));
         assert!(!p.regex().is_match("package cozy.scheduler.v1;\n"));
     }
 }

@@ -39,7 +39,11 @@ fn the_shipped_real_lane_parses_with_the_wire_v1_guard() {
     assert_eq!(lane.branch_name(), "release/0.93.3");
     assert_eq!(lane.tag_name(), "v0.93.3");
     assert!(lane.upstream.is_url());
-    let picks: Vec<_> = lane.picks.iter().map(|p| (p.target.clone(), p.issue)).collect();
+    let picks: Vec<_> = lane
+        .picks
+        .iter()
+        .map(|p| (p.target.clone(), p.issue))
+        .collect();
     assert_eq!(
         picks,
         vec![(PickRef::Pr(515), Some(992)), (PickRef::Pr(511), Some(989))]
@@ -135,7 +139,10 @@ fn unknown_key_in_a_pick_points_at_the_pick() {
 
 #[test]
 fn wrong_type_names_line_column_and_expectation() {
-    let e = err("lanes/0.93.3.yaml", &GOOD.replace("  - pr: 515", "  - pr: many"));
+    let e = err(
+        "lanes/0.93.3.yaml",
+        &GOOD.replace("  - pr: 515", "  - pr: many"),
+    );
     assert_eq!((e.line, e.column), (6, 9), "{e}");
     assert!(e.to_string().contains("picks[0].pr: invalid type"), "{e}");
 }
@@ -149,23 +156,39 @@ fn missing_base_is_named() {
 
 #[test]
 fn bad_yaml_names_line_column() {
-    let e = err("lanes/0.93.3.yaml", "version: \"0.93.3\"\nupstream: {repo: x\nbase: v1\n");
+    let e = err(
+        "lanes/0.93.3.yaml",
+        "version: \"0.93.3\"\nupstream: {repo: x\nbase: v1\n",
+    );
     assert!(e.line >= 2, "{e}");
     assert!(e.to_string().starts_with("lanes/0.93.3.yaml:"), "{e}");
 }
 
 #[test]
 fn a_version_that_is_not_a_version_points_at_it() {
-    let e = err("lanes/x.yaml", &GOOD.replace("version: \"0.93.3\"", "version: \"0.93\""));
+    let e = err(
+        "lanes/x.yaml",
+        &GOOD.replace("version: \"0.93.3\"", "version: \"0.93\""),
+    );
     assert_eq!((e.line, e.column), (1, 10), "{e}");
-    assert!(e.message.contains("expected a version MAJOR.MINOR.PATCH"), "{e}");
+    assert!(
+        e.message.contains("expected a version MAJOR.MINOR.PATCH"),
+        "{e}"
+    );
 }
 
 #[test]
 fn an_unquoted_version_reads_as_the_version_not_a_float() {
-    let lane = parse("lanes/0.93.3.yaml", &GOOD.replace("version: \"0.93.3\"", "version: 0.93.3")).unwrap();
+    let lane = parse(
+        "lanes/0.93.3.yaml",
+        &GOOD.replace("version: \"0.93.3\"", "version: 0.93.3"),
+    )
+    .unwrap();
     assert_eq!(lane.version.as_str(), "0.93.3");
-    let e = err("lanes/x.yaml", &GOOD.replace("version: \"0.93.3\"", "version: 1.5"));
+    let e = err(
+        "lanes/x.yaml",
+        &GOOD.replace("version: \"0.93.3\"", "version: 1.5"),
+    );
     assert!(e.message.contains("found `1.5`"), "{e}");
 }
 
@@ -194,7 +217,10 @@ fn a_pick_with_neither_is_refused() {
 
 #[test]
 fn a_bad_commit_id_points_at_it() {
-    let e = err("lanes/0.93.3.yaml", &GOOD.replace("67288eda5d58dc98b5604b206d98a5be957be3e7", "HEAD~1"));
+    let e = err(
+        "lanes/0.93.3.yaml",
+        &GOOD.replace("67288eda5d58dc98b5604b206d98a5be957be3e7", "HEAD~1"),
+    );
     assert_eq!((e.line, e.column), (8, 13), "{e}");
     assert!(e.message.contains("hexadecimal"), "{e}");
 }
@@ -279,10 +305,13 @@ fn parsing_arbitrary_text_never_panics() {
         ..Default::default()
     });
     runner
-        .run(&proptest::string::string_regex("(?s).{0,200}").unwrap(), |s| {
-            let _ = parse("x.yaml", &s);
-            Ok(())
-        })
+        .run(
+            &proptest::string::string_regex("(?s).{0,200}").unwrap(),
+            |s| {
+                let _ = parse("x.yaml", &s);
+                Ok(())
+            },
+        )
         .unwrap();
     // Mutations of a good file: drop or duplicate a byte at every position.
     for i in 0..GOOD.len() {

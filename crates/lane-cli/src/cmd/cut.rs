@@ -1,12 +1,293 @@
-//! `lane cut`.
+//! `lane cut`: cut a patch release branch from its base tag.
 
-use crate::exit::{CliResult, Exit};
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use lane_git::cut::{CutOptions, CutReport, CutStatus, OnConflict, PickOutcome};
+use lane_git::guard::GuardReport;
+use lane_git::GitError;
+
+use crate::exit::{CliError, CliResult, Exit};
+use crate::lane::{load, repository, today};
+use crate::output::print_json;
 
 /// Arguments of `lane cut`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The lane: a version (`0.93.3` reads `lanes/0.93.3.yaml`) or a lane file path.
+    /// Optional with `--continue`/`--abort`.
+    pub lane: Option<String>,
+    /// Operate on this local clone instead of the lane's upstream.
+    #[arg(long)]
+    pub repo: Option<PathBuf>,
+    /// Print the whole plan (picks resolved, guards evaluated, files that would change); write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Also create the annotated release tag (`v<version>`).
+    #[arg(long)]
+    pub tag: bool,
+    /// Push the branch (and tag) to the remote afterwards, fast-forward only.
+    #[arg(long)]
+    pub push: bool,
+    /// The remote `--push` pushes to.
+    #[arg(long, default_value = "origin")]
+    pub remote: String,
+    /// On a conflicting pick: `abort` leaves the repository exactly as it was,
+    /// `stop` leaves it resumable. Default: `stop` on a terminal, else `abort`.
+    #[arg(long, value_enum)]
+    pub on_conflict: Option<ConflictArg>,
+    /// Finish a cut stopped on a conflict, once it is resolved and staged.
+    #[arg(long = "continue", conflicts_with_all = ["abort", "dry_run"])]
+    pub continue_: bool,
+    /// Undo a cut stopped on a conflict: the repository as it was before.
+    #[arg(long, conflicts_with = "dry_run")]
+    pub abort: bool,
+    /// The changelog date (default: today, or `$SOURCE_DATE_EPOCH`).
+    #[arg(long)]
+    pub date: Option<String>,
+}
+
+/// `--on-conflict` values.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ConflictArg {
+    /// Leave the repository exactly as it was.
+    Abort,
+    /// Leave the branch checked out with the conflict, resumable.
+    Stop,
+}
+
+/// Maps a git-edge error to its documented exit code.
+pub fn git_exit(e: GitError) -> CliError {
+    let exit = match &e {
+        GitError::DirtyWorkTree { .. }
+        | GitError::RefExists { .. }
+        | GitError::CutInProgress { .. }
+        | GitError::NoCutInProgress { .. } => Exit::Precondition,
+        GitError::StillConflicted { .. } => Exit::Conflict,
+        GitError::Unresolved { .. }
+        | GitError::PrNotFound { .. }
+        | GitError::PrAmbiguous { .. } => Exit::InvalidInput,
+        GitError::VersionFile { .. }
+        | GitError::VersionsDisagree { .. }
+        | GitError::Changelog { .. } => Exit::Verification,
+        _ => Exit::Failure,
+    };
+    CliError::new(exit, e)
+}
 
 /// Runs `lane cut`.
-pub fn run(_args: Args) -> CliResult {
-    Ok(Exit::Failure)
+pub fn run(args: Args) -> CliResult {
+    if args.abort || args.continue_ {
+        return resume(args);
+    }
+    let Some(lane_arg) = args.lane.as_deref() else {
+        return Err(CliError::new(
+            Exit::Usage,
+            anyhow::anyhow!("lane cut needs a LANE (a version such as 0.93.3, or a lane file)"),
+        ));
+    };
+    let loaded = load(lane_arg)?;
+    let repo_dir = repository(&loaded, args.repo.as_deref())?;
+    let repo = lane_git::repo::open(&repo_dir).map_err(git_exit)?;
+    let on_conflict = match args.on_conflict {
+        Some(ConflictArg::Abort) => OnConflict::Abort,
+        Some(ConflictArg::Stop) => OnConflict::Stop,
+        None if std::io::stdin().is_terminal() => OnConflict::Stop,
+        None => OnConflict::Abort,
+    };
+    let opts = CutOptions {
+        dry_run: args.dry_run,
+        on_conflict,
+        date: args.date.clone().unwrap_or_else(today),
+        tag: args.tag,
+        lane_file: std::fs::canonicalize(&loaded.path).unwrap_or(loaded.path.clone()),
+    };
+    let report = lane_git::cut::cut(&repo, &loaded.lane, &opts).map_err(git_exit)?;
+    if args.push && report.status == CutStatus::Cut {
+        let workdir = repo.workdir().unwrap_or(repo.path()).to_owned();
+        lane_git::remote::push(
+            &workdir,
+            &args.remote,
+            &report.branch,
+            report.tag.as_deref(),
+        )
+        .map_err(|e| CliError::new(Exit::Failure, e))?;
+    }
+    emit(&report, args.json, args.push)
+}
+
+fn resume(args: Args) -> CliResult {
+    let dir = args.repo.clone().unwrap_or_else(|| PathBuf::from("."));
+    let repo = lane_git::repo::open(&dir).map_err(git_exit)?;
+    if args.abort {
+        let done = lane_git::resume::abort(&repo).map_err(git_exit)?;
+        if args.json {
+            print_json(&done)?;
+        } else {
+            println!(
+                "aborted the cut of {}: deleted {}, HEAD is {} again",
+                done.lane, done.branch, done.head
+            );
+        }
+        return Ok(Exit::Ok);
+    }
+    let state = lane_git::resume::in_progress(&repo).map_err(git_exit)?;
+    let lane_arg = args
+        .lane
+        .clone()
+        .unwrap_or_else(|| state.lane_file.display().to_string());
+    let loaded = load(&lane_arg)?;
+    let report = lane_git::resume::continue_cut(&repo, &loaded.lane).map_err(git_exit)?;
+    if args.push && report.status == CutStatus::Cut {
+        let workdir = repo.workdir().unwrap_or(repo.path()).to_owned();
+        lane_git::remote::push(
+            &workdir,
+            &args.remote,
+            &report.branch,
+            report.tag.as_deref(),
+        )
+        .map_err(|e| CliError::new(Exit::Failure, e))?;
+    }
+    emit(&report, args.json, args.push)
+}
+
+fn status_exit(status: CutStatus) -> Exit {
+    match status {
+        CutStatus::Planned | CutStatus::Cut | CutStatus::AlreadyCut => Exit::Ok,
+        CutStatus::Refused => Exit::GuardRefused,
+        CutStatus::Aborted | CutStatus::Stopped => Exit::Conflict,
+        CutStatus::VersionsDisagree => Exit::Verification,
+    }
+}
+
+fn emit(report: &CutReport, json: bool, pushed: bool) -> CliResult {
+    if json {
+        print_json(report)?;
+    } else {
+        print!("{}", render(report, pushed));
+    }
+    Ok(status_exit(report.status))
+}
+
+/// The cut report for people.
+pub fn render(r: &CutReport, pushed: bool) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "lane {}: {} from {} ({})",
+        r.lane,
+        r.branch,
+        r.base,
+        &r.base_commit[..12.min(r.base_commit.len())]
+    );
+    if !r.picks.is_empty() {
+        let _ = writeln!(s, "picks:");
+    }
+    for p in &r.picks {
+        let what = match &p.outcome {
+            PickOutcome::Applied { commit } => {
+                format!("applied as {}", &commit[..12.min(commit.len())])
+            }
+            PickOutcome::Skipped { reason } => format!("skipped: {reason}"),
+            PickOutcome::Conflict { paths } => format!("CONFLICT in {}", paths.join(", ")),
+            PickOutcome::NotReached => "not reached".to_owned(),
+        };
+        let id = p.pick.commit.to_string();
+        let _ = writeln!(
+            s,
+            "  {:<12} {}  {}\n      {}",
+            p.pick.target.to_string(),
+            &id[..12],
+            p.pick.subject,
+            what
+        );
+    }
+    for g in [&r.guards_before, &r.guards_after].into_iter().flatten() {
+        render_guards(&mut s, g);
+    }
+    if !r.version_files.is_empty() {
+        let _ = writeln!(s, "version files:");
+        for b in &r.version_files {
+            let _ = writeln!(s, "  {}: {} -> {}", b.path, b.from, b.to);
+        }
+    }
+    if let Some(cl) = &r.changelog {
+        let used = if cl.fragments.is_empty() {
+            "no fragments".to_owned()
+        } else {
+            cl.fragments.join(", ")
+        };
+        let _ = writeln!(s, "changelog: {} assembled from {used}", cl.file);
+        for i in &cl.missing_fragments {
+            let _ = writeln!(s, "  warning: no fragment for issue {i}");
+        }
+        for p in &cl.picks_without_issue {
+            let _ = writeln!(
+                s,
+                "  warning: {p} names no issue, so no fragment was looked for"
+            );
+        }
+    }
+    if !r.files_changed.is_empty() {
+        let _ = writeln!(s, "files changed ({}):", r.files_changed.len());
+        for f in &r.files_changed {
+            let _ = writeln!(s, "  {f}");
+        }
+    }
+    let head = r
+        .head
+        .as_deref()
+        .map(|h| &h[..12.min(h.len())])
+        .unwrap_or("-");
+    let line = match r.status {
+        CutStatus::Planned => "dry run: nothing was written".to_owned(),
+        CutStatus::Cut => {
+            let mut l = format!("cut {} at {head}", r.branch);
+            if let Some(t) = &r.tag {
+                let _ = write!(l, ", tagged {t}");
+            }
+            if pushed {
+                l.push_str(", pushed");
+            }
+            l
+        }
+        CutStatus::AlreadyCut => format!("{} already holds this cut at {head}; nothing was written", r.branch),
+        CutStatus::Refused => "REFUSED by a guard: nothing was written".to_owned(),
+        CutStatus::Aborted => {
+            "stopped on a conflict; the repository is exactly as it was (use --on-conflict stop to resolve by hand)"
+                .to_owned()
+        }
+        CutStatus::Stopped => format!(
+            "stopped on a conflict with {} checked out: resolve, `git add`, then `lane cut --continue` (or `lane cut --abort`)",
+            r.branch
+        ),
+        CutStatus::VersionsDisagree => "version files disagree after the bump: nothing was written".to_owned(),
+    };
+    let _ = writeln!(s, "result: {line}");
+    s
+}
+
+fn render_guards(s: &mut String, g: &GuardReport) {
+    let stage = match g.stage {
+        lane_git::guard::GuardStage::Before => "before",
+        lane_git::guard::GuardStage::After => "after",
+    };
+    for v in &g.verdicts {
+        let verdict = if v.refusals.is_empty() {
+            "passed"
+        } else {
+            "REFUSED"
+        };
+        let _ = writeln!(s, "guard {} ({stage}): {verdict}", v.guard);
+        for r in &v.refusals {
+            let _ = writeln!(s, "  refused: {r}");
+        }
+        for p in &v.proven {
+            let _ = writeln!(s, "  proven: {p}");
+        }
+    }
 }

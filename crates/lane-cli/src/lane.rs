@@ -1,0 +1,124 @@
+//! Finding and loading a lane: `0.93.3` means `lanes/0.93.3.yaml` (looked up
+//! from the current folder upwards); a path is taken as it is.
+
+use anyhow::Context;
+use std::path::{Path, PathBuf};
+
+use crate::exit::{CliError, Exit};
+
+/// A loaded lane file.
+pub struct LoadedLane {
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// Its model.
+    pub lane: lane_file::LaneFile,
+}
+
+/// Resolves a LANE argument to a lane file path.
+pub fn lane_path(arg: &str) -> Result<PathBuf, CliError> {
+    let p = Path::new(arg);
+    if arg.ends_with(".yaml") || arg.ends_with(".yml") || p.components().count() > 1 {
+        return Ok(p.to_owned());
+    }
+    let cwd = std::env::current_dir()
+        .context("reading the current folder")
+        .map_err(|e| CliError::new(Exit::Failure, e))?;
+    for dir in cwd.ancestors() {
+        let candidate = dir.join("lanes").join(format!("{arg}.yaml"));
+        if candidate.is_file() {
+            return Ok(candidate);
+        }
+    }
+    Err(CliError::new(
+        Exit::InvalidInput,
+        anyhow::anyhow!(
+            "no lane file lanes/{arg}.yaml in {} or any folder above it",
+            cwd.display()
+        ),
+    ))
+}
+
+/// Reads and parses a lane file.
+pub fn load(arg: &str) -> Result<LoadedLane, CliError> {
+    let path = lane_path(arg)?;
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read lane file {}", path.display()))
+        .map_err(|e| CliError::new(Exit::InvalidInput, e))?;
+    let lane = lane_file::parse(&path.display().to_string(), &text)
+        .map_err(|e| CliError::new(Exit::InvalidInput, e))?;
+    Ok(LoadedLane { path, lane })
+}
+
+/// The folder lane caches upstream clones in: `$LANE_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/lane`, else `~/.cache/lane`.
+pub fn cache_root() -> PathBuf {
+    if let Some(d) = std::env::var_os("LANE_CACHE_DIR") {
+        return PathBuf::from(d);
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+        return PathBuf::from(d).join("lane");
+    }
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("."));
+    home.join(".cache").join("lane")
+}
+
+/// The repository a lane operates on: `--repo`, else the upstream's local
+/// path (relative to the lane file), else a cached clone of its URL.
+pub fn repository(loaded: &LoadedLane, repo_override: Option<&Path>) -> Result<PathBuf, CliError> {
+    if let Some(r) = repo_override {
+        return Ok(r.to_owned());
+    }
+    let up = &loaded.lane.upstream;
+    if up.is_url() {
+        return lane_git::remote::clone_or_fetch(&cache_root(), &up.repo)
+            .map_err(|e| CliError::new(Exit::Failure, e));
+    }
+    let p = Path::new(&up.repo);
+    if p.is_absolute() {
+        Ok(p.to_owned())
+    } else {
+        let dir = loaded.path.parent().unwrap_or(Path::new("."));
+        Ok(dir.join(p))
+    }
+}
+
+/// Today's date (UTC) as `YYYY-MM-DD`, or `$SOURCE_DATE_EPOCH`'s when set
+/// (reproducible builds' convention).
+pub fn today() -> String {
+    let secs = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.parse::<i64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs() as i64)
+                .unwrap_or(0)
+        });
+    civil_date(secs.div_euclid(86_400))
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian `YYYY-MM-DD` (Howard Hinnant's algorithm).
+fn civil_date(days: i64) -> String {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    format!("{:04}-{:02}-{:02}", if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn civil_dates() {
+        assert_eq!(super::civil_date(0), "1970-01-01");
+        assert_eq!(super::civil_date(20_787), "2026-11-30");
+        assert_eq!(super::civil_date(11_016), "2000-02-29");
+    }
+}

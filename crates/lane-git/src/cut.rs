@@ -1,0 +1,806 @@
+//! The cut: branch from the base tag, cherry-pick, guard, bump, assemble the
+//! changelog, and only then write.
+//!
+//! Every object the cut makes goes first into an in-memory object database
+//! (a libgit2 mempack backend), so a dry run, a refusal or an aborted
+//! conflict leaves the repository exactly as it was: not a ref, not the
+//! index, not the work tree, not even a loose object changes. Only a cut
+//! that passed every guard writes its objects (as one pack) and then creates
+//! the branch with a compare-and-swap that never moves an existing ref.
+
+use git2::{build::TreeUpdateBuilder, Commit, FileMode, Oid, Repository, Signature};
+use lane_file::LaneFile;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use tracing::{debug, info};
+
+use crate::changelog::{self, Fragment};
+use crate::error::{Ctx, GitError};
+use crate::guard::{check_after, check_before, GuardReport};
+use crate::picks::{resolve, ResolvedPick};
+use crate::repo::{commits_between, ensure_clean, reaches, resolve_commit, short, PatchIds};
+use crate::state::CutState;
+use crate::version_files::{bump_version, find_version};
+
+/// What to do when a pick conflicts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnConflict {
+    /// Leave the repository exactly as it was (the default when not interactive).
+    Abort,
+    /// Leave the lane branch checked out with the conflict in the work tree,
+    /// resumable with `lane cut --continue` (or `--abort`).
+    Stop,
+}
+
+/// How to cut.
+#[derive(Debug, Clone)]
+pub struct CutOptions {
+    /// Compute and report everything, write nothing.
+    pub dry_run: bool,
+    /// What to do on a conflict.
+    pub on_conflict: OnConflict,
+    /// The release date for the changelog heading (`YYYY-MM-DD`).
+    pub date: String,
+    /// Also make the annotated release tag.
+    pub tag: bool,
+    /// The lane file, remembered for `--continue`.
+    pub lane_file: PathBuf,
+}
+
+/// What happened to one pick.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum PickOutcome {
+    /// Applied as a new commit.
+    Applied {
+        /// The new commit on the lane (in a dry run, one that was not kept).
+        commit: String,
+    },
+    /// Not applied because its patch is already on the branch.
+    Skipped {
+        /// Why, naming the equivalent commit.
+        reason: String,
+    },
+    /// Stopped on a conflict in these paths.
+    Conflict {
+        /// Every conflicting path.
+        paths: Vec<String>,
+    },
+    /// Not attempted (an earlier pick conflicted).
+    NotReached,
+}
+
+/// A pick and what happened to it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PickReport {
+    /// The pick.
+    #[serde(flatten)]
+    pub pick: ResolvedPick,
+    /// Its outcome.
+    #[serde(flatten)]
+    pub outcome: PickOutcome,
+}
+
+/// One version file's bump.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct VersionBump {
+    /// The file.
+    pub path: String,
+    /// The version it held.
+    pub from: String,
+    /// The version it holds now.
+    pub to: String,
+}
+
+/// The changelog part of the cut.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ChangelogPlan {
+    /// The changelog file.
+    pub file: String,
+    /// Fragments collapsed into the section (and removed), by issue number.
+    pub fragments: Vec<String>,
+    /// Issues of picks whose fragment does not exist.
+    pub missing_fragments: Vec<u64>,
+    /// Picks with no issue number (no fragment can be found for them).
+    pub picks_without_issue: Vec<String>,
+    /// The new section's text.
+    pub section: String,
+}
+
+/// How a cut ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CutStatus {
+    /// A dry run: the plan is complete, nothing was written.
+    Planned,
+    /// The branch (and tag) were created.
+    Cut,
+    /// The branch already holds this lane's cut; nothing was written.
+    AlreadyCut,
+    /// A guard refused; nothing was written.
+    Refused,
+    /// A pick conflicted and the repository was left exactly as it was.
+    Aborted,
+    /// A pick conflicted and the cut is resumable (`lane cut --continue`).
+    Stopped,
+    /// The version files disagree after the bump; nothing was written.
+    VersionsDisagree,
+}
+
+/// Everything a cut decided, for people (text) and scripts (`--json`).
+#[derive(Debug, Clone, Serialize)]
+pub struct CutReport {
+    /// The lane version.
+    pub lane: String,
+    /// The base tag.
+    pub base: String,
+    /// The base commit.
+    pub base_commit: String,
+    /// The lane branch.
+    pub branch: String,
+    /// The release tag, when `--tag` was asked.
+    pub tag: Option<String>,
+    /// How the cut ended.
+    pub status: CutStatus,
+    /// Each pick with its outcome.
+    pub picks: Vec<PickReport>,
+    /// The guards before anything was written.
+    pub guards_before: Option<GuardReport>,
+    /// The guards on the result.
+    pub guards_after: Option<GuardReport>,
+    /// The version bumps.
+    pub version_files: Vec<VersionBump>,
+    /// The changelog assembly.
+    pub changelog: Option<ChangelogPlan>,
+    /// Files that differ between the base and the result.
+    pub files_changed: Vec<String>,
+    /// The lane head (in a dry run: what it would be; its id is not kept).
+    pub head: Option<String>,
+    /// Whether anything was written to the repository.
+    pub written: bool,
+}
+
+/// In-memory object database for the duration of a cut.
+struct Scratch<'r> {
+    odb: git2::Odb<'r>,
+}
+
+impl<'r> Scratch<'r> {
+    fn new(repo: &'r Repository) -> Result<Self, GitError> {
+        let odb = repo.odb().ctx(|| "opening the object database".into())?;
+        Ok(Scratch { odb })
+    }
+    fn with_mempack<T>(&self, f: impl FnOnce(&git2::Mempack<'_>) -> T) -> Result<T, GitError> {
+        let mempack = self
+            .odb
+            .add_new_mempack_backend(1000)
+            .ctx(|| "adding an in-memory object store".into())?;
+        Ok(f(&mempack))
+    }
+}
+
+/// Writes every object of `mempack` into the repository as one pack.
+fn persist(
+    repo: &Repository,
+    odb: &git2::Odb<'_>,
+    mempack: &git2::Mempack<'_>,
+) -> Result<(), GitError> {
+    let mut buf = git2::Buf::new();
+    mempack
+        .dump(repo, &mut buf)
+        .ctx(|| "packing the cut's objects".into())?;
+    if buf.is_empty() {
+        return Ok(());
+    }
+    let mut writer = odb.packwriter().ctx(|| "opening a pack writer".into())?;
+    std::io::Write::write_all(&mut writer, &buf).map_err(|e| GitError::Git {
+        what: "writing the cut's pack".into(),
+        source: git2::Error::from_str(&e.to_string()),
+    })?;
+    writer.commit().ctx(|| "committing the cut's pack".into())?;
+    mempack
+        .reset()
+        .ctx(|| "clearing the in-memory object store".into())?;
+    Ok(())
+}
+
+fn signature(repo: &Repository) -> Signature<'static> {
+    repo.signature()
+        .map(|s| s.to_owned())
+        .unwrap_or_else(|_| Signature::now("lane", "lane@localhost").expect("a valid signature"))
+}
+
+/// `(cherry picked from commit <id>)`, as `git cherry-pick -x` writes it.
+pub fn picked_message(original: &str, id: Oid) -> String {
+    let body = original.trim_end();
+    format!("{body}\n\n(cherry picked from commit {id})\n")
+}
+
+/// Where the cut stands while it runs.
+pub(crate) struct Progress {
+    pub head: Oid,
+    pub reports: Vec<PickReport>,
+}
+
+pub(crate) enum PickRun {
+    Done,
+    Conflict { index: usize, paths: Vec<String> },
+}
+
+/// Applies `picks[from..]` on top of `progress.head`, in memory.
+pub(crate) fn apply_picks(
+    repo: &Repository,
+    picks: &[ResolvedPick],
+    from: usize,
+    progress: &mut Progress,
+    patch_ids: &mut PatchIds,
+) -> Result<PickRun, GitError> {
+    let committer = signature(repo);
+    for (i, pick) in picks.iter().enumerate().skip(from) {
+        let pc = repo
+            .find_commit(pick.commit)
+            .ctx(|| format!("reading {}", pick.commit))?;
+        let head = repo
+            .find_commit(progress.head)
+            .ctx(|| format!("reading {}", progress.head))?;
+        if let Some(reason) = already_applied(repo, &pc, &head, patch_ids)? {
+            info!(pick = %pick.commit, %reason, "skipping a pick");
+            progress.reports.push(PickReport {
+                pick: pick.clone(),
+                outcome: PickOutcome::Skipped { reason },
+            });
+            continue;
+        }
+        let mut index = repo
+            .cherrypick_commit(&pc, &head, pick.mainline, None)
+            .ctx(|| format!("cherry-picking {}", pick.commit))?;
+        if index.has_conflicts() {
+            let paths = conflict_paths(&index)?;
+            progress.reports.push(PickReport {
+                pick: pick.clone(),
+                outcome: PickOutcome::Conflict {
+                    paths: paths.clone(),
+                },
+            });
+            return Ok(PickRun::Conflict { index: i, paths });
+        }
+        let tree_id = index
+            .write_tree_to(repo)
+            .ctx(|| format!("writing the tree of {}", pick.commit))?;
+        if tree_id == head.tree_id() {
+            progress.reports.push(PickReport {
+                pick: pick.clone(),
+                outcome: PickOutcome::Skipped {
+                    reason: "its changes are already on the branch (the pick is empty)".into(),
+                },
+            });
+            continue;
+        }
+        let tree = repo
+            .find_tree(tree_id)
+            .ctx(|| format!("reading tree {tree_id}"))?;
+        let message = picked_message(&String::from_utf8_lossy(pc.message_bytes()), pc.id());
+        let new = repo
+            .commit(None, &pc.author(), &committer, &message, &tree, &[&head])
+            .ctx(|| format!("committing the pick of {}", pick.commit))?;
+        debug!(pick = %pick.commit, new = %new, "applied a pick");
+        progress.head = new;
+        progress.reports.push(PickReport {
+            pick: pick.clone(),
+            outcome: PickOutcome::Applied {
+                commit: new.to_string(),
+            },
+        });
+    }
+    Ok(PickRun::Done)
+}
+
+/// Whether the pick's patch is already on the branch (as `git cherry` decides:
+/// the pick itself is reachable, or a commit reachable from the head and not
+/// from the pick carries the same patch-id).
+fn already_applied(
+    repo: &Repository,
+    pick: &Commit<'_>,
+    head: &Commit<'_>,
+    patch_ids: &mut PatchIds,
+) -> Result<Option<String>, GitError> {
+    if reaches(repo, head.id(), pick.id())? {
+        return Ok(Some("the commit is already in the branch's history".into()));
+    }
+    let Some(pid) = patch_ids.of(repo, pick)? else {
+        return Ok(Some("the commit's patch is empty".into()));
+    };
+    for id in commits_between(repo, pick.id(), head.id())? {
+        let c = repo.find_commit(id).ctx(|| format!("reading {id}"))?;
+        if c.parent_count() > 1 {
+            continue; // as git cherry: merges carry no patch of their own here
+        }
+        if patch_ids.of(repo, &c)? == Some(pid) {
+            return Ok(Some(format!(
+                "its patch is already on the branch as {} (\"{}\")",
+                short(id),
+                crate::repo::subject(&c)
+            )));
+        }
+    }
+    Ok(None)
+}
+
+fn conflict_paths(index: &git2::Index) -> Result<Vec<String>, GitError> {
+    let mut paths = Vec::new();
+    for c in index.conflicts().ctx(|| "reading conflicts".into())? {
+        let c = c.ctx(|| "reading a conflict".into())?;
+        for e in [c.our, c.their, c.ancestor].into_iter().flatten() {
+            let p = String::from_utf8_lossy(&e.path).into_owned();
+            if !paths.contains(&p) {
+                paths.push(p);
+            }
+        }
+    }
+    paths.sort();
+    Ok(paths)
+}
+
+/// The release commit: version bump and assembled changelog, on top of `head`.
+pub(crate) struct Release {
+    pub head: Oid,
+    pub bumps: Vec<VersionBump>,
+    pub changelog: Option<ChangelogPlan>,
+    pub disagree: Option<Vec<(String, String)>>,
+}
+
+pub(crate) fn release_commit(
+    repo: &Repository,
+    lane: &LaneFile,
+    head: Oid,
+    picks: &[PickReport],
+    date: &str,
+) -> Result<Release, GitError> {
+    let version = lane.version.as_str();
+    let head_commit = repo.find_commit(head).ctx(|| format!("reading {head}"))?;
+    let tree = head_commit.tree().ctx(|| format!("tree of {head}"))?;
+    let mut update = TreeUpdateBuilder::new();
+    let mut bumps = Vec::new();
+    for vf in &lane.version_files {
+        let path = vf.path.as_str();
+        let text =
+            crate::repo::read_text(repo, &tree, path)?.ok_or_else(|| GitError::VersionFile {
+                path: path.to_owned(),
+                message: "the file does not exist in the lane".into(),
+            })?;
+        let (new_text, old) =
+            bump_version(vf, &text, version).map_err(|message| GitError::VersionFile {
+                path: path.to_owned(),
+                message,
+            })?;
+        let blob = repo
+            .blob(new_text.as_bytes())
+            .ctx(|| format!("writing {path}"))?;
+        update.upsert(path, blob, FileMode::Blob);
+        bumps.push(VersionBump {
+            path: path.to_owned(),
+            from: old,
+            to: version.to_owned(),
+        });
+    }
+    let mut plan = None;
+    if let Some(cl) = &lane.changelog {
+        let mut fragments = Vec::new();
+        let mut missing = Vec::new();
+        let mut without = Vec::new();
+        for p in picks {
+            if matches!(
+                p.outcome,
+                PickOutcome::Conflict { .. } | PickOutcome::NotReached
+            ) {
+                continue;
+            }
+            match p.pick.issue {
+                None => without.push(format!("{} ({})", p.pick.target, p.pick.subject)),
+                Some(issue) => {
+                    let path = cl.fragment_path(issue);
+                    match crate::repo::read_text(repo, &tree, &path)? {
+                        Some(text) => fragments.push(Fragment { issue, path, text }),
+                        None => missing.push(issue),
+                    }
+                }
+            }
+        }
+        fragments.sort_by_key(|f| f.issue);
+        fragments.dedup_by_key(|f| f.issue);
+        let file = cl.file.as_str();
+        let text = crate::repo::read_text(repo, &tree, file)?.unwrap_or_default();
+        let new_text = changelog::assemble(&text, version, date, lane.title.as_deref(), &fragments)
+            .map_err(|message| GitError::Changelog {
+                path: file.to_owned(),
+                message,
+            })?;
+        let section = new_text
+            .split("\n## ")
+            .find(|s| s.starts_with(&format!("{version} ")))
+            .map(|s| format!("## {}", s.trim_end()))
+            .unwrap_or_default();
+        let blob = repo
+            .blob(new_text.as_bytes())
+            .ctx(|| format!("writing {file}"))?;
+        update.upsert(file, blob, FileMode::Blob);
+        for f in &fragments {
+            update.remove(&f.path);
+        }
+        plan = Some(ChangelogPlan {
+            file: file.to_owned(),
+            fragments: fragments.iter().map(|f| f.path.clone()).collect(),
+            missing_fragments: missing,
+            picks_without_issue: without,
+            section,
+        });
+    }
+    let new_tree_id = update
+        .create_updated(repo, &tree)
+        .ctx(|| "building the release tree".into())?;
+    // Verify from the written tree, not from what we meant to write.
+    let new_tree = repo
+        .find_tree(new_tree_id)
+        .ctx(|| "reading the release tree".into())?;
+    let mut found = Vec::new();
+    for vf in &lane.version_files {
+        let text = crate::repo::read_text(repo, &new_tree, vf.path.as_str())?.unwrap_or_default();
+        let v = find_version(vf, &text)
+            .map(|s| s.version)
+            .unwrap_or_else(|e| format!("unreadable ({e})"));
+        found.push((vf.path.to_string(), v));
+    }
+    let disagree = found.iter().any(|(_, v)| v != version).then_some(found);
+    if new_tree_id == tree.id() {
+        return Ok(Release {
+            head,
+            bumps,
+            changelog: plan,
+            disagree,
+        });
+    }
+    let mut message = format!("release {version}\n\n");
+    if !bumps.is_empty() {
+        message.push_str(&format!(
+            "Version {version} in {}.\n",
+            bumps
+                .iter()
+                .map(|b| b.path.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if let Some(p) = &plan {
+        message.push_str(&format!(
+            "{} assembled from {}.\n",
+            p.file,
+            if p.fragments.is_empty() {
+                "no fragments".to_owned()
+            } else {
+                p.fragments.join(", ")
+            }
+        ));
+    }
+    let sig = signature(repo);
+    let new = repo
+        .commit(None, &sig, &sig, &message, &new_tree, &[&head_commit])
+        .ctx(|| "committing the release".into())?;
+    Ok(Release {
+        head: new,
+        bumps,
+        changelog: plan,
+        disagree,
+    })
+}
+
+fn files_changed(repo: &Repository, a: Oid, b: Oid) -> Result<Vec<String>, GitError> {
+    let ta = repo
+        .find_commit(a)
+        .and_then(|c| c.tree())
+        .ctx(|| format!("tree of {a}"))?;
+    let tb = repo
+        .find_commit(b)
+        .and_then(|c| c.tree())
+        .ctx(|| format!("tree of {b}"))?;
+    let diff = repo
+        .diff_tree_to_tree(Some(&ta), Some(&tb), None)
+        .ctx(|| "diffing base and lane".into())?;
+    let mut out: Vec<String> = diff
+        .deltas()
+        .filter_map(|d| {
+            d.new_file()
+                .path()
+                .or(d.old_file().path())
+                .and_then(|p| p.to_str())
+                .map(str::to_owned)
+        })
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+/// Cuts `lane` in `repo`.
+pub fn cut(repo: &Repository, lane: &LaneFile, opts: &CutOptions) -> Result<CutReport, GitError> {
+    if let Some(state) = CutState::load(repo)? {
+        return Err(GitError::CutInProgress { lane: state.lane });
+    }
+    ensure_clean(repo)?;
+    let base = resolve_commit(repo, "base tag", lane.base.as_str())?;
+    let branch = lane.branch_name();
+    let tag = lane.tag_name();
+    let mut report = CutReport {
+        lane: lane.version.to_string(),
+        base: lane.base.to_string(),
+        base_commit: base.id().to_string(),
+        branch: branch.clone(),
+        tag: opts.tag.then(|| tag.clone()),
+        status: CutStatus::Planned,
+        picks: Vec::new(),
+        guards_before: None,
+        guards_after: None,
+        version_files: Vec::new(),
+        changelog: None,
+        files_changed: Vec::new(),
+        head: None,
+        written: false,
+    };
+    let mut patch_ids = PatchIds::default();
+
+    // An existing branch is never moved: either it already is this cut, or we refuse.
+    if let Ok(existing) = repo.find_reference(&format!("refs/heads/{branch}")) {
+        let tip = existing
+            .peel_to_commit()
+            .ctx(|| format!("reading {branch}"))?;
+        if is_already_cut(repo, lane, base.id(), tip.id())? {
+            report.status = CutStatus::AlreadyCut;
+            report.head = Some(tip.id().to_string());
+            report.guards_after = Some(check_after(
+                repo,
+                lane,
+                base.id(),
+                tip.id(),
+                &branch,
+                &mut patch_ids,
+            )?);
+            return Ok(report);
+        }
+        return Err(GitError::RefExists {
+            kind: "branch",
+            name: branch,
+            existing: tip.id().to_string(),
+        });
+    }
+    if opts.tag {
+        if let Ok(existing) = repo.find_reference(&format!("refs/tags/{tag}")) {
+            let at = existing
+                .peel_to_commit()
+                .map(|c| c.id().to_string())
+                .unwrap_or_default();
+            return Err(GitError::RefExists {
+                kind: "tag",
+                name: tag,
+                existing: at,
+            });
+        }
+    }
+
+    let prefix = issue_prefix(lane);
+    let picks = resolve(
+        repo,
+        &lane.picks,
+        lane.upstream.default_branch.as_str(),
+        &prefix,
+    )?;
+    let before = check_before(repo, lane, base.id(), &picks, &mut patch_ids)?;
+    let refused = !before.passed();
+    report.guards_before = Some(before);
+    if refused {
+        report.status = CutStatus::Refused;
+        report.picks = picks
+            .iter()
+            .map(|p| PickReport {
+                pick: p.clone(),
+                outcome: PickOutcome::NotReached,
+            })
+            .collect();
+        return Ok(report);
+    }
+
+    let scratch = Scratch::new(repo)?;
+    scratch.with_mempack(|mempack| -> Result<CutReport, GitError> {
+        let mut progress = Progress {
+            head: base.id(),
+            reports: Vec::new(),
+        };
+        let run = apply_picks(repo, &picks, 0, &mut progress, &mut patch_ids)?;
+        if let PickRun::Conflict { index, paths } = run {
+            report.picks = progress.reports;
+            for p in &picks[index + 1..] {
+                report.picks.push(PickReport {
+                    pick: p.clone(),
+                    outcome: PickOutcome::NotReached,
+                });
+            }
+            if opts.dry_run || opts.on_conflict == OnConflict::Abort {
+                report.status = CutStatus::Aborted;
+                if opts.dry_run {
+                    report.status = CutStatus::Planned;
+                }
+                return Ok(report);
+            }
+            // Stop: keep what was applied, check the branch out, lay the conflict in the work tree.
+            persist(repo, &scratch.odb, mempack)?;
+            let orig_head = crate::state::current_head(repo)?;
+            create_branch(repo, &branch, progress.head)?;
+            crate::state::stop_on_conflict(repo, &branch, &picks[index])?;
+            let state = CutState {
+                lane: lane.version.to_string(),
+                lane_file: opts.lane_file.clone(),
+                branch: branch.clone(),
+                base: base.id().to_string(),
+                orig_head,
+                branch_head: progress.head.to_string(),
+                conflicted: index,
+                picks: picks.clone(),
+                done: report.picks[..index].to_vec(),
+                tag: opts.tag,
+                date: opts.date.clone(),
+            };
+            state.save(repo)?;
+            report.status = CutStatus::Stopped;
+            report.head = Some(progress.head.to_string());
+            report.written = true;
+            info!(%branch, pick = %picks[index].commit, ?paths, "cut stopped on a conflict");
+            return Ok(report);
+        }
+        finish(
+            repo,
+            lane,
+            opts,
+            &mut report,
+            progress,
+            base.id(),
+            &mut patch_ids,
+            &scratch.odb,
+            mempack,
+            None,
+        )?;
+        Ok(report)
+    })?
+}
+
+/// Bump, changelog, guards on the result, then write (unless a dry run).
+/// `moving_from` is the branch's current head when the branch exists
+/// already (a continued cut); None creates it.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn finish(
+    repo: &Repository,
+    lane: &LaneFile,
+    opts: &CutOptions,
+    report: &mut CutReport,
+    progress: Progress,
+    base: Oid,
+    patch_ids: &mut PatchIds,
+    odb: &git2::Odb<'_>,
+    mempack: &git2::Mempack<'_>,
+    moving_from: Option<Oid>,
+) -> Result<(), GitError> {
+    let branch = lane.branch_name();
+    report.picks = progress.reports;
+    let release = release_commit(repo, lane, progress.head, &report.picks, &opts.date)?;
+    report.version_files = release.bumps;
+    report.changelog = release.changelog;
+    report.head = Some(release.head.to_string());
+    report.files_changed = files_changed(repo, base, release.head)?;
+    if release.disagree.is_some() {
+        report.status = CutStatus::VersionsDisagree;
+        return Ok(());
+    }
+    let after = check_after(repo, lane, base, release.head, &branch, patch_ids)?;
+    let passed = after.passed();
+    report.guards_after = Some(after);
+    if !passed {
+        report.status = CutStatus::Refused;
+        return Ok(());
+    }
+    if opts.dry_run {
+        report.status = CutStatus::Planned;
+        return Ok(());
+    }
+    persist(repo, odb, mempack)?;
+    match moving_from {
+        None => create_branch(repo, &branch, release.head)?,
+        Some(old) => {
+            repo.reference_matching(
+                &format!("refs/heads/{branch}"),
+                release.head,
+                true,
+                old,
+                &format!("lane cut: {}", lane.version),
+            )
+            .ctx(|| format!("moving {branch} forward (it changed underneath?)"))?;
+        }
+    }
+    if opts.tag {
+        let tag = lane.tag_name();
+        let target = repo
+            .find_object(release.head, None)
+            .ctx(|| "reading the lane head".into())?;
+        let sig = signature(repo);
+        let mut message = format!("{} {}\n", tag, lane.title.as_deref().unwrap_or(""));
+        if let Some(cl) = &report.changelog {
+            message.push('\n');
+            message.push_str(&cl.section);
+            message.push('\n');
+        }
+        repo.tag(&tag, &target, &sig, message.trim_end(), false)
+            .ctx(|| format!("creating tag {tag}"))?;
+    }
+    report.status = CutStatus::Cut;
+    report.written = true;
+    info!(%branch, head = %release.head, "cut");
+    Ok(())
+}
+
+fn create_branch(repo: &Repository, branch: &str, at: Oid) -> Result<(), GitError> {
+    // `force = false`: if someone created it meanwhile, fail rather than move it.
+    repo.reference(
+        &format!("refs/heads/{branch}"),
+        at,
+        false,
+        "lane cut: branch from base",
+    )
+    .map(|_| ())
+    .map_err(|source| match source.code() {
+        git2::ErrorCode::Exists => GitError::RefExists {
+            kind: "branch",
+            name: branch.to_owned(),
+            existing: "(created concurrently)".into(),
+        },
+        _ => GitError::Git {
+            what: format!("creating branch {branch}"),
+            source,
+        },
+    })
+}
+
+/// The issue prefix read off the changelog's fragment name (`pgw{issue}.md` -> `pgw`).
+pub(crate) fn issue_prefix(lane: &LaneFile) -> String {
+    lane.changelog
+        .as_ref()
+        .and_then(|c| c.fragment_name.split("{issue}").next())
+        .unwrap_or("")
+        .trim_end_matches(['-', '_', '#'])
+        .to_owned()
+}
+
+/// A branch that descends from the base and whose version files all hold
+/// the lane version is this lane's cut.
+fn is_already_cut(
+    repo: &Repository,
+    lane: &LaneFile,
+    base: Oid,
+    tip: Oid,
+) -> Result<bool, GitError> {
+    if !reaches(repo, tip, base)? || tip == base {
+        return Ok(false);
+    }
+    let tree = repo
+        .find_commit(tip)
+        .and_then(|c| c.tree())
+        .ctx(|| format!("tree of {tip}"))?;
+    if lane.version_files.is_empty() {
+        return Ok(false);
+    }
+    for vf in &lane.version_files {
+        let Some(text) = crate::repo::read_text(repo, &tree, vf.path.as_str())? else {
+            return Ok(false);
+        };
+        if find_version(vf, &text).map(|s| s.version).ok().as_deref() != Some(lane.version.as_str())
+        {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}

@@ -1,0 +1,144 @@
+//! Every way the git edge can fail, one documented variant each.
+
+use std::path::PathBuf;
+
+/// A failure of a git operation of lane's.
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    /// libgit2 reported an error while doing `what`.
+    #[error("git: {what}")]
+    Git {
+        /// What lane was doing.
+        what: String,
+        /// libgit2's error.
+        #[source]
+        source: git2::Error,
+    },
+    /// The repository could not be opened.
+    #[error("cannot open the repository at {path}")]
+    Open {
+        /// The path tried.
+        path: PathBuf,
+        /// libgit2's error.
+        #[source]
+        source: git2::Error,
+    },
+    /// The work tree has uncommitted changes.
+    #[error("the work tree of {path} is dirty ({}): commit or stash first", .files.join(", "))]
+    DirtyWorkTree {
+        /// The repository.
+        path: PathBuf,
+        /// The first few changed files.
+        files: Vec<String>,
+    },
+    /// A ref the cut would create already exists and points elsewhere.
+    #[error("{kind} `{name}` already exists at {existing}: lane never moves an existing {kind}")]
+    RefExists {
+        /// `branch` or `tag`.
+        kind: &'static str,
+        /// Its name.
+        name: String,
+        /// Where it points now.
+        existing: String,
+    },
+    /// A name (tag, commit id) did not resolve.
+    #[error("cannot resolve {what} `{name}` in the repository")]
+    Unresolved {
+        /// What kind of thing (`base tag`, `commit`, `forbidden commit`).
+        what: &'static str,
+        /// The name given.
+        name: String,
+        /// libgit2's error.
+        #[source]
+        source: git2::Error,
+    },
+    /// A PR number matched no commit on the default branch.
+    #[error("PR #{pr} matches no commit on `{branch}` (looked for subjects ending `(#{pr})` and `Merge pull request #{pr}`)")]
+    PrNotFound {
+        /// The PR number.
+        pr: u64,
+        /// The branch searched.
+        branch: String,
+    },
+    /// A PR number matched more than one commit.
+    #[error("PR #{pr} matches several commits on `{branch}`: {}; pick by commit id instead", .commits.join(", "))]
+    PrAmbiguous {
+        /// The PR number.
+        pr: u64,
+        /// The branch searched.
+        branch: String,
+        /// The matching commit ids.
+        commits: Vec<String>,
+    },
+    /// A version file could not be read or bumped.
+    #[error("version file `{path}`: {message}")]
+    VersionFile {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The version files disagree after the bump.
+    #[error("version files disagree after the bump: {}", .found.iter().map(|(p, v)| format!("{p} says {v}")).collect::<Vec<_>>().join(", "))]
+    VersionsDisagree {
+        /// Each file with the version it holds.
+        found: Vec<(String, String)>,
+    },
+    /// The changelog could not be assembled.
+    #[error("changelog `{path}`: {message}")]
+    Changelog {
+        /// The changelog file.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A cut is already in progress in this repository.
+    #[error("a cut of {lane} is in progress in this repository: `lane cut --continue` or `lane cut --abort`")]
+    CutInProgress {
+        /// The lane being cut.
+        lane: String,
+    },
+    /// `--continue`/`--abort` found no cut in progress.
+    #[error("no cut is in progress in {path}")]
+    NoCutInProgress {
+        /// The repository.
+        path: PathBuf,
+    },
+    /// `--continue` found conflicts still unresolved.
+    #[error("conflicts remain in {}: resolve them and `git add` them, then `lane cut --continue`", .paths.join(", "))]
+    StillConflicted {
+        /// The conflicted paths.
+        paths: Vec<String>,
+    },
+    /// The cut state file could not be read or written.
+    #[error("cut state {path}")]
+    State {
+        /// The state file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The git command-line tool (used for network transport) failed.
+    #[error("`git {args}` failed: {stderr}")]
+    GitCli {
+        /// The arguments, with credentials redacted.
+        args: String,
+        /// The tail of its standard error, credentials redacted.
+        stderr: String,
+    },
+}
+
+/// Shorthand: attach what lane was doing to a libgit2 error.
+pub(crate) trait Ctx<T> {
+    fn ctx(self, what: impl FnOnce() -> String) -> Result<T, GitError>;
+}
+
+impl<T> Ctx<T> for Result<T, git2::Error> {
+    fn ctx(self, what: impl FnOnce() -> String) -> Result<T, GitError> {
+        self.map_err(|source| GitError::Git {
+            what: what(),
+            source,
+        })
+    }
+}

@@ -1,0 +1,452 @@
+//! The guards: what a lane must never carry, proven on git objects.
+//!
+//! Evaluated twice by a cut: before anything is written (on the base tag and
+//! the resolved picks) and on the result (on the lane's own commits and
+//! tree). `lane guard` runs the second form on any ref.
+
+use git2::{Oid, Repository};
+use lane_file::{Guard, LaneFile, TreeProbe};
+use serde::Serialize;
+use std::fmt;
+
+use crate::error::{Ctx, GitError};
+use crate::picks::ResolvedPick;
+use crate::repo::{
+    changed_paths, commits_between, entry_id, reaches, read_text, short, subject, PatchIds,
+};
+
+/// When the guards were evaluated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GuardStage {
+    /// On the base tag and the picks, before anything is written.
+    Before,
+    /// On the lane's commits and tree.
+    After,
+}
+
+/// Why a guard refused, naming the commit, path or line that broke it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum GuardRefusal {
+    /// A forbidden commit does not exist here, so its absence cannot be proven.
+    ForbiddenUnknown {
+        /// The forbidden commit as the lane file names it.
+        forbidden: String,
+    },
+    /// The base already contains a forbidden commit (it is past the cut).
+    BasePastCut {
+        /// The forbidden commit.
+        forbidden: String,
+        /// The base commit.
+        base: String,
+    },
+    /// A forbidden commit is reachable from the lane.
+    ForbiddenReachable {
+        /// The forbidden commit.
+        forbidden: String,
+        /// The lane head it is reachable from.
+        head: String,
+    },
+    /// A pick (or a lane commit) carries the same patch as a forbidden commit.
+    PatchEquivalent {
+        /// The forbidden commit.
+        forbidden: String,
+        /// The commit with the same patch.
+        commit: String,
+        /// That commit's subject.
+        subject: String,
+    },
+    /// A pick (or a lane commit) changes a frozen path.
+    FrozenPathTouched {
+        /// The commit.
+        commit: String,
+        /// Its subject.
+        subject: String,
+        /// The path it changes.
+        path: String,
+    },
+    /// The lane's copy of a frozen path differs from the base tag's.
+    FrozenPathDiffers {
+        /// The frozen path.
+        path: String,
+        /// Its object id at the base (None: absent).
+        base: Option<String>,
+        /// Its object id in the lane (None: absent).
+        lane: Option<String>,
+    },
+    /// A probed file is missing.
+    ProbeFileMissing {
+        /// The file.
+        path: String,
+    },
+    /// A probed file does not match what it must.
+    ProbeNoMatch {
+        /// The file.
+        path: String,
+        /// The pattern it must match.
+        pattern: String,
+    },
+    /// A probed file matches what it must not.
+    ProbeForbiddenMatch {
+        /// The file.
+        path: String,
+        /// The pattern it must not match.
+        pattern: String,
+        /// 1-based line of the match.
+        line: usize,
+        /// The offending line.
+        text: String,
+    },
+}
+
+impl fmt::Display for GuardRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GuardRefusal::ForbiddenUnknown { forbidden } => write!(
+                f,
+                "forbidden commit {forbidden} is not in this repository, so its absence cannot be proven (fetch it)"
+            ),
+            GuardRefusal::BasePastCut { forbidden, base } => write!(
+                f,
+                "the base {base} already contains forbidden commit {forbidden}: it is past the cut"
+            ),
+            GuardRefusal::ForbiddenReachable { forbidden, head } => {
+                write!(f, "forbidden commit {forbidden} is reachable from {head}")
+            }
+            GuardRefusal::PatchEquivalent {
+                forbidden,
+                commit,
+                subject,
+            } => write!(
+                f,
+                "commit {commit} (\"{subject}\") carries the same patch as forbidden commit {forbidden}"
+            ),
+            GuardRefusal::FrozenPathTouched {
+                commit,
+                subject,
+                path,
+            } => write!(f, "commit {commit} (\"{subject}\") changes frozen path {path}"),
+            GuardRefusal::FrozenPathDiffers { path, base, lane } => write!(
+                f,
+                "frozen path {path} differs from the base ({} at the base, {} in the lane)",
+                base.as_deref().unwrap_or("absent"),
+                lane.as_deref().unwrap_or("absent")
+            ),
+            GuardRefusal::ProbeFileMissing { path } => write!(f, "probed file {path} is missing"),
+            GuardRefusal::ProbeNoMatch { path, pattern } => {
+                write!(f, "{path} does not match `{pattern}`")
+            }
+            GuardRefusal::ProbeForbiddenMatch {
+                path,
+                pattern,
+                line,
+                text,
+            } => write!(f, "{path}:{line} matches `{pattern}`: {text}"),
+        }
+    }
+}
+
+/// One guard's verdict.
+#[derive(Debug, Clone, Serialize)]
+pub struct GuardVerdict {
+    /// The guard's name.
+    pub guard: String,
+    /// What was checked and held.
+    pub proven: Vec<String>,
+    /// What broke it (empty: the guard passed).
+    pub refusals: Vec<GuardRefusal>,
+}
+
+/// Every guard's verdict at one stage.
+#[derive(Debug, Clone, Serialize)]
+pub struct GuardReport {
+    /// When they were evaluated.
+    pub stage: GuardStage,
+    /// One verdict per guard, in lane-file order.
+    pub verdicts: Vec<GuardVerdict>,
+}
+
+impl GuardReport {
+    /// Whether every guard passed.
+    pub fn passed(&self) -> bool {
+        self.verdicts.iter().all(|v| v.refusals.is_empty())
+    }
+    /// Every refusal with its guard's name.
+    pub fn refusals(&self) -> impl Iterator<Item = (&str, &GuardRefusal)> {
+        self.verdicts
+            .iter()
+            .flat_map(|v| v.refusals.iter().map(move |r| (v.guard.as_str(), r)))
+    }
+}
+
+/// Evaluates the guards before a cut: on the base and the picks.
+pub fn check_before(
+    repo: &Repository,
+    lane: &LaneFile,
+    base: Oid,
+    picks: &[ResolvedPick],
+    patch_ids: &mut PatchIds,
+) -> Result<GuardReport, GitError> {
+    let base_tree = repo
+        .find_commit(base)
+        .and_then(|c| c.tree())
+        .ctx(|| format!("tree of {base}"))?;
+    let mut verdicts = Vec::new();
+    for guard in &lane.guards {
+        let mut v = GuardVerdict {
+            guard: guard.name.clone(),
+            proven: Vec::new(),
+            refusals: Vec::new(),
+        };
+        for f in &guard.forbidden_commits {
+            let Some(fc) = find_forbidden(repo, f.as_str(), &mut v) else {
+                continue;
+            };
+            if reaches(repo, base, fc.id())? {
+                v.refusals.push(GuardRefusal::BasePastCut {
+                    forbidden: fc.id().to_string(),
+                    base: lane.base.to_string(),
+                });
+                continue;
+            }
+            let fpid = patch_ids.of(repo, &fc)?;
+            let mut clean = true;
+            for p in picks {
+                let pc = repo
+                    .find_commit(p.commit)
+                    .ctx(|| format!("reading {}", p.commit))?;
+                let same =
+                    p.commit == fc.id() || (fpid.is_some() && patch_ids.of(repo, &pc)? == fpid);
+                if same {
+                    clean = false;
+                    v.refusals.push(GuardRefusal::PatchEquivalent {
+                        forbidden: fc.id().to_string(),
+                        commit: p.commit.to_string(),
+                        subject: p.subject.clone(),
+                    });
+                }
+            }
+            if clean {
+                v.proven.push(format!(
+                    "{} is not reachable from {} and no pick carries its patch",
+                    short(fc.id()),
+                    lane.base
+                ));
+            }
+        }
+        if !guard.frozen_paths.is_empty() {
+            let before = v.refusals.len();
+            for p in picks {
+                let pc = repo
+                    .find_commit(p.commit)
+                    .ctx(|| format!("reading {}", p.commit))?;
+                for path in changed_paths(repo, &pc)? {
+                    if guard.frozen_paths.iter().any(|fp| fp.covers(&path)) {
+                        v.refusals.push(GuardRefusal::FrozenPathTouched {
+                            commit: p.commit.to_string(),
+                            subject: p.subject.clone(),
+                            path,
+                        });
+                    }
+                }
+            }
+            if v.refusals.len() == before {
+                v.proven
+                    .push(format!("no pick touches {}", frozen_list(guard)));
+            }
+        }
+        probe_all(repo, &base_tree, guard, &mut v)?;
+        verdicts.push(v);
+    }
+    Ok(GuardReport {
+        stage: GuardStage::Before,
+        verdicts,
+    })
+}
+
+/// Evaluates the guards on a lane head: its own commits (`base..head`) and tree.
+pub fn check_after(
+    repo: &Repository,
+    lane: &LaneFile,
+    base: Oid,
+    head: Oid,
+    head_name: &str,
+    patch_ids: &mut PatchIds,
+) -> Result<GuardReport, GitError> {
+    let base_tree = repo
+        .find_commit(base)
+        .and_then(|c| c.tree())
+        .ctx(|| format!("tree of {base}"))?;
+    let head_tree = repo
+        .find_commit(head)
+        .and_then(|c| c.tree())
+        .ctx(|| format!("tree of {head}"))?;
+    let own = commits_between(repo, base, head)?;
+    let mut verdicts = Vec::new();
+    for guard in &lane.guards {
+        let mut v = GuardVerdict {
+            guard: guard.name.clone(),
+            proven: Vec::new(),
+            refusals: Vec::new(),
+        };
+        for f in &guard.forbidden_commits {
+            let Some(fc) = find_forbidden(repo, f.as_str(), &mut v) else {
+                continue;
+            };
+            if reaches(repo, head, fc.id())? {
+                v.refusals.push(GuardRefusal::ForbiddenReachable {
+                    forbidden: fc.id().to_string(),
+                    head: head_name.to_owned(),
+                });
+                continue;
+            }
+            let fpid = patch_ids.of(repo, &fc)?;
+            let mut clean = true;
+            for id in &own {
+                let c = repo.find_commit(*id).ctx(|| format!("reading {id}"))?;
+                if fpid.is_some() && patch_ids.of(repo, &c)? == fpid {
+                    clean = false;
+                    v.refusals.push(GuardRefusal::PatchEquivalent {
+                        forbidden: fc.id().to_string(),
+                        commit: id.to_string(),
+                        subject: subject(&c),
+                    });
+                }
+            }
+            if clean {
+                v.proven.push(format!(
+                    "{} is not reachable from {head_name} and none of its {} own commits carries its patch",
+                    short(fc.id()),
+                    own.len()
+                ));
+            }
+        }
+        if !guard.frozen_paths.is_empty() {
+            let before = v.refusals.len();
+            for id in &own {
+                let c = repo.find_commit(*id).ctx(|| format!("reading {id}"))?;
+                for path in changed_paths(repo, &c)? {
+                    if guard.frozen_paths.iter().any(|fp| fp.covers(&path)) {
+                        v.refusals.push(GuardRefusal::FrozenPathTouched {
+                            commit: id.to_string(),
+                            subject: subject(&c),
+                            path,
+                        });
+                    }
+                }
+            }
+            for fp in &guard.frozen_paths {
+                let a = entry_id(&base_tree, fp.as_str());
+                let b = entry_id(&head_tree, fp.as_str());
+                if a != b {
+                    v.refusals.push(GuardRefusal::FrozenPathDiffers {
+                        path: fp.to_string(),
+                        base: a.map(|o| o.to_string()),
+                        lane: b.map(|o| o.to_string()),
+                    });
+                }
+            }
+            if v.refusals.len() == before {
+                v.proven.push(format!(
+                    "{} equal {} byte for byte",
+                    frozen_list(guard),
+                    lane.base
+                ));
+            }
+        }
+        probe_all(repo, &head_tree, guard, &mut v)?;
+        verdicts.push(v);
+    }
+    Ok(GuardReport {
+        stage: GuardStage::After,
+        verdicts,
+    })
+}
+
+fn frozen_list(guard: &Guard) -> String {
+    guard
+        .frozen_paths
+        .iter()
+        .map(|p| p.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn find_forbidden<'r>(
+    repo: &'r Repository,
+    id: &str,
+    v: &mut GuardVerdict,
+) -> Option<git2::Commit<'r>> {
+    match repo
+        .revparse_single(&format!("{id}^{{commit}}"))
+        .and_then(|o| o.peel_to_commit())
+    {
+        Ok(c) => Some(c),
+        Err(_) => {
+            v.refusals.push(GuardRefusal::ForbiddenUnknown {
+                forbidden: id.to_owned(),
+            });
+            None
+        }
+    }
+}
+
+fn probe_all(
+    repo: &Repository,
+    tree: &git2::Tree<'_>,
+    guard: &Guard,
+    v: &mut GuardVerdict,
+) -> Result<(), GitError> {
+    for probe in &guard.probes {
+        let before = v.refusals.len();
+        probe_one(repo, tree, probe, v)?;
+        if v.refusals.len() == before {
+            let mut what = Vec::new();
+            if let Some(m) = &probe.must_match {
+                what.push(format!("matches `{}`", m.as_str()));
+            }
+            if let Some(m) = &probe.must_not_match {
+                what.push(format!("does not match `{}`", m.as_str()));
+            }
+            v.proven
+                .push(format!("{} {}", probe.path, what.join(" and ")));
+        }
+    }
+    Ok(())
+}
+
+fn probe_one(
+    repo: &Repository,
+    tree: &git2::Tree<'_>,
+    probe: &TreeProbe,
+    v: &mut GuardVerdict,
+) -> Result<(), GitError> {
+    let Some(text) = read_text(repo, tree, probe.path.as_str())? else {
+        v.refusals.push(GuardRefusal::ProbeFileMissing {
+            path: probe.path.to_string(),
+        });
+        return Ok(());
+    };
+    if let Some(m) = &probe.must_match {
+        if !m.regex().is_match(&text) {
+            v.refusals.push(GuardRefusal::ProbeNoMatch {
+                path: probe.path.to_string(),
+                pattern: m.as_str().to_owned(),
+            });
+        }
+    }
+    if let Some(m) = &probe.must_not_match {
+        if let Some(found) = m.regex().find(&text) {
+            let line = text[..found.start()].matches('\n').count() + 1;
+            let text_line = text.lines().nth(line - 1).unwrap_or_default().to_owned();
+            v.refusals.push(GuardRefusal::ProbeForbiddenMatch {
+                path: probe.path.to_string(),
+                pattern: m.as_str().to_owned(),
+                line,
+                text: text_line,
+            });
+        }
+    }
+    Ok(())
+}

@@ -631,9 +631,11 @@ pub fn cut(repo: &Repository, lane: &LaneFile, opts: &CutOptions) -> Result<CutR
             }
             // Stop: keep what was applied, check the branch out, lay the conflict in the work tree.
             persist(repo, &scratch.odb, mempack)?;
-            let orig_head = crate::state::current_head(repo)?;
-            create_branch(repo, &branch, progress.head)?;
-            crate::state::stop_on_conflict(repo, &branch, &picks[index])?;
+            // A fresh handle has no in-memory store: what it writes lands on disk.
+            let disk = on_disk(repo)?;
+            let orig_head = crate::state::current_head(&disk)?;
+            create_branch(&disk, &branch, progress.head)?;
+            crate::state::stop_on_conflict(&disk, &branch, &picks[index])?;
             let state = CutState {
                 lane: lane.version.to_string(),
                 lane_file: opts.lane_file.clone(),
@@ -709,6 +711,8 @@ pub(crate) fn finish(
         return Ok(());
     }
     persist(repo, odb, mempack)?;
+    // A fresh handle has no in-memory store: the tag object lands on disk.
+    let repo = &on_disk(repo)?;
     match moving_from {
         None => create_branch(repo, &branch, release.head)?,
         Some(old) => {
@@ -741,6 +745,14 @@ pub(crate) fn finish(
     report.written = true;
     info!(%branch, head = %release.head, "cut");
     Ok(())
+}
+
+/// A second handle on the same repository, without the in-memory store.
+pub(crate) fn on_disk(repo: &Repository) -> Result<Repository, GitError> {
+    Repository::open(repo.path()).map_err(|source| GitError::Open {
+        path: repo.path().to_owned(),
+        source,
+    })
 }
 
 fn create_branch(repo: &Repository, branch: &str, at: Oid) -> Result<(), GitError> {

@@ -182,7 +182,9 @@ pub fn continue_cut(repo: &Repository, lane: &LaneFile) -> Result<CutReport, Git
             w.commit().ctx(|| "committing a pack".into())?;
         }
         let last_good = progress.head;
-        repo.reference_matching(
+        // A fresh handle has no in-memory store: what it writes lands on disk.
+        let disk = crate::cut::on_disk(repo)?;
+        disk.reference_matching(
             &branch_ref,
             last_good,
             true,
@@ -190,7 +192,7 @@ pub fn continue_cut(repo: &Repository, lane: &LaneFile) -> Result<CutReport, Git
             "lane cut --continue",
         )
         .ctx(|| format!("moving {}", state.branch))?;
-        stop_on_conflict(repo, &state.branch, &state.picks[next])?;
+        stop_on_conflict(&disk, &state.branch, &state.picks[next])?;
         let mut next_state = state.clone();
         next_state.branch_head = last_good.to_string();
         next_state.conflicted = next;
@@ -220,6 +222,7 @@ pub fn continue_cut(repo: &Repository, lane: &LaneFile) -> Result<CutReport, Git
         Some(resolved),
     )?;
     if report.status == CutStatus::Cut {
+        let repo = &crate::cut::on_disk(repo)?;
         let head = repo
             .revparse_single(&branch_ref)
             .ctx(|| "reading the branch".into())?;

@@ -55,7 +55,7 @@ pub enum PickOutcome {
     /// Applied as a new commit.
     Applied {
         /// The new commit on the lane (in a dry run, one that was not kept).
-        commit: String,
+        new_commit: String,
     },
     /// Not applied because its patch is already on the branch.
     Skipped {
@@ -289,7 +289,7 @@ pub(crate) fn apply_picks(
         progress.reports.push(PickReport {
             pick: pick.clone(),
             outcome: PickOutcome::Applied {
-                commit: new.to_string(),
+                new_commit: new.to_string(),
             },
         });
     }

@@ -114,7 +114,23 @@ pub fn resolve(
             }
         };
         let subj = subject(&commit);
-        let issue = pick.issue.or_else(|| issue_of_subject(&subj, issue_prefix));
+        // A merge's own subject names only the PR: read the issue off its
+        // message, then off the merged branch's tip.
+        let issue = pick
+            .issue
+            .or_else(|| issue_of_subject(&subj, issue_prefix))
+            .or_else(|| {
+                issue_of_subject(
+                    &String::from_utf8_lossy(commit.message_bytes()),
+                    issue_prefix,
+                )
+            })
+            .or_else(|| {
+                commit
+                    .parent(1)
+                    .ok()
+                    .and_then(|p| issue_of_subject(&subject(&p), issue_prefix))
+            });
         let mainline = if commit.parent_count() > 1 { 1 } else { 0 };
         out.push(ResolvedPick {
             target: pick.target.clone(),

@@ -89,6 +89,30 @@ pub fn continue_cut(repo: &Repository, lane: &LaneFile) -> Result<CutReport, Git
         }
         return Err(GitError::StillConflicted { paths });
     }
+    // What is committed is the index; unstaged edits would be lost when the
+    // work tree is brought to the final head, so refuse them.
+    let mut st = git2::StatusOptions::new();
+    st.include_untracked(false);
+    let unstaged: Vec<String> = repo
+        .statuses(Some(&mut st))
+        .ctx(|| "reading status".into())?
+        .iter()
+        .filter(|e| {
+            e.status().intersects(
+                git2::Status::WT_MODIFIED
+                    | git2::Status::WT_DELETED
+                    | git2::Status::WT_TYPECHANGE
+                    | git2::Status::WT_RENAMED,
+            )
+        })
+        .filter_map(|e| e.path().ok().map(str::to_owned))
+        .collect();
+    if !unstaged.is_empty() {
+        return Err(GitError::DirtyWorkTree {
+            path: repo.workdir().unwrap_or(repo.path()).to_owned(),
+            files: unstaged,
+        });
+    }
     let branch_ref = format!("refs/heads/{}", state.branch);
     let branch_head = repo
         .find_reference(&branch_ref)
@@ -127,7 +151,7 @@ pub fn continue_cut(repo: &Repository, lane: &LaneFile) -> Result<CutReport, Git
     reports.push(PickReport {
         pick: pick.clone(),
         outcome: PickOutcome::Applied {
-            commit: resolved.to_string(),
+            new_commit: resolved.to_string(),
         },
     });
     let mut progress = Progress {
@@ -226,7 +250,9 @@ pub fn continue_cut(repo: &Repository, lane: &LaneFile) -> Result<CutReport, Git
         let head = repo
             .revparse_single(&branch_ref)
             .ctx(|| "reading the branch".into())?;
-        repo.checkout_tree(&head, Some(CheckoutBuilder::new().safe()))
+        // Index and work tree equal the resolved commit (checked above), so
+        // a hard reset to the final head loses nothing; untracked files stay.
+        repo.reset(&head, git2::ResetType::Hard, None)
             .ctx(|| "updating the work tree".into())?;
         CutState::clear(repo)?;
     }

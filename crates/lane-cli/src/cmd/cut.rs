@@ -189,8 +189,8 @@ pub fn render(r: &CutReport, pushed: bool) -> String {
     }
     for p in &r.picks {
         let what = match &p.outcome {
-            PickOutcome::Applied { commit } => {
-                format!("applied as {}", &commit[..12.min(commit.len())])
+            PickOutcome::Applied { new_commit } => {
+                format!("applied as {}", &new_commit[..12.min(new_commit.len())])
             }
             PickOutcome::Skipped { reason } => format!("skipped: {reason}"),
             PickOutcome::Conflict { paths } => format!("CONFLICT in {}", paths.join(", ")),

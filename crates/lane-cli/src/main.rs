@@ -36,6 +36,8 @@ enum Command {
     Ledger(cmd::ledger::Args),
     /// Diff two cold mints' artifacts: are they the same bytes, and if not, why?
     Diff(cmd::diff::Args),
+    /// Run a whole lane on embedded defaults: no cluster, no GitHub, no GPU.
+    Demo(cmd::demo::Args),
 }
 
 fn install_tracing() {
@@ -71,6 +73,7 @@ fn main() -> ExitCode {
         Command::Schema(args) => cmd::schema::run(args),
         Command::Ledger(args) => cmd::ledger::run(args),
         Command::Diff(args) => cmd::diff::run(args),
+        Command::Demo(args) => cmd::demo::run(args),
     };
     match result {
         Ok(exit) => ExitCode::from(exit.code()),

@@ -17,8 +17,17 @@ use std::path::Path;
 use std::process::Command;
 
 fn git(dir: &Path, args: &[&str]) {
-    let o = Command::new("git").arg("-C").arg(dir).args(args).output().unwrap();
-    assert!(o.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    let o = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 fn bench(c: &mut Criterion) {
@@ -42,7 +51,11 @@ fn bench(c: &mut Criterion) {
     };
     let reset = |p: &Path| {
         git(p, &["checkout", "-q", "-f", "master"]);
-        let _ = Command::new("git").arg("-C").arg(p).args(["branch", "-q", "-D", "release/0.93.3"]).output();
+        let _ = Command::new("git")
+            .arg("-C")
+            .arg(p)
+            .args(["branch", "-q", "-D", "release/0.93.3"])
+            .output();
     };
 
     let mut g = c.benchmark_group("cut-2000-commits-1000-files");
@@ -69,13 +82,20 @@ fn bench(c: &mut Criterion) {
         b.iter_batched(
             || reset(&path),
             |()| {
-                git(&path, &["checkout", "-q", "-b", "release/0.93.3", "v0.93.2"]);
+                git(
+                    &path,
+                    &["checkout", "-q", "-b", "release/0.93.3", "v0.93.2"],
+                );
                 git(&path, &["cherry-pick", "-x", &fix_992]);
                 git(&path, &["cherry-pick", "-x", "-m", "1", &merge_520]);
                 for f in ["pyproject.toml", "uv.lock"] {
                     let p = path.join(f);
                     let t = std::fs::read_to_string(&p).unwrap();
-                    std::fs::write(&p, t.replacen("version = \"0.93.2\"", "version = \"0.93.3\"", 1)).unwrap();
+                    std::fs::write(
+                        &p,
+                        t.replacen("version = \"0.93.2\"", "version = \"0.93.3\"", 1),
+                    )
+                    .unwrap();
                 }
                 git(&path, &["commit", "-q", "-am", "release 0.93.3"]);
             },

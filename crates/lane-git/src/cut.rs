@@ -607,6 +607,10 @@ pub fn cut(repo: &Repository, lane: &LaneFile, opts: &CutOptions) -> Result<CutR
         return Ok(report);
     }
 
+    // A private handle: the in-memory store attached to it goes away with
+    // it, so the caller's handle never writes into a dead store.
+    let private = on_disk(repo)?;
+    let repo = &private;
     let scratch = Scratch::new(repo)?;
     scratch.with_mempack(|mempack| -> Result<CutReport, GitError> {
         let mut progress = Progress {

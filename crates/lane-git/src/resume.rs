@@ -182,6 +182,8 @@ pub fn continue_cut(repo: &Repository, lane: &LaneFile) -> Result<CutReport, Git
         written: true,
     };
     let mut patch_ids = PatchIds::default();
+    let private = crate::cut::on_disk(repo)?;
+    let repo = &private;
     let odb = repo.odb().ctx(|| "opening the object database".into())?;
     let mempack = odb
         .add_new_mempack_backend(1000)

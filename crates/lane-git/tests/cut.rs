@@ -554,3 +554,19 @@ fn guard_on_the_cut_branch_passes_and_on_master_refuses() {
         "{all:?}"
     );
 }
+
+#[test]
+fn regression_a_dry_run_then_a_cut_on_one_handle_keeps_every_object() {
+    // `lane demo` planned and cut with one Repository handle; the dry run's
+    // in-memory store stayed attached and swallowed the real cut's objects.
+    let fx = Fixture::new();
+    let repo = fx.repo();
+    let l = lane(&fx, "v0.93.2", "  - pr: 515\n");
+    let mut o = opts(true, OnConflict::Abort);
+    o.tag = true;
+    assert_eq!(cut(&repo, &l, &o).unwrap().status, CutStatus::Planned);
+    o.dry_run = false;
+    assert_eq!(cut(&repo, &l, &o).unwrap().status, CutStatus::Cut);
+    fx.git(&["fsck", "--strict"]);
+    assert_eq!(fx.git(&["cat-file", "-t", "v0.93.3"]).trim(), "tag");
+}

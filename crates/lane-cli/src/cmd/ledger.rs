@@ -1,12 +1,220 @@
-//! `lane ledger` (being built).
+//! `lane ledger`: read mint reports (`*.json`) and TORCH_TRACE logs (a
+//! trace directory or one `.log`), print the honest breakdown of each mint
+//! and its findings; with `--baseline`/`--candidate`, compare two lanes.
+//!
+//! This is the IO edge of `lane-ledger`: it caps report sizes before
+//! reading, streams traces, and turns a missing report into an absence (a
+//! `missing_report` finding), never into zeros.
 
-use crate::exit::{CliResult, Exit};
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, Context};
+use lane_ledger::{
+    compare::{compare, NoiseRule},
+    from_report, from_trace,
+    render::{render_breakdowns, render_comparison},
+    report::DEFAULT_MAX_REPORT_BYTES,
+    MintBreakdown, Severity, TraceMetrics, TraceOptions,
+};
+use serde::Serialize;
+
+use crate::exit::{CliError, CliResult, Exit};
+use crate::output::print_json;
 
 /// Arguments of `lane ledger`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Mint reports (`.json`) or TORCH_TRACE logs (a trace directory or a
+    /// `.log` file), one mint each.
+    #[arg(value_name = "REPORT_OR_TRACE")]
+    pub inputs: Vec<PathBuf>,
+    /// Baseline mints (repeats of one cell on one GPU) to compare against
+    /// `--candidate`.
+    #[arg(long, value_name = "REPORT_OR_TRACE", num_args = 1.., requires = "candidate")]
+    pub baseline: Vec<PathBuf>,
+    /// Candidate mints to compare against `--baseline`.
+    #[arg(long, value_name = "REPORT_OR_TRACE", num_args = 1.., requires = "baseline")]
+    pub candidate: Vec<PathBuf>,
+    /// Noise rule: relative threshold of the baseline (0.05 = 5 %).
+    #[arg(long, default_value_t = 0.05, value_name = "FRACTION")]
+    pub noise_relative: f64,
+    /// Noise rule: floor in seconds below which a delta is noise.
+    #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
+    pub noise_floor_s: f64,
+    /// Exit 7 when any finding is at or above this severity.
+    #[arg(long, value_name = "SEVERITY", value_parser = parse_severity)]
+    pub fail_on: Option<Severity>,
+    /// Largest report read, in bytes.
+    #[arg(long, default_value_t = DEFAULT_MAX_REPORT_BYTES, value_name = "BYTES")]
+    pub max_report_bytes: u64,
+    /// Print JSON for scripts instead of tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_severity(s: &str) -> Result<Severity, String> {
+    s.parse()
+}
+
+/// What `--json` prints.
+#[derive(Serialize)]
+struct LedgerOutput<'a> {
+    mints: &'a [MintBreakdown],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comparison: Option<&'a lane_ledger::Comparison>,
+}
 
 /// Runs `lane ledger`.
-pub fn run(_args: Args) -> CliResult {
-    Ok(Exit::Failure)
+pub fn run(args: Args) -> CliResult {
+    if args.inputs.is_empty() && args.baseline.is_empty() {
+        return Err(CliError::new(
+            Exit::Usage,
+            anyhow!("give at least one report or trace, or --baseline and --candidate"),
+        ));
+    }
+    let mints: Vec<MintBreakdown> = args
+        .inputs
+        .iter()
+        .map(|p| read_mint(p, args.max_report_bytes))
+        .collect::<Result<_, _>>()?;
+    let comparison = if args.baseline.is_empty() {
+        None
+    } else {
+        let base: Vec<MintBreakdown> = args
+            .baseline
+            .iter()
+            .map(|p| read_mint(p, args.max_report_bytes))
+            .collect::<Result<_, _>>()?;
+        let cand: Vec<MintBreakdown> = args
+            .candidate
+            .iter()
+            .map(|p| read_mint(p, args.max_report_bytes))
+            .collect::<Result<_, _>>()?;
+        let rule = NoiseRule {
+            relative: args.noise_relative,
+            floor_s: args.noise_floor_s,
+        };
+        let c = compare(&base, &cand, &rule).map_err(|e| CliError::new(Exit::InvalidInput, e))?;
+        Some((base, cand, c))
+    };
+
+    let mut shown: Vec<&MintBreakdown> = mints.iter().collect();
+    if let Some((base, cand, _)) = &comparison {
+        shown.extend(base.iter().chain(cand.iter()));
+    }
+    if args.json {
+        let all: Vec<MintBreakdown> = shown.iter().map(|m| (*m).clone()).collect();
+        print_json(&LedgerOutput {
+            mints: &all,
+            comparison: comparison.as_ref().map(|(_, _, c)| c),
+        })?;
+    } else {
+        let all: Vec<MintBreakdown> = shown.iter().map(|m| (*m).clone()).collect();
+        print!("{}", render_breakdowns(&all));
+        if let Some((_, _, c)) = &comparison {
+            println!();
+            print!("{}", render_comparison(c));
+        }
+    }
+    if let Some(threshold) = args.fail_on {
+        let worst = shown.iter().flat_map(|m| m.findings.iter()).map(|f| f.severity).max();
+        if worst.is_some_and(|w| w >= threshold) {
+            tracing::info!(%threshold, "findings at or above --fail-on");
+            return Ok(Exit::Findings);
+        }
+    }
+    Ok(Exit::Ok)
+}
+
+fn invalid(path: &Path, e: impl std::fmt::Display) -> CliError {
+    CliError::new(Exit::InvalidInput, anyhow!("{}: {e}", path.display()))
+}
+
+/// Reads one input: a report, a trace file or a trace directory.
+fn read_mint(path: &Path, max_report_bytes: u64) -> Result<MintBreakdown, CliError> {
+    let label = path.display().to_string();
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            // A killed child writes nothing: that is no measurement, not zero.
+            tracing::warn!(path = %label, "no report");
+            return Ok(MintBreakdown::missing(&label, "file not found"));
+        }
+        Err(e) => return Err(CliError::new(Exit::Failure, anyhow!("{label}: {e}"))),
+    };
+    if meta.is_dir() {
+        return read_trace_dir(path);
+    }
+    if is_report(path)? {
+        if meta.len() > max_report_bytes {
+            return Err(invalid(
+                path,
+                format!("report is {} bytes, above the {max_report_bytes}-byte cap (--max-report-bytes)", meta.len()),
+            ));
+        }
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        File::open(path)
+            .and_then(|f| f.take(max_report_bytes + 1).read_to_end(&mut bytes))
+            .with_context(|| label.clone())
+            .map_err(|e| CliError::new(Exit::Failure, e))?;
+        let report = lane_ledger::parse_report_with_limit(&bytes, max_report_bytes).map_err(|e| invalid(path, e))?;
+        Ok(from_report(&label, &report))
+    } else {
+        let options = TraceOptions::default();
+        let metrics = read_trace_file(path, &options)?;
+        Ok(from_trace(&label, &metrics))
+    }
+}
+
+/// A `.json` file, or anything whose first non-blank byte is `{`.
+fn is_report(path: &Path) -> Result<bool, CliError> {
+    if path.extension().is_some_and(|e| e == "json") {
+        return Ok(true);
+    }
+    if path.extension().is_some_and(|e| e == "log") {
+        return Ok(false);
+    }
+    let mut head = [0u8; 64];
+    let n = File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .map_err(|e| CliError::new(Exit::Failure, anyhow!("{}: {e}", path.display())))?;
+    Ok(head[..n].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{'))
+}
+
+fn read_trace_file(path: &Path, options: &TraceOptions) -> Result<TraceMetrics, CliError> {
+    let file = File::open(path).map_err(|e| CliError::new(Exit::Failure, anyhow!("{}: {e}", path.display())))?;
+    let reader = BufReader::with_capacity(1 << 20, file);
+    let mut metrics = lane_ledger::parse_trace(reader, options).map_err(|e| match e {
+        lane_ledger::TraceError::Io { .. } => CliError::new(Exit::Failure, anyhow!("{}: {e}", path.display())),
+        other => invalid(path, other),
+    })?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    metrics.label(&name);
+    Ok(metrics)
+}
+
+/// A TORCH_TRACE directory: every `*.log` in it (one per process), merged.
+fn read_trace_dir(dir: &Path) -> Result<MintBreakdown, CliError> {
+    let mut logs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| CliError::new(Exit::Failure, anyhow!("{}: {e}", dir.display())))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "log"))
+        .collect();
+    logs.sort();
+    if logs.is_empty() {
+        return Err(invalid(dir, "no TORCH_TRACE logs (*.log) in this directory"));
+    }
+    let options = TraceOptions::default();
+    let mut merged: Option<TraceMetrics> = None;
+    for log in &logs {
+        let m = read_trace_file(log, &options)?;
+        match merged.as_mut() {
+            None => merged = Some(m),
+            Some(all) => all.merge(m, &options),
+        }
+    }
+    let merged = merged.expect("at least one log");
+    Ok(from_trace(&dir.display().to_string(), &merged))
 }

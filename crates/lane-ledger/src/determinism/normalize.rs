@@ -1,0 +1,323 @@
+//! Known path noise, removed before two generated files are compared. Every
+//! rule here is listed in `docs/ledger.md` ("Normalisation rules"); nothing
+//! else is ever treated as noise.
+//!
+//! 1. Absolute cache roots: a cache root is the absolute directory prefix in
+//!    front of a hashed name (optionally behind a two-character shard
+//!    directory), e.g. `/tmp/x/cache_a/inductor` in
+//!    `/tmp/x/cache_a/inductor/cizxn.../clx2....cubin`. Roots are collected
+//!    per tree from its own text files and replaced by `<cache>`.
+//! 2. Hashed file names: inductor's `c` + 51 base32 characters, and
+//!    Triton's 52 upper-case base32 characters, replaced by `<hash>`; a
+//!    two-character shard directory right under `<cache>` becomes `<shard>`.
+//! 3. Shape-constant numbering (C++ wrappers): `static constexpr int64_t
+//!    int_array_N[] = {...};` declarations are dropped and every use of
+//!    `int_array_N` is replaced by its values, so arrays renumbered with the
+//!    same values compare equal and a changed value still shows at its use.
+//! 4. DWARF source mtimes (binaries): the line table of a cubin records each
+//!    kernel source's modification time right after its NUL-terminated
+//!    `.py` file name and directory index; a ULEB128 value that reads as a
+//!    Unix time between 2000 and 2100 is replaced by 0.
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+use regex::bytes::Regex as BytesRegex;
+use regex::Regex;
+
+use super::NoiseKind;
+
+fn root_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"((?:/[A-Za-z0-9_.+-]+)+?)/(?:[a-z0-9]{2}/)?(?:c[a-z2-7]{51}|[A-Z2-7]{52})\b")
+            .expect("static regex")
+    })
+}
+
+fn hash_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"\b(?:c[a-z2-7]{51}|[A-Z2-7]{52})\b").expect("static regex"))
+}
+
+fn hash_bytes_re() -> &'static BytesRegex {
+    static RE: OnceLock<BytesRegex> = OnceLock::new();
+    RE.get_or_init(|| {
+        BytesRegex::new(r"(?-u)\b(?:c[a-z2-7]{51}|[A-Z2-7]{52})\b").expect("static regex")
+    })
+}
+
+fn shard_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"<cache>/[a-z0-9]{2}/").expect("static regex"))
+}
+
+fn decl_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"^\s*static\s+constexpr\s+int64_t\s+(int_array_\d+)\[\]\s*=\s*(\{[^}]*\})\s*;\s*$",
+        )
+        .expect("static regex")
+    })
+}
+
+fn use_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"\bint_array_\d+\b").expect("static regex"))
+}
+
+/// The absolute cache roots mentioned in `text` (rule 1).
+pub(crate) fn cache_roots(text: &str, into: &mut BTreeSet<String>) {
+    // Cheap precheck: no hashed name, no root.
+    if !hash_re().is_match(text) {
+        return;
+    }
+    for cap in root_re().captures_iter(text) {
+        if let Some(root) = cap.get(1) {
+            into.insert(root.as_str().to_owned());
+        }
+    }
+}
+
+/// Roots ordered longest first, so a root never shadows a longer one.
+pub(crate) fn ordered_roots(roots: &BTreeSet<String>) -> Vec<String> {
+    let mut v: Vec<String> = roots.iter().cloned().collect();
+    v.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    v
+}
+
+/// One line after rules 1 and 2, with which of them changed it.
+pub(crate) struct PathNormalized {
+    pub(crate) text: String,
+    pub(crate) path_changed: bool,
+    pub(crate) hash_changed: bool,
+}
+
+/// Applies rules 1 and 2 to one line.
+pub(crate) fn normalize_paths(line: &str, roots: &[String]) -> PathNormalized {
+    let mut text = line.to_owned();
+    let mut path_changed = false;
+    for root in roots {
+        if text.contains(root.as_str()) {
+            text = text.replace(root.as_str(), "<cache>");
+            path_changed = true;
+        }
+    }
+    let mut hash_changed = false;
+    if hash_re().is_match(&text) {
+        text = hash_re().replace_all(&text, "<hash>").into_owned();
+        hash_changed = true;
+    }
+    if path_changed && shard_re().is_match(&text) {
+        text = shard_re()
+            .replace_all(&text, "<cache>/<shard>/")
+            .into_owned();
+    }
+    PathNormalized {
+        text,
+        path_changed,
+        hash_changed,
+    }
+}
+
+/// Rule 3 over a whole file, line by line: `Some(values)` for a declaration
+/// (the line is dropped from comparison), else the line with uses replaced.
+pub(crate) struct ShapeConstants {
+    values: std::collections::HashMap<String, String>,
+}
+
+impl ShapeConstants {
+    pub(crate) fn new() -> Self {
+        ShapeConstants {
+            values: std::collections::HashMap::new(),
+        }
+    }
+
+    /// Returns `None` when `line` declares a constant (recorded, dropped),
+    /// else the line with known constants inlined and whether it changed.
+    pub(crate) fn apply(&mut self, line: &str) -> Option<(String, bool)> {
+        if !line.contains("int_array_") {
+            return Some((line.to_owned(), false));
+        }
+        if let Some(cap) = decl_re().captures(line) {
+            // A later declaration of the same name (another function) wins.
+            self.values.insert(cap[1].to_owned(), cap[2].to_owned());
+            return None;
+        }
+        let mut changed = false;
+        let out = use_re().replace_all(line, |c: &regex::Captures<'_>| {
+            match self.values.get(&c[0]) {
+                Some(v) => {
+                    changed = true;
+                    v.clone()
+                }
+                None => c[0].to_owned(),
+            }
+        });
+        Some((out.into_owned(), changed))
+    }
+}
+
+fn replace_all_bytes(hay: &[u8], needle: &[u8], with: &[u8]) -> Option<Vec<u8>> {
+    let finder = memchr::memmem::Finder::new(needle);
+    let mut out = Vec::new();
+    let mut last = 0;
+    let mut any = false;
+    for pos in finder.find_iter(hay) {
+        out.extend_from_slice(&hay[last..pos]);
+        out.extend_from_slice(with);
+        last = pos + needle.len();
+        any = true;
+    }
+    if !any {
+        return None;
+    }
+    out.extend_from_slice(&hay[last..]);
+    Some(out)
+}
+
+fn read_uleb(bytes: &[u8], mut i: usize) -> Option<(u64, usize)> {
+    let mut value: u64 = 0;
+    let mut shift = 0;
+    loop {
+        let b = *bytes.get(i)?;
+        if shift >= 64 {
+            return None;
+        }
+        value |= u64::from(b & 0x7f) << shift;
+        i += 1;
+        if b & 0x80 == 0 {
+            return Some((value, i));
+        }
+        shift += 7;
+    }
+}
+
+/// Unix times 2000-01-01 .. 2100-01-01: the range a source mtime can take.
+const MTIME_RANGE: std::ops::Range<u64> = 946_684_800..4_102_444_800;
+
+fn mask_dwarf_mtimes(bytes: &[u8]) -> Option<Vec<u8>> {
+    let finder = memchr::memmem::Finder::new(b".py\0");
+    let mut out = Vec::new();
+    let mut last = 0;
+    let mut any = false;
+    for pos in finder.find_iter(bytes) {
+        let after_name = pos + 4;
+        if after_name < last {
+            continue;
+        }
+        let Some((_, after_dir)) = read_uleb(bytes, after_name) else {
+            continue;
+        };
+        let Some((mtime, after_mtime)) = read_uleb(bytes, after_dir) else {
+            continue;
+        };
+        if MTIME_RANGE.contains(&mtime) {
+            out.extend_from_slice(&bytes[last..after_dir]);
+            out.push(0);
+            last = after_mtime;
+            any = true;
+        }
+    }
+    if !any {
+        return None;
+    }
+    out.extend_from_slice(&bytes[last..]);
+    Some(out)
+}
+
+/// Rules 1, 2 and 4 over a binary, with the noise kinds that changed it.
+pub(crate) fn normalize_binary(bytes: &[u8], roots: &[String]) -> (Vec<u8>, BTreeSet<NoiseKind>) {
+    let mut kinds = BTreeSet::new();
+    let mut cur = bytes.to_vec();
+    for root in roots {
+        if let Some(next) = replace_all_bytes(&cur, root.as_bytes(), b"<cache>") {
+            cur = next;
+            kinds.insert(NoiseKind::AbsoluteCachePath);
+        }
+    }
+    if hash_bytes_re().is_match(&cur) {
+        cur = hash_bytes_re()
+            .replace_all(&cur, &b"<hash>"[..])
+            .into_owned();
+        kinds.insert(NoiseKind::HashedFileName);
+    }
+    if let Some(next) = mask_dwarf_mtimes(&cur) {
+        cur = next;
+        kinds.insert(NoiseKind::DwarfSourceMtime);
+    }
+    (cur, kinds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const H1: &str = "clx2mwwfzxil4yogrrf4q64aipeqxd4dueyo5u2xoertkwcrzeex";
+    const H2: &str = "c54ejbiggnpp4gqjsrrsqefte7a4u4sc44xdycsd2jky3bbx44x3";
+    const D: &str = "cizxn3dqqpoyzy7jqhr37eqssdz3ewhnbunqg2wwxj2yjoxtpjxp";
+
+    #[test]
+    fn roots_and_hashes_normalise_to_the_same_line() {
+        let a = format!("loadKernel(\"/tmp/x/cache_a/inductor/{D}/{H1}.cubin\", \"k\", 0);");
+        let b = format!("loadKernel(\"/var/y/cache_b/inductor/{D}/{H2}.cubin\", \"k\", 0);");
+        let mut ra = BTreeSet::new();
+        cache_roots(&a, &mut ra);
+        let mut rb = BTreeSet::new();
+        cache_roots(&b, &mut rb);
+        assert_eq!(ra.iter().next().unwrap(), "/tmp/x/cache_a/inductor");
+        let na = normalize_paths(&a, &ordered_roots(&ra));
+        let nb = normalize_paths(&b, &ordered_roots(&rb));
+        assert_eq!(na.text, nb.text);
+        assert_eq!(
+            na.text,
+            "loadKernel(\"<cache>/<hash>/<hash>.cubin\", \"k\", 0);"
+        );
+        assert!(na.path_changed && na.hash_changed);
+    }
+
+    #[test]
+    fn shard_directory_is_normalised() {
+        let line = format!("/tmp/c/inductor/33/{H1}.py");
+        let mut r = BTreeSet::new();
+        cache_roots(&line, &mut r);
+        assert_eq!(
+            normalize_paths(&line, &ordered_roots(&r)).text,
+            "<cache>/<shard>/<hash>.py"
+        );
+    }
+
+    #[test]
+    fn shape_constants_compare_by_value() {
+        let mut a = ShapeConstants::new();
+        assert!(a
+            .apply("    static constexpr int64_t int_array_6[] = {2L, 8L};")
+            .is_none());
+        let (line, changed) = a.apply("f(int_array_6, x);").unwrap();
+        assert_eq!(line, "f({2L, 8L}, x);");
+        assert!(changed);
+        let mut b = ShapeConstants::new();
+        assert!(b
+            .apply("static constexpr int64_t int_array_4[] = {2L, 8L};")
+            .is_none());
+        assert_eq!(b.apply("f(int_array_4, x);").unwrap().0, line);
+    }
+
+    #[test]
+    fn dwarf_mtime_after_py_name_is_masked() {
+        // name\0, dir 1, mtime 1796012454 (ULEB), length 2568 (ULEB).
+        let mut a = b"x/k.py\0\x01".to_vec();
+        a.extend_from_slice(&[0xa9, 0xf3, 0xb3, 0xd8, 0x06, 0x88, 0x14]);
+        let mut b = b"x/k.py\0\x01".to_vec();
+        b.extend_from_slice(&[0xf4, 0xf3, 0xb3, 0xd8, 0x06, 0x88, 0x14]);
+        let (na, ka) = normalize_binary(&a, &[]);
+        let (nb, _) = normalize_binary(&b, &[]);
+        assert_ne!(a, b);
+        assert_eq!(na, nb);
+        assert!(ka.contains(&NoiseKind::DwarfSourceMtime));
+        // A small number after the name is not a time and stays.
+        let c = b"k.py\0\x01\x05\x10".to_vec();
+        assert_eq!(normalize_binary(&c, &[]).0, c);
+    }
+}

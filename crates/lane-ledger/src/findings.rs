@@ -1,0 +1,602 @@
+//! Findings: typed, severity-ranked statements about a mint's ledger, each
+//! with the numbers that triggered it. `docs/ledger.md` lists every kind with
+//! its severity and threshold; the constants below are the thresholds.
+//!
+//! Findings are derived from a finished [`MintBreakdown`] only, so the rules
+//! live in one place and apply the same to reports and traces.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Serialize;
+
+use crate::breakdown::{LedgerKind, MintBreakdown};
+use crate::partition::{tolerance, Partition};
+use crate::report::Recipe;
+
+/// One phase holding more than this share of a mint is flagged.
+pub const DOMINANT_PHASE_SHARE: f64 = 0.90;
+
+/// Compile time below this many seconds does not count as "measured".
+pub const MEASURED_COMPILE_MIN_S: f64 = 0.5;
+
+/// A compile-named phase reading at most this fraction of the compile time
+/// measured elsewhere "reads about zero".
+pub const COMPILE_NAMED_ZERO_RATIO: f64 = 0.01;
+
+/// A residual above this share of its partition's total is flagged ...
+pub const RESIDUAL_WARN_SHARE: f64 = 0.20;
+
+/// ... when it is also above this many seconds (tiny partitions are noise).
+pub const RESIDUAL_WARN_MIN_S: f64 = 0.5;
+
+/// A warm job compiling at most this many seconds compiled nothing (the
+/// threshold upstream's `warm_jobs_compiling` counts against).
+pub const COMPILED_NOTHING_S: f64 = 0.5;
+
+/// How much a finding matters. Ordered: `info < warning < error`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Worth knowing; nothing is wrong.
+    Info,
+    /// A shape that hides where time goes, or a measurement with a hole.
+    Warning,
+    /// The ledger cannot be trusted as read: it does not reconcile, its
+    /// version is unknown or mixed, or the report is missing.
+    Error,
+}
+
+impl Severity {
+    /// The lowercase name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Severity {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "info" => Ok(Severity::Info),
+            "warning" => Ok(Severity::Warning),
+            "error" => Ok(Severity::Error),
+            other => Err(format!(
+                "unknown severity `{other}` (expected info, warning or error)"
+            )),
+        }
+    }
+}
+
+/// What a finding is about. Serialized in `snake_case`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FindingKind {
+    /// One phase holds more than [`DOMINANT_PHASE_SHARE`] of the mint.
+    DominantPhase,
+    /// A phase named like a compile reads about zero while compile time was
+    /// measured (or, for dynamo, is known to run) elsewhere.
+    CompileNamedZero,
+    /// A dynamo mint without a warm ledger: `warmup_forward` cannot say
+    /// "compile or execute?".
+    NoCompileSplit,
+    /// A partition's residual is negative beyond rounding: torch's nesting
+    /// changed and members overlap.
+    NegativeResidual,
+    /// A residual above [`RESIDUAL_WARN_SHARE`] of its total.
+    ResidualAboveThreshold,
+    /// A ledger version lane does not know (not interpreted).
+    UnknownLedgerVersion,
+    /// Two ledger versions in one report (refused).
+    MixedLedgerVersions,
+    /// No report: the mint has no measurement (absent, not zero).
+    MissingReport,
+    /// A warm job or AOT entry failed; its seconds are kept.
+    FailedJob,
+    /// A warm job compiled nothing: it buys no coverage.
+    JobCompiledNothing,
+    /// The ledger's rows no longer reconcile with the running torch's key set.
+    KeySetDoesNotReconcile,
+    /// Two numbers the ledger states disagree beyond tolerance.
+    ReconciliationMismatch,
+    /// An overlay exceeds the partition total (legitimate for CPU sums).
+    OverlayExceedsTotal,
+    /// The report carries keys lane does not know (tolerated, listed).
+    UnknownKeys,
+    /// The mint did not end `minted`.
+    MintNotMinted,
+    /// A trace had lines lane could not read (counted, skipped).
+    TraceLinesSkipped,
+    /// The ledger's recipe and the report's recipe disagree.
+    RecipeLedgerMismatch,
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    /// What it is about.
+    pub kind: FindingKind,
+    /// How much it matters.
+    pub severity: Severity,
+    /// The row it is about (phase, member, job, entry), when one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    /// A sentence for a person.
+    pub message: String,
+    /// The seconds involved, when one number says it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
+    /// The share involved, when one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub share: Option<f64>,
+}
+
+impl Finding {
+    /// A finding with only a message.
+    pub fn new(kind: FindingKind, severity: Severity, message: impl Into<String>) -> Self {
+        Finding {
+            kind,
+            severity,
+            subject: None,
+            message: message.into(),
+            seconds: None,
+            share: None,
+        }
+    }
+
+    fn subject(mut self, subject: impl Into<String>) -> Self {
+        self.subject = Some(subject.into());
+        self
+    }
+
+    fn seconds(mut self, seconds: f64) -> Self {
+        self.seconds = Some(seconds);
+        self
+    }
+
+    fn share(mut self, share: Option<f64>) -> Self {
+        self.share = share;
+        self
+    }
+}
+
+/// The highest severity among `findings`, if any.
+pub fn max_severity(findings: &[Finding]) -> Option<Severity> {
+    findings.iter().map(|f| f.severity).max()
+}
+
+/// True when a ledger divides phase `name` further (the warm split of
+/// `warmup_forward`, a compile partition whose total is that phase, or the
+/// aot table's entries under a compile-named phase).
+fn phase_is_broken_down(b: &MintBreakdown, name: &str) -> bool {
+    (name == "warmup_forward" && b.warmup_split.is_some())
+        || b.compile_partition
+            .as_ref()
+            .is_some_and(|p| p.total.name == name)
+        || (b.ledger == LedgerKind::AotTableV1 && is_compile_named(name) && !b.entries.is_empty())
+}
+
+fn is_compile_named(name: &str) -> bool {
+    name.to_ascii_lowercase().contains("compile")
+}
+
+/// All findings for a finished breakdown, most severe first (stable within
+/// a severity).
+pub fn detect(b: &MintBreakdown) -> Vec<Finding> {
+    let mut out = Vec::new();
+    ledger_findings(b, &mut out);
+    phase_findings(b, &mut out);
+    partition_findings(b, &mut out);
+    job_findings(b, &mut out);
+    reconciliation_findings(b, &mut out);
+    other_findings(b, &mut out);
+    out.sort_by(|a, b| b.severity.cmp(&a.severity));
+    out
+}
+
+fn ledger_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
+    match &b.ledger {
+        LedgerKind::Missing { reason } => out.push(Finding::new(
+            FindingKind::MissingReport,
+            Severity::Error,
+            format!("no mint report ({reason}): this mint has no measurement, which is not zero"),
+        )),
+        LedgerKind::Unknown { key, value } => out.push(Finding::new(
+            FindingKind::UnknownLedgerVersion,
+            Severity::Error,
+            format!("ledger version {key}={value} is unknown to this lane; its mint_phases were not interpreted"),
+        )),
+        LedgerKind::Mixed { versions } => out.push(Finding::new(
+            FindingKind::MixedLedgerVersions,
+            Severity::Error,
+            format!(
+                "mint_phases carries two ledger versions ({}); refusing to mix them",
+                versions.join(", ")
+            ),
+        )),
+        _ => {}
+    }
+    let ledger_recipe = match b.ledger {
+        LedgerKind::WarmSpansV1 => Some(Recipe::Dynamo),
+        LedgerKind::AotTableV1 | LedgerKind::AotCompileRecord => Some(Recipe::Aot),
+        _ => None,
+    };
+    if let (Some(lr), Some(r)) = (ledger_recipe, b.recipe.as_ref()) {
+        if lr != *r {
+            out.push(Finding::new(
+                FindingKind::RecipeLedgerMismatch,
+                Severity::Warning,
+                format!(
+                    "recipe is {} but the ledger is the {} recipe's ({})",
+                    r.as_str(),
+                    lr.as_str(),
+                    b.ledger.label()
+                ),
+            ));
+        }
+    }
+}
+
+fn phase_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
+    if let Some(total) = b.total_s.filter(|t| *t > 0.0) {
+        for p in &b.phases {
+            if p.seconds / total > DOMINANT_PHASE_SHARE {
+                let share = p.seconds / total;
+                let (severity, tail) = if phase_is_broken_down(b, &p.name) {
+                    (Severity::Info, "the ledger below breaks it down")
+                } else {
+                    (Severity::Warning, "one row cannot say where the time goes")
+                };
+                out.push(
+                    Finding::new(
+                        FindingKind::DominantPhase,
+                        severity,
+                        format!(
+                            "{} holds {:.1} % of the mint ({:.3} s of {:.3} s): {tail}",
+                            p.name,
+                            100.0 * share,
+                            p.seconds,
+                            total
+                        ),
+                    )
+                    .subject(&p.name)
+                    .seconds(p.seconds)
+                    .share(Some(share)),
+                );
+            }
+        }
+    }
+    // Where compile time was measured (or is known to be) outside the
+    // compile-named phases.
+    let mut evidence: Vec<(String, f64)> = Vec::new();
+    if let Some(split) = &b.warmup_split {
+        if let Some(c) = split.compile_s.filter(|c| *c > MEASURED_COMPILE_MIN_S) {
+            evidence.push(("the warm ledger's warm_compile_s".into(), c));
+        }
+    }
+    if let Some(p) = &b.compile_partition {
+        if p.total.seconds > MEASURED_COMPILE_MIN_S && b.warmup_split.is_none() {
+            evidence.push((format!("the ledger's {}", p.total.name), p.total.seconds));
+        }
+    }
+    if evidence.is_empty() && b.recipe == Some(Recipe::Dynamo) && b.ledger_has_no_split() {
+        if let Some(w) = b
+            .phases
+            .iter()
+            .find(|p| p.name.starts_with("warmup") && p.seconds > MEASURED_COMPILE_MIN_S)
+        {
+            evidence.push((
+                format!(
+                    "{} (a dynamo mint compiles inline inside its warm-up forwards)",
+                    w.name
+                ),
+                w.seconds,
+            ));
+        }
+    }
+    for p in b.phases.iter().filter(|p| is_compile_named(&p.name)) {
+        if let Some((where_, secs)) = evidence
+            .iter()
+            .find(|(_, secs)| p.seconds <= COMPILE_NAMED_ZERO_RATIO * secs)
+        {
+            out.push(
+                Finding::new(
+                    FindingKind::CompileNamedZero,
+                    Severity::Warning,
+                    format!(
+                        "{} reads {:.3} s although compile time is in {} ({:.3} s): the row named after the compile does not measure it",
+                        p.name, p.seconds, where_, secs
+                    ),
+                )
+                .subject(&p.name)
+                .seconds(p.seconds),
+            );
+        }
+    }
+    if b.recipe == Some(Recipe::Dynamo) && b.ledger_has_no_split() {
+        if let Some(w) = b
+            .phases
+            .iter()
+            .find(|p| p.name == "warmup_forward" && p.seconds > 0.0)
+        {
+            out.push(
+                Finding::new(
+                    FindingKind::NoCompileSplit,
+                    Severity::Warning,
+                    format!(
+                        "warmup_forward ({:.3} s) holds compile and execute with no warm ledger to tell them apart",
+                        w.seconds
+                    ),
+                )
+                .subject("warmup_forward")
+                .seconds(w.seconds),
+            );
+        }
+    }
+}
+
+fn partition_checks(label: &str, p: &Partition, out: &mut Vec<Finding>) {
+    let r = &p.residual;
+    if r.seconds < -tolerance(p.total.seconds) {
+        out.push(
+            Finding::new(
+                FindingKind::NegativeResidual,
+                Severity::Error,
+                format!(
+                    "{label}: residual {} is {:.3} s; members sum past the total {} ({:.3} s), so torch's nesting changed and members overlap",
+                    r.name, r.seconds, p.total.name, p.total.seconds
+                ),
+            )
+            .subject(format!("{label}: {}", r.name))
+            .seconds(r.seconds)
+            .share(r.share),
+        );
+    } else if r.seconds > RESIDUAL_WARN_MIN_S && r.share.is_some_and(|s| s > RESIDUAL_WARN_SHARE) {
+        out.push(
+            Finding::new(
+                FindingKind::ResidualAboveThreshold,
+                Severity::Warning,
+                format!(
+                    "{label}: residual {} is {:.1} % of {} ({:.3} s): a phase the vocabulary does not name is growing",
+                    r.name,
+                    100.0 * r.share.unwrap_or(0.0),
+                    p.total.name,
+                    r.seconds
+                ),
+            )
+            .subject(format!("{label}: {}", r.name))
+            .seconds(r.seconds)
+            .share(r.share),
+        );
+    }
+}
+
+fn partition_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
+    if let Some(p) = &b.compile_partition {
+        partition_checks("compile partition", p, out);
+    }
+    if let Some(residual) = &b.outside_phases {
+        if let Some(total) = b.total_s {
+            if residual.seconds < -tolerance(total) {
+                out.push(
+                    Finding::new(
+                        FindingKind::NegativeResidual,
+                        Severity::Error,
+                        format!(
+                            "phases sum past the mint's total by {:.3} s: phases overlap or the clocks disagree",
+                            -residual.seconds
+                        ),
+                    )
+                    .subject(&residual.name)
+                    .seconds(residual.seconds),
+                );
+            }
+        }
+    }
+    if let Some(split) = &b.warmup_split {
+        if let (Some(o), Some(phase)) = (split.outside_ledger_s, split.phase_s) {
+            if o < -tolerance(phase) {
+                out.push(
+                    Finding::new(
+                        FindingKind::NegativeResidual,
+                        Severity::Error,
+                        format!(
+                            "the warm ledger's wall exceeds warmup_forward by {:.3} s: the ledger and the phase clock disagree",
+                            -o
+                        ),
+                    )
+                    .subject("outside_warm_ledger_s")
+                    .seconds(o),
+                );
+            }
+        }
+    }
+    for e in &b.entries {
+        for (label, p) in [
+            ("compile_s", &e.compile),
+            ("child_wall_s", &e.child_wall),
+            ("compile_wall_s", &e.compile_wall),
+        ] {
+            if let Some(p) = p {
+                partition_checks(&format!("entry {} {label}", e.name), p, out);
+            }
+        }
+    }
+    for o in &b.overlays {
+        if o.exceeds_total {
+            out.push(
+                Finding::new(
+                    FindingKind::OverlayExceedsTotal,
+                    Severity::Info,
+                    format!(
+                        "overlay {} ({:.3} s) exceeds the partition total; it sums concurrent work and is never added to the partition",
+                        o.name, o.seconds
+                    ),
+                )
+                .subject(&o.name)
+                .seconds(o.seconds),
+            );
+        }
+    }
+}
+
+fn job_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
+    for j in &b.jobs {
+        if j.failed {
+            let secs = j
+                .wall_s
+                .map(|w| format!("{w:.3} s"))
+                .unwrap_or_else(|| "unmeasured".into());
+            out.push(
+                Finding::new(
+                    FindingKind::FailedJob,
+                    Severity::Warning,
+                    format!("warm job {} failed; its {secs} stay in the ledger", j.job),
+                )
+                .subject(&j.job),
+            );
+        } else if j.compiled_nothing == Some(true) {
+            out.push(
+                Finding::new(
+                    FindingKind::JobCompiledNothing,
+                    Severity::Info,
+                    format!(
+                        "warm job {} compiled nothing ({:.3} s): it buys no coverage",
+                        j.job,
+                        j.compile_s.unwrap_or(0.0)
+                    ),
+                )
+                .subject(&j.job),
+            );
+        }
+    }
+    for e in b.entries.iter().filter(|e| e.failed) {
+        out.push(
+            Finding::new(
+                FindingKind::FailedJob,
+                Severity::Warning,
+                format!(
+                    "aot entry {} failed; its seconds stay in the ledger",
+                    e.name
+                ),
+            )
+            .subject(&e.name),
+        );
+    }
+}
+
+fn reconciliation_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
+    for c in b.reconciliation.checks.iter().filter(|c| !c.holds) {
+        out.push(
+            Finding::new(
+                FindingKind::ReconciliationMismatch,
+                Severity::Error,
+                format!(
+                    "{}: stated {} against recomputed {} (off by {}, tolerance {})",
+                    c.what,
+                    fmt_num(c.expected, c.unit),
+                    fmt_num(c.observed, c.unit),
+                    fmt_num(c.difference, c.unit),
+                    fmt_num(c.tolerance, c.unit)
+                ),
+            )
+            .subject(&c.what),
+        );
+    }
+    if let Some(k) = &b.key_set {
+        for r in k.rows.iter().filter(|r| !r.holds) {
+            let msg = if r.keys_present.is_empty() && r.keys.len() == 1 && k.rows[0].name == r.name
+            {
+                format!(
+                    "{}: its key {} is not in the running torch's key set; the ledger no longer reconciles",
+                    r.name, r.keys[0]
+                )
+            } else {
+                format!(
+                    "{}: reported {:.3} s but its keys [{}] sum to {} on the running torch",
+                    r.name,
+                    r.reported_s,
+                    r.keys.join(", "),
+                    r.raw_s
+                        .map(|v| format!("{v:.3} s"))
+                        .unwrap_or_else(|| "nothing (none seen)".into())
+                )
+            };
+            out.push(
+                Finding::new(FindingKind::KeySetDoesNotReconcile, Severity::Error, msg)
+                    .subject(&r.name),
+            );
+        }
+    }
+}
+
+fn fmt_num(v: f64, unit: &str) -> String {
+    if unit == "count" {
+        format!("{v}")
+    } else if unit == "fraction" {
+        format!("{v:.4}")
+    } else {
+        format!("{v:.3} s")
+    }
+}
+
+fn other_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
+    if !b.unknown_keys.is_empty() {
+        let list: Vec<&str> = b.unknown_keys.iter().map(|p| p.as_str()).collect();
+        out.push(Finding::new(
+            FindingKind::UnknownKeys,
+            Severity::Info,
+            format!(
+                "{} key(s) unknown to this lane, kept and listed: {}",
+                list.len(),
+                list.join(", ")
+            ),
+        ));
+    }
+    if let Some(status) = &b.status {
+        if status.as_str() != "minted" {
+            out.push(Finding::new(
+                FindingKind::MintNotMinted,
+                Severity::Info,
+                format!(
+                    "the mint ended `{}`; its measured seconds are kept",
+                    status.as_str()
+                ),
+            ));
+        }
+    }
+    if let Some(t) = &b.trace {
+        if t.skipped_lines > 0 {
+            let first = t
+                .skipped
+                .first()
+                .map(|s| {
+                    let file = s
+                        .source
+                        .as_deref()
+                        .map(|f| format!("{f} "))
+                        .unwrap_or_default();
+                    format!(" (first: {file}line {}, {})", s.line, s.reason)
+                })
+                .unwrap_or_default();
+            out.push(Finding::new(
+                FindingKind::TraceLinesSkipped,
+                Severity::Warning,
+                format!(
+                    "{} of {} trace lines skipped{first}",
+                    t.skipped_lines, t.lines
+                ),
+            ));
+        }
+    }
+}

@@ -1,0 +1,44 @@
+//! lane's mint ledger: reads every mint report honestly and diffs two cold
+//! mints down to the kernel config. A pure analysis crate: it takes values
+//! (bytes, `impl BufRead`, in-memory artifact trees) and returns values; it
+//! never touches the filesystem, spawns processes, runs async code or
+//! prints (it emits `tracing` events). The CLI (`lane ledger`, `lane diff`)
+//! is the edge that reads files.
+//!
+//! Where to start reading:
+//! - [`report`]: parsing one mint report, every shape upstream writes;
+//! - [`trace`]: the streaming TORCH_TRACE reader;
+//! - [`breakdown`]: the per-mint table ([`MintBreakdown`]), built from either;
+//! - [`findings`]: typed findings with severities and thresholds;
+//! - [`compare`]: baseline against candidate with a noise rule;
+//! - [`determinism`]: the diff of two artifact trees and its verdict;
+//! - [`render`]: plain-text output.
+//!
+//! The honesty rules are the product: a residual is named and never
+//! clamped; overlays are shown, never summed; what was not measured is
+//! `None` (omitted in JSON), never `0.0`; a failed job keeps its seconds;
+//! unknown report keys are kept and listed. `docs/ledger.md` documents the
+//! data model, findings, thresholds, noise rule, verdicts and normalisation.
+
+pub mod breakdown;
+pub mod compare;
+pub mod determinism;
+pub mod error;
+pub mod findings;
+pub mod json;
+pub mod keyset;
+pub mod partition;
+pub mod render;
+pub mod report;
+pub mod trace;
+
+pub use breakdown::{from_report, from_trace, LedgerKind, MintBreakdown};
+pub use compare::{compare, Comparison, NoiseRule};
+pub use determinism::{
+    content_plan, diff_trees, ArtifactFile, ArtifactTree, DeterminismReport, DeterminismVerdict,
+};
+pub use error::{CompareError, DiffError, ReportError, TraceError};
+pub use findings::{Finding, FindingKind, Severity};
+pub use partition::{OverlayRow, Partition, Residual, Term};
+pub use report::{parse_report, parse_report_with_limit, MintReport};
+pub use trace::{parse_trace, TraceMetrics, TraceOptions};

@@ -1,0 +1,795 @@
+//! Streaming reader for PyTorch structured trace logs (`TORCH_TRACE=<dir>`,
+//! the files `tlparse` reads), extracting compile metrics only.
+//!
+//! Format: each record is one glog-prefixed line,
+//! `V1130 04:20:52.779000 762 torch/_dynamo/utils.py:1796] {"<kind>": ...}`,
+//! whose JSON envelope starts with the record's kind; a record with a payload
+//! is followed by payload lines that start with a tab.
+//!
+//! What is read:
+//! - `compilation_metrics` envelopes: one per frame compile, with the older
+//!   `*_time_s` fields and the newer `*_us` fields (both understood; `_us`
+//!   wins when both are present);
+//! - `chromium_event` payloads: the `dynamo_timed` begin/end events, summed
+//!   per function name into the same key set `compilation_time_metrics`
+//!   holds, so the ledger's key maps apply unchanged.
+//!
+//! Everything else is skipped without being parsed: this is what keeps the
+//! reader at disk speed. Memory is flat in the file size: lines are scanned
+//! in the reader's buffer, only a line that straddles two buffers is copied,
+//! lines longer than [`TraceOptions::max_line_bytes`] are counted and
+//! dropped unbuffered, and per-compile rows are capped.
+//!
+//! Garbage never fails the parse: a line that is not a record (or a record
+//! that lane reads but cannot parse) is counted in `skipped_lines`, with the
+//! first few kept as examples with their line numbers.
+
+use std::collections::HashMap;
+use std::io::BufRead;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::TraceError;
+use crate::json::MAX_SECONDS;
+use crate::report::Span;
+
+/// Limits of the trace reader.
+#[derive(Debug, Clone)]
+pub struct TraceOptions {
+    /// Longest line kept, in bytes; longer lines are skipped unbuffered.
+    pub max_line_bytes: usize,
+    /// Longest chromium-event payload parsed, in bytes.
+    pub max_payload_bytes: usize,
+    /// Per-compile rows kept in full; the rest are only summed.
+    pub max_compile_rows: usize,
+    /// Skipped-line examples kept.
+    pub max_skipped_examples: usize,
+}
+
+impl Default for TraceOptions {
+    fn default() -> Self {
+        TraceOptions {
+            max_line_bytes: 64 * 1024 * 1024,
+            max_payload_bytes: 1024 * 1024,
+            max_compile_rows: 10_000,
+            max_skipped_examples: 20,
+        }
+    }
+}
+
+/// A skipped line and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkippedLine {
+    /// The file, when the caller labelled it (a trace directory holds several).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// 1-based line number in that file.
+    pub line: u64,
+    /// Why it was skipped.
+    pub reason: String,
+}
+
+/// Which generation of `compilation_metrics` fields a record carried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MetricFields {
+    /// Only the older `*_time_s` fields.
+    Seconds,
+    /// Only the newer `*_us` fields.
+    Micros,
+    /// Both (the `_us` values are used).
+    Both,
+    /// Neither carried a duration.
+    None,
+}
+
+/// One frame compile, from a `compilation_metrics` record. Every duration
+/// is absent when the record did not measure it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CompileRecord {
+    /// The file, when the caller labelled it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// 1-based line of the record in that file.
+    pub line: u64,
+    /// `compile_id` (absent on the export path).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compile_id: Option<String>,
+    /// `co_name`: the compiled frame.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub co_name: Option<String>,
+    /// The compile's wall.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wall_s: Option<f64>,
+    /// Which field the wall came from (`duration_us`,
+    /// `entire_frame_compile_time_s`, `end_time_us - start_time_us`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wall_from: Option<&'static str>,
+    /// Backend (AOT autograd) compile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backend_compile_s: Option<f64>,
+    /// Inductor compile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inductor_compile_s: Option<f64>,
+    /// Inductor code generation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code_gen_s: Option<f64>,
+    /// Triton kernel compile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub triton_compile_s: Option<f64>,
+    /// Autotune at compile time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub autotune_s: Option<f64>,
+    /// `fail_type`, when the compile failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fail_type: Option<String>,
+    /// Which field generation the record carried.
+    pub fields: MetricFields,
+}
+
+/// A `dynamo_timed` function's total over the trace.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SpanTotal {
+    /// Function name (`GraphLowering.codegen`, ...).
+    pub name: String,
+    /// Completed begin/end pairs.
+    pub calls: u64,
+    /// Summed seconds.
+    pub seconds: f64,
+}
+
+/// What a trace says about its compiles.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct TraceMetrics {
+    /// Lines read.
+    pub lines: u64,
+    /// Record (envelope) lines.
+    pub record_lines: u64,
+    /// Payload lines (tab-prefixed).
+    pub payload_lines: u64,
+    /// Lines skipped: not a record, unreadable, or a record lane reads that
+    /// failed to parse.
+    pub skipped_lines: u64,
+    /// The first skipped lines, with reasons.
+    pub skipped: Vec<SkippedLine>,
+    /// `compilation_metrics` records seen.
+    pub compiles_total: u64,
+    /// The first [`TraceOptions::max_compile_rows`] of them.
+    pub compiles: Vec<CompileRecord>,
+    /// Per-function `dynamo_timed` totals, sorted by name.
+    pub spans: Vec<SpanTotal>,
+    /// Begin events never ended (a crash mid-compile): not summed.
+    pub unclosed_spans: u64,
+    /// End events with no begin: not summed.
+    pub unmatched_ends: u64,
+    /// `pytorch_version` from the metrics, when recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub torch_version: Option<String>,
+}
+
+impl TraceMetrics {
+    /// The span totals as a raw key set (function name -> seconds), the shape
+    /// of `compilation_time_metrics`.
+    pub fn raw_metrics(&self) -> Vec<Span> {
+        self.spans
+            .iter()
+            .map(|s| Span::new(s.name.clone(), s.seconds))
+            .collect()
+    }
+
+    /// Labels every line reference with `source` (the file name).
+    pub fn label(&mut self, source: &str) {
+        for s in &mut self.skipped {
+            s.source = Some(source.to_owned());
+        }
+        for c in &mut self.compiles {
+            c.source = Some(source.to_owned());
+        }
+    }
+
+    /// Folds another file of the same mint (another rank or child) into
+    /// this one. Line references keep their own file's numbering; label both
+    /// first (see [`TraceMetrics::label`]).
+    pub fn merge(&mut self, other: TraceMetrics, max: &TraceOptions) {
+        self.lines += other.lines;
+        self.record_lines += other.record_lines;
+        self.payload_lines += other.payload_lines;
+        self.skipped_lines += other.skipped_lines;
+        for s in other.skipped {
+            if self.skipped.len() < max.max_skipped_examples {
+                self.skipped.push(s);
+            }
+        }
+        self.compiles_total += other.compiles_total;
+        for c in other.compiles {
+            if self.compiles.len() < max.max_compile_rows {
+                self.compiles.push(c);
+            }
+        }
+        let mut by_name: HashMap<String, SpanTotal> =
+            self.spans.drain(..).map(|s| (s.name.clone(), s)).collect();
+        for s in other.spans {
+            let e = by_name.entry(s.name.clone()).or_insert(SpanTotal {
+                name: s.name.clone(),
+                calls: 0,
+                seconds: 0.0,
+            });
+            e.calls += s.calls;
+            e.seconds += s.seconds;
+        }
+        self.spans = by_name.into_values().collect();
+        self.spans.sort_by(|a, b| a.name.cmp(&b.name));
+        self.unclosed_spans += other.unclosed_spans;
+        self.unmatched_ends += other.unmatched_ends;
+        if self.torch_version.is_none() {
+            self.torch_version = other.torch_version;
+        }
+    }
+}
+
+/// Reads a whole trace, streaming. Errors only when the reader fails or when
+/// not one line is a structured-trace record.
+pub fn parse_trace<R: BufRead>(
+    mut reader: R,
+    options: &TraceOptions,
+) -> Result<TraceMetrics, TraceError> {
+    let mut state = Scanner::new(options);
+    let mut carry: Vec<u8> = Vec::new();
+    // True while dropping the rest of an over-long line.
+    let mut dropping = false;
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(source) => {
+                return Err(TraceError::Io {
+                    line: state.metrics.lines,
+                    source,
+                })
+            }
+        };
+        if buf.is_empty() {
+            break;
+        }
+        let len = buf.len();
+        let mut start = 0;
+        for nl in memchr::memchr_iter(b'\n', buf) {
+            if dropping {
+                dropping = false;
+                state.oversized_line();
+            } else if carry.is_empty() {
+                state.line(&buf[start..nl]);
+            } else {
+                carry.extend_from_slice(&buf[start..nl]);
+                state.line(&carry);
+                carry.clear();
+            }
+            start = nl + 1;
+        }
+        if start < len && !dropping {
+            if carry.len() + (len - start) > options.max_line_bytes {
+                carry.clear();
+                dropping = true;
+            } else {
+                carry.extend_from_slice(&buf[start..]);
+            }
+        }
+        reader.consume(len);
+    }
+    if dropping {
+        state.oversized_line();
+    } else if !carry.is_empty() {
+        state.line(&carry);
+    }
+    state.finish()
+}
+
+/// Per-name accumulation of `dynamo_timed` events.
+#[derive(Default)]
+struct NameState {
+    calls: u64,
+    seconds: f64,
+    /// Open begins: (pid, tid, ts in microseconds).
+    open: Vec<(u64, u64, f64)>,
+}
+
+struct Scanner<'o> {
+    options: &'o TraceOptions,
+    metrics: TraceMetrics,
+    /// Payload of the chromium event being collected, when one is.
+    pending: Option<Vec<u8>>,
+    pending_line: u64,
+    names: HashMap<String, NameState>,
+    metrics_finder: memchr::memmem::Finder<'static>,
+}
+
+#[derive(Deserialize)]
+struct ChromiumEvent<'a> {
+    #[serde(borrow)]
+    name: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    ph: std::borrow::Cow<'a, str>,
+    ts: f64,
+    #[serde(default)]
+    dur: Option<f64>,
+    #[serde(default)]
+    pid: Option<u64>,
+    #[serde(default)]
+    tid: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct MetricsEnvelope {
+    compilation_metrics: RawCompilationMetrics,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawCompilationMetrics {
+    #[serde(deserialize_with = "lenient_string")]
+    compile_id: Option<String>,
+    #[serde(deserialize_with = "lenient_string")]
+    co_name: Option<String>,
+    #[serde(deserialize_with = "lenient_string")]
+    fail_type: Option<String>,
+    #[serde(deserialize_with = "lenient_string")]
+    pytorch_version: Option<String>,
+    // Older seconds fields.
+    entire_frame_compile_time_s: Option<f64>,
+    backend_compile_time_s: Option<f64>,
+    inductor_compile_time_s: Option<f64>,
+    code_gen_time_s: Option<f64>,
+    // Newer microsecond fields.
+    duration_us: Option<f64>,
+    start_time_us: Option<f64>,
+    end_time_us: Option<f64>,
+    aot_autograd_cumulative_compile_time_us: Option<f64>,
+    inductor_cumulative_compile_time_us: Option<f64>,
+    inductor_code_gen_cumulative_compile_time_us: Option<f64>,
+    triton_compile_time_us: Option<f64>,
+    compile_time_autotune_time_us: Option<f64>,
+}
+
+/// A string, or absent for `null` and for any other shape (a `compile_id`
+/// has been an object in some versions; it is a label, not a measurement).
+fn lenient_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Lenient {
+        S(String),
+        N(f64),
+        Other(serde::de::IgnoredAny),
+    }
+    Ok(match Option::<Lenient>::deserialize(d)? {
+        Some(Lenient::S(s)) => Some(s),
+        Some(Lenient::N(n)) => Some(n.to_string()),
+        Some(Lenient::Other(_)) | None => None,
+    })
+}
+
+/// The JSON part of a structured-trace line, when the line has the glog
+/// prefix `[VIWEF]MMDD HH:MM:SS.uuuuuu <pid> <file>:<line>] {`.
+fn record_json(line: &[u8]) -> Option<&[u8]> {
+    if line.len() < 8 || !matches!(line[0], b'V' | b'I' | b'W' | b'E' | b'F') {
+        return None;
+    }
+    if !line[1..5].iter().all(u8::is_ascii_digit) || line[5] != b' ' {
+        return None;
+    }
+    let close = memchr::memchr(b']', line)?;
+    let rest = line.get(close + 1..)?;
+    let rest = rest.strip_prefix(b" ")?;
+    rest.first().is_some_and(|&b| b == b'{').then_some(rest)
+}
+
+/// The first key of a JSON object, cheaply (`{"kind": ...` -> `kind`).
+fn first_key(json: &[u8]) -> Option<&[u8]> {
+    let rest = json.strip_prefix(b"{\"")?;
+    let end = memchr::memchr(b'"', rest)?;
+    Some(&rest[..end])
+}
+
+impl<'o> Scanner<'o> {
+    fn new(options: &'o TraceOptions) -> Self {
+        Scanner {
+            options,
+            metrics: TraceMetrics::default(),
+            pending: None,
+            pending_line: 0,
+            names: HashMap::new(),
+            metrics_finder: memchr::memmem::Finder::new(b"\"compilation_metrics\"").into_owned(),
+        }
+    }
+
+    fn skip(&mut self, line: u64, reason: impl FnOnce() -> String) {
+        self.metrics.skipped_lines += 1;
+        if self.metrics.skipped.len() < self.options.max_skipped_examples {
+            self.metrics.skipped.push(SkippedLine {
+                source: None,
+                line,
+                reason: reason(),
+            });
+        }
+    }
+
+    fn oversized_line(&mut self) {
+        self.metrics.lines += 1;
+        let n = self.metrics.lines;
+        let max = self.options.max_line_bytes;
+        self.flush_pending();
+        self.skip(n, || format!("line longer than {max} bytes"));
+    }
+
+    fn line(&mut self, raw: &[u8]) {
+        self.metrics.lines += 1;
+        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+        if line.first() == Some(&b'\t') {
+            self.metrics.payload_lines += 1;
+            if let Some(pending) = self.pending.as_mut() {
+                if pending.len() + line.len() > self.options.max_payload_bytes {
+                    self.pending = None;
+                    let n = self.pending_line;
+                    let max = self.options.max_payload_bytes;
+                    self.skip(n, || format!("chromium_event payload above {max} bytes"));
+                } else {
+                    pending.extend_from_slice(&line[1..]);
+                    pending.push(b'\n');
+                }
+            }
+            return;
+        }
+        self.flush_pending();
+        let n = self.metrics.lines;
+        let Some(json) = record_json(line) else {
+            self.skip(n, || {
+                if line.is_empty() {
+                    "blank line".to_owned()
+                } else {
+                    "not a structured-trace record".to_owned()
+                }
+            });
+            return;
+        };
+        self.metrics.record_lines += 1;
+        match first_key(json) {
+            Some(b"chromium_event") => {
+                self.pending = Some(Vec::new());
+                self.pending_line = n;
+            }
+            Some(b"compilation_metrics") => self.compilation_metrics(n, json),
+            // Versions that put metadata first: look for the kind anywhere.
+            Some(b"rank" | b"frame_id" | b"frame_compile_id" | b"attempt")
+                if self.metrics_finder.find(json).is_some() =>
+            {
+                self.compilation_metrics(n, json)
+            }
+            _ => {}
+        }
+    }
+
+    fn flush_pending(&mut self) {
+        if let Some(payload) = self.pending.take() {
+            let n = self.pending_line;
+            if payload.is_empty() {
+                self.skip(n, || "chromium_event without a payload".to_owned());
+            } else {
+                self.chromium_event(n, &payload);
+            }
+        }
+    }
+
+    fn chromium_event(&mut self, line: u64, payload: &[u8]) {
+        let event: ChromiumEvent<'_> = match serde_json::from_slice(payload) {
+            Ok(e) => e,
+            Err(e) => {
+                self.skip(line, || format!("chromium_event payload: {e}"));
+                return;
+            }
+        };
+        if !event.ts.is_finite() {
+            self.skip(line, || "chromium_event with a non-finite ts".to_owned());
+            return;
+        }
+        let key = (event.pid.unwrap_or(0), event.tid.unwrap_or(0));
+        let name: &str = &event.name;
+        let state = match self.names.get_mut(name) {
+            Some(s) => s,
+            None => self.names.entry(name.to_owned()).or_default(),
+        };
+        match &*event.ph {
+            "B" => state.open.push((key.0, key.1, event.ts)),
+            "E" => {
+                let pos = state.open.iter().rposition(|&(p, t, _)| (p, t) == key);
+                match pos {
+                    Some(i) => {
+                        let (_, _, begin) = state.open.remove(i);
+                        let dur = (event.ts - begin) / 1e6;
+                        if (0.0..=MAX_SECONDS).contains(&dur) {
+                            state.calls += 1;
+                            state.seconds += dur;
+                        } else {
+                            self.skip(line, || format!("span {name} with duration {dur} s"));
+                        }
+                    }
+                    None => self.metrics.unmatched_ends += 1,
+                }
+            }
+            "X" => match event.dur {
+                Some(d) if (0.0..=MAX_SECONDS * 1e6).contains(&d) => {
+                    state.calls += 1;
+                    state.seconds += d / 1e6;
+                }
+                _ => self.skip(line, || {
+                    format!("complete event {name} without a valid dur")
+                }),
+            },
+            // Instant and counter events carry no duration.
+            _ => {}
+        }
+    }
+
+    fn compilation_metrics(&mut self, line: u64, json: &[u8]) {
+        let raw = match serde_json::from_slice::<MetricsEnvelope>(json) {
+            Ok(env) => env.compilation_metrics,
+            Err(e) => {
+                self.skip(line, || format!("compilation_metrics: {e}"));
+                return;
+            }
+        };
+        match compile_record(line, &raw) {
+            Ok(record) => {
+                self.metrics.compiles_total += 1;
+                if self.metrics.torch_version.is_none() {
+                    self.metrics.torch_version = raw.pytorch_version.clone();
+                }
+                if self.metrics.compiles.len() < self.options.max_compile_rows {
+                    self.metrics.compiles.push(record);
+                }
+            }
+            Err(reason) => self.skip(line, || reason),
+        }
+    }
+
+    fn finish(mut self) -> Result<TraceMetrics, TraceError> {
+        self.flush_pending();
+        if self.metrics.record_lines == 0 {
+            return Err(TraceError::NotATrace {
+                lines: self.metrics.lines,
+            });
+        }
+        let mut spans: Vec<SpanTotal> = Vec::with_capacity(self.names.len());
+        for (name, state) in self.names {
+            self.metrics.unclosed_spans += state.open.len() as u64;
+            if state.calls > 0 {
+                spans.push(SpanTotal {
+                    name,
+                    calls: state.calls,
+                    seconds: state.seconds,
+                });
+            }
+        }
+        spans.sort_by(|a, b| a.name.cmp(&b.name));
+        self.metrics.spans = spans;
+        tracing::debug!(
+            lines = self.metrics.lines,
+            skipped = self.metrics.skipped_lines,
+            compiles = self.metrics.compiles_total,
+            spans = self.metrics.spans.len(),
+            "parsed TORCH_TRACE"
+        );
+        Ok(self.metrics)
+    }
+}
+
+/// Validates one duration field: finite, non-negative, plausible.
+fn field(name: &'static str, value: Option<f64>, scale: f64) -> Result<Option<f64>, String> {
+    match value {
+        None => Ok(None),
+        Some(v) => {
+            let s = v * scale;
+            if !s.is_finite() || s < 0.0 || s > MAX_SECONDS {
+                Err(format!(
+                    "compilation_metrics.{name} = {v} is not a duration"
+                ))
+            } else {
+                Ok(Some(s))
+            }
+        }
+    }
+}
+
+fn compile_record(line: u64, raw: &RawCompilationMetrics) -> Result<CompileRecord, String> {
+    const US: f64 = 1e-6;
+    let old_wall = field(
+        "entire_frame_compile_time_s",
+        raw.entire_frame_compile_time_s,
+        1.0,
+    )?;
+    let new_wall = field("duration_us", raw.duration_us, US)?;
+    let span_wall = match (raw.start_time_us, raw.end_time_us) {
+        (Some(a), Some(b)) => field("end_time_us - start_time_us", Some(b - a), US)?,
+        _ => None,
+    };
+    let (wall_s, wall_from) = match (new_wall, old_wall, span_wall) {
+        (Some(w), _, _) => (Some(w), Some("duration_us")),
+        (None, Some(w), _) => (Some(w), Some("entire_frame_compile_time_s")),
+        (None, None, Some(w)) => (Some(w), Some("end_time_us - start_time_us")),
+        _ => (None, None),
+    };
+    let backend_new = field(
+        "aot_autograd_cumulative_compile_time_us",
+        raw.aot_autograd_cumulative_compile_time_us,
+        US,
+    )?;
+    let backend_old = field("backend_compile_time_s", raw.backend_compile_time_s, 1.0)?;
+    let inductor_new = field(
+        "inductor_cumulative_compile_time_us",
+        raw.inductor_cumulative_compile_time_us,
+        US,
+    )?;
+    let inductor_old = field("inductor_compile_time_s", raw.inductor_compile_time_s, 1.0)?;
+    let codegen_new = field(
+        "inductor_code_gen_cumulative_compile_time_us",
+        raw.inductor_code_gen_cumulative_compile_time_us,
+        US,
+    )?;
+    let codegen_old = field("code_gen_time_s", raw.code_gen_time_s, 1.0)?;
+    let triton = field("triton_compile_time_us", raw.triton_compile_time_us, US)?;
+    let autotune = field(
+        "compile_time_autotune_time_us",
+        raw.compile_time_autotune_time_us,
+        US,
+    )?;
+    let any_old = [old_wall, backend_old, inductor_old, codegen_old]
+        .iter()
+        .any(Option::is_some);
+    let any_new = [
+        new_wall,
+        backend_new,
+        inductor_new,
+        codegen_new,
+        triton,
+        autotune,
+    ]
+    .iter()
+    .any(Option::is_some);
+    let fields = match (any_old, any_new) {
+        (true, true) => MetricFields::Both,
+        (true, false) => MetricFields::Seconds,
+        (false, true) => MetricFields::Micros,
+        (false, false) => MetricFields::None,
+    };
+    Ok(CompileRecord {
+        source: None,
+        line,
+        compile_id: raw.compile_id.clone(),
+        co_name: raw.co_name.clone(),
+        wall_s,
+        wall_from,
+        backend_compile_s: backend_new.or(backend_old),
+        inductor_compile_s: inductor_new.or(inductor_old),
+        code_gen_s: codegen_new.or(codegen_old),
+        triton_compile_s: triton,
+        autotune_s: autotune,
+        fail_type: raw.fail_type.clone(),
+        fields,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> TraceMetrics {
+        parse_trace(text.as_bytes(), &TraceOptions::default()).unwrap()
+    }
+
+    const B: &str = "V1130 04:20:54.462000 762 torch/_dynamo/utils.py:2126] {\"chromium_event\": {}, \"has_payload\": \"x\"}\n";
+
+    fn event(name: &str, ph: &str, ts: f64) -> String {
+        format!("{B}\t{{\"name\": \"{name}\", \"ts\": {ts}, \"ph\": \"{ph}\", \"pid\": 0, \"tid\": 0}}\n")
+    }
+
+    #[test]
+    fn begin_end_pairs_sum_per_name() {
+        let text = [
+            event("GraphLowering.codegen", "B", 1_000_000.0),
+            event("GraphLowering.codegen", "E", 3_500_000.0),
+            event("GraphLowering.codegen", "B", 4_000_000.0),
+            event("GraphLowering.codegen", "E", 4_500_000.0),
+        ]
+        .concat();
+        let m = parse(&text);
+        assert_eq!(m.spans.len(), 1);
+        assert_eq!(m.spans[0].calls, 2);
+        assert!((m.spans[0].seconds - 3.0).abs() < 1e-9);
+        assert_eq!(m.skipped_lines, 0);
+    }
+
+    #[test]
+    fn garbage_between_good_lines_is_counted_not_fatal() {
+        let text = [
+            event("a", "B", 0.0),
+            "garbage here\n".to_owned(),
+            "\n".to_owned(),
+            event("a", "E", 2e6),
+        ]
+        .concat();
+        let m = parse(&text);
+        assert_eq!(m.skipped_lines, 2);
+        assert_eq!(m.skipped[0].line, 3);
+        assert_eq!(m.spans[0].seconds, 2.0);
+    }
+
+    #[test]
+    fn unclosed_and_unmatched_spans_are_counted_not_summed() {
+        let text = [event("a", "B", 0.0), event("b", "E", 1.0)].concat();
+        let m = parse(&text);
+        assert!(m.spans.is_empty());
+        assert_eq!(m.unclosed_spans, 1);
+        assert_eq!(m.unmatched_ends, 1);
+    }
+
+    #[test]
+    fn older_and_newer_metric_fields() {
+        let old = "V1130 04:21:58.025000 762 torch/_dynamo/utils.py:1796] {\"compilation_metrics\": {\"compile_id\": \"0/0\", \"entire_frame_compile_time_s\": 5.5, \"inductor_compile_time_s\": 3.0}}\n";
+        let new = "V1130 04:21:58.025000 762 torch/_dynamo/utils.py:1796] {\"compilation_metrics\": {\"compile_id\": \"1/0\", \"duration_us\": 2500000, \"inductor_cumulative_compile_time_us\": 1000000, \"entire_frame_compile_time_s\": 9.0}}\n";
+        let m = parse(&format!("{old}{new}"));
+        assert_eq!(m.compiles_total, 2);
+        assert_eq!(m.compiles[0].wall_s, Some(5.5));
+        assert_eq!(m.compiles[0].fields, MetricFields::Seconds);
+        assert_eq!(m.compiles[1].wall_s, Some(2.5));
+        assert_eq!(m.compiles[1].wall_from, Some("duration_us"));
+        assert_eq!(m.compiles[1].inductor_compile_s, Some(1.0));
+        assert_eq!(m.compiles[1].fields, MetricFields::Both);
+    }
+
+    #[test]
+    fn bad_metric_record_is_skipped_with_its_line() {
+        let bad = "V1130 04:21:58.025000 762 torch/_dynamo/utils.py:1796] {\"compilation_metrics\": {\"duration_us\": -5}}\n";
+        let nan = "V1130 04:21:58.025000 762 torch/_dynamo/utils.py:1796] {\"compilation_metrics\": {\"duration_us\": NaN}}\n";
+        let m = parse(&format!("{bad}{nan}"));
+        assert_eq!(m.compiles_total, 0);
+        assert_eq!(m.skipped_lines, 2);
+        assert!(
+            m.skipped[0].reason.contains("duration_us"),
+            "{:?}",
+            m.skipped
+        );
+    }
+
+    #[test]
+    fn not_a_trace_is_an_error() {
+        let err = parse_trace("hello\nworld\n".as_bytes(), &TraceOptions::default()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "not a TORCH_TRACE log: none of its 2 lines is a structured-trace record"
+        );
+    }
+
+    #[test]
+    fn over_long_line_is_dropped_unbuffered() {
+        let options = TraceOptions {
+            max_line_bytes: 200,
+            ..TraceOptions::default()
+        };
+        let long = format!("{}\n", "x".repeat(10_000));
+        let text = format!("{}{long}{}", event("a", "B", 0.0), event("a", "E", 1e6));
+        // A tiny buffer forces the long line across many reads.
+        let reader = std::io::BufReader::with_capacity(16, text.as_bytes());
+        let m = parse_trace(reader, &options).unwrap();
+        assert_eq!(m.skipped_lines, 1);
+        assert_eq!(m.spans[0].seconds, 1.0);
+    }
+
+    #[test]
+    fn lines_split_across_buffers_parse_the_same() {
+        let text = [event("a", "B", 0.0), event("a", "E", 1e6)].concat();
+        for cap in [1, 2, 7, 64, 4096] {
+            let reader = std::io::BufReader::with_capacity(cap, text.as_bytes());
+            let m = parse_trace(reader, &TraceOptions::default()).unwrap();
+            assert_eq!(m.spans[0].seconds, 1.0, "capacity {cap}");
+            assert_eq!(m.lines, 4);
+        }
+    }
+}

@@ -11,8 +11,8 @@ default:
 
 # The main job on embedded defaults: a whole lane on a generated demo upstream
 # (no cluster, no GitHub, no GPU).
-demo: build-release
-    ./target/release/lane demo --out out/demo
+demo:
+    cargo run --release --locked -q -p lane-cli -- demo --out out/demo
 
 # The whole test suite (installs what the tests need first).
 test: tools

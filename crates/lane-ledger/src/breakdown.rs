@@ -369,7 +369,7 @@ pub fn from_report(source: &str, report: &MintReport) -> MintBreakdown {
     b
 }
 
-fn split_residual<'a>(spans: &'a [Span], residual: &str) -> (Vec<Term>, Option<f64>) {
+fn split_residual(spans: &[Span], residual: &str) -> (Vec<Term>, Option<f64>) {
     let mut members = Vec::new();
     let mut reported = None;
     for s in spans {

@@ -196,6 +196,9 @@ pub fn welch(baseline: &[f64], candidate: &[f64]) -> Option<WelchTest> {
     })
 }
 
+/// A row's identity: (group, name).
+type RowKey = (&'static str, String);
+
 /// The rows a breakdown contributes: (group, name, seconds).
 fn rows_of(b: &MintBreakdown) -> Vec<(&'static str, String, f64)> {
     let mut rows = Vec::new();
@@ -282,8 +285,8 @@ pub fn compare(
         (a, b) => Some(a == b),
     };
     // (group, name) -> (baseline values, candidate values), in first-seen order.
-    let mut order: Vec<(&'static str, String)> = Vec::new();
-    let mut values: BTreeMap<(&'static str, String), (Vec<f64>, Vec<f64>)> = BTreeMap::new();
+    let mut order: Vec<RowKey> = Vec::new();
+    let mut values: BTreeMap<RowKey, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
     for (is_candidate, mints) in [(false, &base), (true, &cand)] {
         for m in mints.iter() {
             for (group, name, v) in rows_of(m) {

@@ -80,7 +80,7 @@ pub enum ReportError {
         value: f64,
     },
     /// A duration too large to be a measurement.
-    #[error("{path}: implausible duration {value} s (above {limit} s)")]
+    #[error("{path}: implausible duration {value:e} s (above {limit} s)")]
     ImplausibleDuration {
         /// Where the value sits.
         path: JsonPath,

@@ -200,7 +200,7 @@ pub fn detect(b: &MintBreakdown) -> Vec<Finding> {
     job_findings(b, &mut out);
     reconciliation_findings(b, &mut out);
     other_findings(b, &mut out);
-    out.sort_by(|a, b| b.severity.cmp(&a.severity));
+    out.sort_by_key(|f| std::cmp::Reverse(f.severity));
     out
 }
 

@@ -367,10 +367,9 @@ pub fn render_comparison(c: &Comparison) -> String {
     );
     let _ = writeln!(
         out,
-        "  noise rule: |delta| > max({} s, {} % of baseline){}",
+        "  noise rule: |delta| > max({} s, {} % of baseline), and Welch's t-test at 5 % when both sides repeat",
         c.noise_rule.floor_s,
         c.noise_rule.relative * 100.0,
-        ", and Welch's t-test at 5 % when both sides repeat"
     );
     if c.same_cell == Some(false) {
         let _ = writeln!(out, "  note: the two sides name different cells");

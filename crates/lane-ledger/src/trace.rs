@@ -587,7 +587,7 @@ fn field(name: &'static str, value: Option<f64>, scale: f64) -> Result<Option<f6
         None => Ok(None),
         Some(v) => {
             let s = v * scale;
-            if !s.is_finite() || s < 0.0 || s > MAX_SECONDS {
+            if !(0.0..=MAX_SECONDS).contains(&s) {
                 Err(format!(
                     "compilation_metrics.{name} = {v} is not a duration"
                 ))

@@ -28,8 +28,10 @@ use regex::Regex;
 use serde::Serialize;
 
 use crate::error::DiffError;
-use configs::{BestConfig, ConfigFieldDiff};
-use text::{agrees_with_config, line_role, LineRole, Prepared};
+use configs::BestConfig;
+pub use configs::ConfigFieldDiff;
+pub use text::LineRole;
+use text::{agrees_with_config, line_role, Prepared};
 
 /// Content larger than this is not loaded by default; such a file that
 /// differs is reported as "content not compared" (unexplained).
@@ -282,7 +284,7 @@ pub struct KernelSummary {
 pub struct DeterminismReport {
     /// The verdict.
     pub verdict: DeterminismVerdict,
-    /// One sentence.
+    /// One sentence saying why the verdict is what it is.
     pub summary: String,
     /// File counts.
     pub files: FileCounts,
@@ -708,20 +710,20 @@ pub fn diff_trees(a: &ArtifactTree, b: &ArtifactTree) -> Result<DeterminismRepor
         DeterminismVerdict::PathNoiseOnly
     };
     let summary = match verdict {
-        DeterminismVerdict::ByteIdentical => format!("byte-identical: {} files, same paths, same bytes", counts.a),
+        DeterminismVerdict::ByteIdentical => format!("{} files, same paths, same bytes", counts.a),
         DeterminismVerdict::PathNoiseOnly => format!(
-            "differs only by path noise: {} of {} paired files differ, all by known noise",
+            "{} of {} paired files differ, all by known noise",
             counts.differing,
             counts.paired_by_path + counts.paired_by_role
         ),
         DeterminismVerdict::AutotuneConfigsOnly => format!(
-            "differs by autotune configs only: {} of {} kernels chose different configs ({}); every other difference is known noise",
+            "{} of {} kernels chose different autotune configs ({}); every other difference is known noise",
             kernels.config_differs.len(),
             kernels.with_configs,
             kernels.config_differs.join(", ")
         ),
         DeterminismVerdict::Unexplained => format!(
-            "unexplained differences: {} difference(s) that neither noise nor autotune configs explain",
+            "{} difference(s) that neither known noise nor autotune configs explain",
             cx.unexplained.len()
         ),
     };
@@ -996,8 +998,9 @@ impl Classifier<'_, '_> {
         let mut unexplained_lines = Vec::new();
         for line in &d.differing {
             let kernel = line.kernel().map(str::to_owned);
-            let text_a = line.a.map(|l| l.shown.clone());
-            let text_b = line.b.map(|l| l.shown.clone());
+            // What was compared: paths normalised, shape constants inlined.
+            let text_a = line.a.map(|l| l.compared.trim().to_owned());
+            let text_b = line.b.map(|l| l.compared.trim().to_owned());
             let role = line_role(text_a.as_deref().or(text_b.as_deref()).unwrap_or(""));
             let agrees = kernel.as_deref().and_then(|k| {
                 let (ca, cb) = self.kernel_configs.get(k)?;

@@ -50,7 +50,7 @@ pub(crate) struct Line {
     pub(crate) no: usize,
     /// The raw line.
     pub(crate) raw: String,
-    /// After rules 1-2 (shown to people: paths are long).
+    /// After rules 1-2 only (tells renumbering apart from path noise).
     pub(crate) shown: String,
     /// After rules 1-3 (what is compared).
     pub(crate) compared: String,

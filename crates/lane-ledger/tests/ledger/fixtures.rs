@@ -39,7 +39,7 @@ pub fn trace_log() -> Vec<u8> {
     read(entry)
 }
 
-fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -47,7 +47,7 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
     entries.sort();
     for p in entries {
         if p.is_dir() {
-            walk(root, &p, out);
+            walk(&p, out);
         } else {
             out.push(p);
         }
@@ -57,7 +57,7 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
 /// An artifact tree with fingerprints only (as the CLI builds it first).
 pub fn fingerprints(root: &Path) -> ArtifactTree {
     let mut paths = Vec::new();
-    walk(root, root, &mut paths);
+    walk(root, &mut paths);
     let files = paths
         .into_iter()
         .map(|p| {
@@ -80,7 +80,7 @@ pub fn fingerprints(root: &Path) -> ArtifactTree {
 /// Loads the content the diff asks for, as the CLI does.
 pub fn load(root: &Path, tree: &mut ArtifactTree, wanted: &[String]) {
     for f in &mut tree.files {
-        if wanted.contains(&f.path) {
+        if f.content.is_none() && wanted.contains(&f.path) {
             f.content = Some(read(root.join(&f.path)));
         }
     }

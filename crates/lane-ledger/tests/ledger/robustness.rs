@@ -1,1 +1,234 @@
-//! robustness
+//! Bad input: every parser refuses it with a named location or counts it,
+//! and none panics. The proptest cases here are the CI stand-in for the
+//! cargo-fuzz targets in `crates/lane-ledger/fuzz/`.
+
+use std::io::Read;
+
+use super::fixtures::*;
+use lane_ledger::{
+    diff_trees, from_report, from_trace, parse_report, parse_report_with_limit, parse_trace, ArtifactFile,
+    ArtifactTree, ReportError, TraceOptions,
+};
+use proptest::prelude::*;
+
+fn report_never_panics(bytes: &[u8]) {
+    if let Ok(r) = parse_report(bytes) {
+        let b = from_report("fuzz", &r);
+        let _ = lane_ledger::render::render_breakdown(&b);
+        let _ = serde_json::to_string(&b).unwrap();
+    }
+}
+
+fn trace_never_panics(bytes: &[u8]) {
+    let options = TraceOptions {
+        max_line_bytes: 4096,
+        ..TraceOptions::default()
+    };
+    if let Ok(m) = parse_trace(bytes, &options) {
+        let b = from_trace("fuzz", &m);
+        let _ = lane_ledger::render::render_breakdown(&b);
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Mutation {
+    Flip(usize, u8),
+    Truncate(usize),
+    Insert(usize, Vec<u8>),
+}
+
+fn mutations() -> impl Strategy<Value = Vec<Mutation>> {
+    let tokens = prop::sample::select(vec![
+        b"NaN".to_vec(),
+        b"-Infinity".to_vec(),
+        b"-1".to_vec(),
+        b"1e400".to_vec(),
+        b"\"x\"".to_vec(),
+        b"null".to_vec(),
+        b"[[[[".to_vec(),
+        b"}".to_vec(),
+        b",".to_vec(),
+        b"\n\tgarbage\n".to_vec(),
+    ]);
+    prop::collection::vec(
+        prop_oneof![
+            (any::<usize>(), any::<u8>()).prop_map(|(i, b)| Mutation::Flip(i, b)),
+            any::<usize>().prop_map(Mutation::Truncate),
+            (any::<usize>(), tokens).prop_map(|(i, t)| Mutation::Insert(i, t)),
+        ],
+        1..4,
+    )
+}
+
+fn apply(mut bytes: Vec<u8>, ms: &[Mutation]) -> Vec<u8> {
+    for m in ms {
+        if bytes.is_empty() {
+            break;
+        }
+        match m {
+            Mutation::Flip(i, b) => {
+                let i = i % bytes.len();
+                bytes[i] = *b;
+            }
+            Mutation::Truncate(i) => bytes.truncate(i % bytes.len()),
+            Mutation::Insert(i, t) => {
+                let i = i % bytes.len();
+                bytes.splice(i..i, t.iter().copied());
+            }
+        }
+    }
+    bytes
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn random_bytes_never_panic_the_report_parser(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+        report_never_panics(&bytes);
+    }
+
+    #[test]
+    fn mutated_real_reports_never_panic(which in 0usize..4, ms in mutations()) {
+        let src = match which {
+            0 => read(h200("jit_report.json")),
+            1 => read(h200("aot_a.json")),
+            2 => read(h200("aot_b.json")),
+            _ => read(SEED_TABLE),
+        };
+        report_never_panics(&apply(src, &ms));
+    }
+
+    #[test]
+    fn random_bytes_never_panic_the_trace_parser(bytes in prop::collection::vec(any::<u8>(), 0..2048)) {
+        trace_never_panics(&bytes);
+    }
+
+    #[test]
+    fn mutated_real_trace_never_panics(ms in mutations(), start in 0usize..500_000) {
+        let log = trace_log();
+        let start = start.min(log.len());
+        let end = (start + 20_000).min(log.len());
+        trace_never_panics(&apply(log[start..end].to_vec(), &ms));
+    }
+
+    #[test]
+    fn random_trees_never_panic_the_diff(
+        files in prop::collection::vec(
+            (prop::sample::select(vec![
+                "a.best_config", "x/k.wrapper.cpp", "c/ab/cdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzab.py",
+                "p/clx2mwwfzxil4yogrrf4q64aipeqxd4dueyo5u2xoertkwcrzeex.cubin", "w.so", ".data/serialization_id", "z.bin",
+            ]), prop::collection::vec(any::<u8>(), 0..200), any::<bool>()),
+            1..6,
+        ),
+        text in prop::sample::select(vec![
+            "{\"XBLOCK\": 8, \"num_warps\": 2, \"_kernel\": \"triton_k\"}",
+            "static inline void call_triton_k(\n    uint32_t grid_0 = ((xnumel + (8 - 1)) / (8));\n    launchKernel(kernels_.triton_k, grid_0, grid_1, grid_2, 2, 0);\n}\n",
+            "loadKernel(\"/tmp/c/clx2mwwfzxil4yogrrf4q64aipeqxd4dueyo5u2xoertkwcrzeex.cubin\", \"triton_k\", 0);",
+            "@triton.jit\ndef triton_k(x):\n",
+        ]),
+    ) {
+        let mut a = ArtifactTree::default();
+        let mut b = ArtifactTree::default();
+        for (path, bytes, textual) in files {
+            if a.files.iter().any(|f| f.path == path) {
+                continue;
+            }
+            let content = if textual { text.as_bytes().to_vec() } else { bytes.clone() };
+            let sha = |c: &[u8]| { use sha2::Digest; format!("{:x}", sha2::Sha256::digest(c)) };
+            a.files.push(ArtifactFile { path: path.to_owned(), size: content.len() as u64, sha256: sha(&content), content: Some(content.clone()) });
+            let mut other = content.clone();
+            other.extend_from_slice(&bytes);
+            b.files.push(ArtifactFile { path: path.to_owned(), size: other.len() as u64, sha256: sha(&other), content: Some(other) });
+        }
+        if let Ok(r) = diff_trees(&a, &b) {
+            let _ = lane_ledger::render::render_determinism(&r);
+        }
+    }
+}
+
+#[test]
+fn deep_nesting_is_refused_with_a_location() {
+    let deep = format!("{{\"phases\": {}{}}}", "[".repeat(100_000), "]".repeat(100_000));
+    let err = parse_report(deep.as_bytes()).unwrap_err();
+    assert!(matches!(err, ReportError::TooDeep { .. }), "{err}");
+}
+
+#[test]
+fn huge_number_is_refused_by_path() {
+    let err = parse_report(br#"{"mint_phases": {"spans_v": 1, "totals": {"warm_wall_s": 1e300}}}"#).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "$.mint_phases.totals.warm_wall_s: implausible duration 1e300 s (above 10000000 s)"
+    );
+    let err = parse_report(br#"{"elapsed_s": 1e400}"#).unwrap_err();
+    assert!(matches!(err, ReportError::Syntax { .. }), "{err}");
+}
+
+#[test]
+fn truncated_report_says_where_it_ends() {
+    let full = read(h200("jit_report.json"));
+    let err = parse_report(&full[..full.len() / 2]).unwrap_err();
+    assert!(err.to_string().starts_with("truncated JSON: the input ends at line"), "{err}");
+}
+
+#[test]
+fn python_nan_is_named_by_json_path() {
+    let text = String::from_utf8(read(h200("jit_report.json"))).unwrap();
+    let broken = text.replacen("\"warm_wall_s\": 18.928", "\"warm_wall_s\": NaN", 1);
+    let err = parse_report(broken.as_bytes()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "$.mint_phases.totals.warm_wall_s: NaN is not a measurement (an unmeasured value must be omitted)"
+    );
+}
+
+#[test]
+fn report_over_the_cap_is_refused_before_parsing() {
+    let err = parse_report_with_limit(&read(h200("jit_report.json")), 1024).unwrap_err();
+    assert!(matches!(err, ReportError::TooLarge { limit: 1024, .. }), "{err}");
+}
+
+/// A reader of `len` bytes of one endless line, produced lazily.
+struct EndlessLine {
+    left: u64,
+}
+
+impl Read for EndlessLine {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = (buf.len() as u64).min(self.left) as usize;
+        buf[..n].fill(b'x');
+        self.left -= n as u64;
+        Ok(n)
+    }
+}
+
+#[test]
+fn an_endless_line_is_dropped_without_buffering_it() {
+    // 256 MiB without a newline, then a real trace: memory stays bounded by
+    // the reader's buffer, and the real records still count.
+    let long = EndlessLine { left: 256 << 20 };
+    let reader = std::io::BufReader::with_capacity(1 << 20, long.chain(&b"\n"[..]).chain(std::io::Cursor::new(trace_log())));
+    let options = TraceOptions {
+        max_line_bytes: 1 << 20,
+        ..TraceOptions::default()
+    };
+    let m = parse_trace(reader, &options).unwrap();
+    assert_eq!(m.skipped_lines, 1);
+    assert!(m.skipped[0].reason.contains("longer than"));
+    assert_eq!(m.compiles_total, 1);
+}
+
+#[test]
+fn wrong_types_name_their_paths() {
+    for (doc, path) in [
+        (r#"{"phases": {"load": "13.87"}}"#, "$.phases.load"),
+        (r#"{"mint_phases": {"spans_v": 1, "jobs": {"a": 1}}}"#, "$.mint_phases.jobs"),
+        (r#"{"mint_phases": {"spans_v": 1, "totals": {"warm_jobs": 2.5}}}"#, "$.mint_phases.totals.warm_jobs"),
+        (r#"{"status": 7}"#, "$.status"),
+        (r#"[1, 2]"#, "$"),
+    ] {
+        let err = parse_report(doc.as_bytes()).unwrap_err();
+        assert!(err.to_string().starts_with(path), "{doc}: {err}");
+    }
+}

@@ -1,26 +1,48 @@
-//! Snapshot tests of rendered text output.
+//! Snapshot tests of rendered text output (`cargo insta review` to update).
 
 use super::fixtures::*;
-use lane_ledger::render;
+use lane_ledger::render::{render_breakdown, render_comparison, render_determinism};
+use lane_ledger::{compare, from_report, from_trace, parse_report, parse_trace, NoiseRule};
+
+fn report(label: &str, bytes: &[u8]) -> lane_ledger::MintBreakdown {
+    from_report(label, &parse_report(bytes).unwrap())
+}
 
 #[test]
-fn explore() {
-    for f in ["jit_report.json", "aot_a.json"] {
-        let r = lane_ledger::parse_report(&read(h200(f))).unwrap();
-        let b = lane_ledger::from_report(f, &r);
-        println!("{}", render::render_breakdown(&b));
-    }
-    let r = lane_ledger::parse_report(&read(SEED_TABLE)).unwrap();
-    println!(
-        "{}",
-        render::render_breakdown(&lane_ledger::from_report("seed", &r))
-    );
-    let t = lane_ledger::parse_trace(&trace_log()[..], &Default::default()).unwrap();
-    println!(
-        "{}",
-        render::render_breakdown(&lane_ledger::from_trace("trace", &t))
-    );
+fn render_jit_report() {
+    insta::assert_snapshot!(render_breakdown(&report("jit_report.json", &read(h200("jit_report.json")))));
+}
+
+#[test]
+fn render_seed_phase_table() {
+    insta::assert_snapshot!(render_breakdown(&report("seed.report.json", &read(SEED_TABLE))));
+}
+
+#[test]
+fn render_aot_compile_record() {
+    insta::assert_snapshot!(render_breakdown(&report("aot_a.json", &read(h200("aot_a.json")))));
+}
+
+#[test]
+fn render_trace() {
+    let m = parse_trace(&trace_log()[..], &Default::default()).unwrap();
+    insta::assert_snapshot!(render_breakdown(&from_trace("trace", &m)));
+}
+
+#[test]
+fn render_missing_report() {
+    insta::assert_snapshot!(render_breakdown(&lane_ledger::MintBreakdown::missing("mint-3.json", "file not found")));
+}
+
+#[test]
+fn render_h200_determinism() {
     let (a, b) = h200_trees();
-    let d = lane_ledger::diff_trees(&a, &b).unwrap();
-    println!("{}", render::render_determinism(&d));
+    insta::assert_snapshot!(render_determinism(&lane_ledger::diff_trees(&a, &b).unwrap()));
+}
+
+#[test]
+fn render_comparison_of_jit_against_itself() {
+    let m = report("jit_report.json", &read(h200("jit_report.json")));
+    let c = compare(std::slice::from_ref(&m), std::slice::from_ref(&m), &NoiseRule::default()).unwrap();
+    insta::assert_snapshot!(render_comparison(&c));
 }

@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use lane_ledger::{ArtifactFile, ArtifactTree};
 
-const H200: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/h200-torch2.11");
+const H200: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/data/h200-torch2.11"
+);
 
 fn trace_log() -> Vec<u8> {
     let dir = Path::new(H200).join("trace");

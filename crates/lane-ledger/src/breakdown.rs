@@ -293,7 +293,7 @@ impl MintBreakdown {
         )
     }
 
-    /// The ledger-version label used to refuse mixing (see [`crate::compare`]).
+    /// The ledger-version label used to refuse mixing (see [`mod@crate::compare`]).
     pub fn ledger_version(&self) -> String {
         self.ledger.label()
     }

@@ -7,7 +7,7 @@
 //! report's meaning, `load` before `warmup_forward`), it silently keeps the
 //! last of two duplicate keys, and it cannot say *where* a bad value sits.
 //! Every accessor here carries the [`JsonPath`] of what it reads, and an
-//! [`Obj`] remembers which keys were read so the rest can be reported as
+//! `Obj` remembers which keys were read so the rest can be reported as
 //! unknown instead of being dropped.
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};

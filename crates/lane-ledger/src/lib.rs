@@ -10,7 +10,7 @@
 //! - [`trace`]: the streaming TORCH_TRACE reader;
 //! - [`breakdown`]: the per-mint table ([`MintBreakdown`]), built from either;
 //! - [`findings`]: typed findings with severities and thresholds;
-//! - [`compare`]: baseline against candidate with a noise rule;
+//! - [`mod@compare`]: baseline against candidate with a noise rule;
 //! - [`determinism`]: the diff of two artifact trees and its verdict;
 //! - [`render`]: plain-text output.
 //!
@@ -31,6 +31,7 @@ pub mod partition;
 pub mod render;
 pub mod report;
 pub mod trace;
+mod tracejson;
 
 pub use breakdown::{from_report, from_trace, LedgerKind, MintBreakdown};
 pub use compare::{compare, Comparison, NoiseRule};

@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::anyhow;
 use lane_ledger::determinism::{DeterminismVerdict, DEFAULT_MAX_CONTENT_BYTES};
-use lane_ledger::{content_plan, diff_trees, render::render_determinism, ArtifactFile, ArtifactTree};
+use lane_ledger::{
+    content_plan, diff_trees, render::render_determinism, ArtifactFile, ArtifactTree,
+};
 use sha2::{Digest, Sha256};
 
 use crate::exit::{CliError, CliResult, Exit};
@@ -155,7 +157,8 @@ fn rel(root: &Path, p: &Path) -> String {
 
 impl Side {
     fn open(path: &Path, name: &str) -> Result<Side, CliError> {
-        let meta = std::fs::metadata(path).map_err(|e| invalid(path, format!("tree {name}: {e}")))?;
+        let meta =
+            std::fs::metadata(path).map_err(|e| invalid(path, format!("tree {name}: {e}")))?;
         let mut side = Side {
             tree: ArtifactTree::default(),
             origins: Vec::new(),
@@ -191,16 +194,24 @@ impl Side {
     /// archive's name), stripped so two packages with different names pair.
     fn add_zip(&mut self, path: &Path) -> Result<(), CliError> {
         let file = File::open(path).map_err(|e| io(path, e))?;
-        let mut zip = zip::ZipArchive::new(BufReader::new(file))
-            .map_err(|e| invalid(path, format!("not a directory or a .pt2 (zip) package: {e}")))?;
+        let mut zip = zip::ZipArchive::new(BufReader::new(file)).map_err(|e| {
+            invalid(
+                path,
+                format!("not a directory or a .pt2 (zip) package: {e}"),
+            )
+        })?;
         for i in 0..zip.len() {
             let entry = zip.by_index(i).map_err(|e| invalid(path, e))?;
             if entry.is_dir() {
                 continue;
             }
             let name = entry.name().to_owned();
-            let stripped = name.split_once('/').map_or(name.as_str(), |(_, rest)| rest).to_owned();
-            let (size, sha256) = hash_reader(entry).map_err(|e| invalid(path, format!("{name}: {e}")))?;
+            let stripped = name
+                .split_once('/')
+                .map_or(name.as_str(), |(_, rest)| rest)
+                .to_owned();
+            let (size, sha256) =
+                hash_reader(entry).map_err(|e| invalid(path, format!("{name}: {e}")))?;
             self.tree.files.push(ArtifactFile {
                 path: stripped,
                 size,
@@ -221,7 +232,10 @@ impl Side {
             walk(path, &mut paths).map_err(|e| io(path, e))?;
             let keep: Vec<PathBuf> = paths
                 .into_iter()
-                .filter(|p| p.extension().is_some_and(|e| e == "best_config" || e == "py"))
+                .filter(|p| {
+                    p.extension()
+                        .is_some_and(|e| e == "best_config" || e == "py")
+                })
                 .collect();
             for p in keep {
                 let f = File::open(&p).map_err(|e| io(&p, e))?;
@@ -241,14 +255,28 @@ impl Side {
             return Err(invalid(path, "report above the 256 MiB cap"));
         }
         let bytes = std::fs::read(path).map_err(|e| io(path, e))?;
-        let value: serde_json::Value = serde_json::from_slice(&bytes)
-            .map_err(|e| invalid(path, format!("invalid JSON at line {}, column {}: {e}", e.line(), e.column())))?;
+        let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+            invalid(
+                path,
+                format!(
+                    "invalid JSON at line {}, column {}: {e}",
+                    e.line(),
+                    e.column()
+                ),
+            )
+        })?;
         let Some(configs) = value.get("best_configs").and_then(|v| v.as_object()) else {
-            return Err(invalid(path, "$.best_configs: expected an object of best_config files"));
+            return Err(invalid(
+                path,
+                "$.best_configs: expected an object of best_config files",
+            ));
         };
         for (name, cfg) in configs {
             if !cfg.is_object() {
-                return Err(invalid(path, format!("$.best_configs[{name:?}]: expected an object")));
+                return Err(invalid(
+                    path,
+                    format!("$.best_configs[{name:?}]: expected an object"),
+                ));
             }
             let text = serde_json::to_vec(cfg).map_err(|e| invalid(path, e))?;
             let sha256 = format!("{:x}", Sha256::digest(&text));

@@ -119,7 +119,11 @@ pub fn run(args: Args) -> CliResult {
         }
     }
     if let Some(threshold) = args.fail_on {
-        let worst = shown.iter().flat_map(|m| m.findings.iter()).map(|f| f.severity).max();
+        let worst = shown
+            .iter()
+            .flat_map(|m| m.findings.iter())
+            .map(|f| f.severity)
+            .max();
         if worst.is_some_and(|w| w >= threshold) {
             tracing::info!(%threshold, "findings at or above --fail-on");
             return Ok(Exit::Findings);
@@ -159,7 +163,8 @@ fn read_mint(path: &Path, max_report_bytes: u64) -> Result<MintBreakdown, CliErr
             .and_then(|f| f.take(max_report_bytes + 1).read_to_end(&mut bytes))
             .with_context(|| label.clone())
             .map_err(|e| CliError::new(Exit::Failure, e))?;
-        let report = lane_ledger::parse_report_with_limit(&bytes, max_report_bytes).map_err(|e| invalid(path, e))?;
+        let report = lane_ledger::parse_report_with_limit(&bytes, max_report_bytes)
+            .map_err(|e| invalid(path, e))?;
         Ok(from_report(&label, &report))
     } else {
         let options = TraceOptions::default();
@@ -184,13 +189,19 @@ fn is_report(path: &Path) -> Result<bool, CliError> {
 }
 
 fn read_trace_file(path: &Path, options: &TraceOptions) -> Result<TraceMetrics, CliError> {
-    let file = File::open(path).map_err(|e| CliError::new(Exit::Failure, anyhow!("{}: {e}", path.display())))?;
+    let file = File::open(path)
+        .map_err(|e| CliError::new(Exit::Failure, anyhow!("{}: {e}", path.display())))?;
     let reader = BufReader::with_capacity(1 << 20, file);
     let mut metrics = lane_ledger::parse_trace(reader, options).map_err(|e| match e {
-        lane_ledger::TraceError::Io { .. } => CliError::new(Exit::Failure, anyhow!("{}: {e}", path.display())),
+        lane_ledger::TraceError::Io { .. } => {
+            CliError::new(Exit::Failure, anyhow!("{}: {e}", path.display()))
+        }
         other => invalid(path, other),
     })?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     metrics.label(&name);
     Ok(metrics)
 }
@@ -204,7 +215,10 @@ fn read_trace_dir(dir: &Path) -> Result<MintBreakdown, CliError> {
         .collect();
     logs.sort();
     if logs.is_empty() {
-        return Err(invalid(dir, "no TORCH_TRACE logs (*.log) in this directory"));
+        return Err(invalid(
+            dir,
+            "no TORCH_TRACE logs (*.log) in this directory",
+        ));
     }
     let options = TraceOptions::default();
     let mut merged: Option<TraceMetrics> = None;

@@ -30,7 +30,10 @@ fn ledger_json_shows_the_partition_and_its_named_residual() {
     let v = json(&o);
     let m = &v["mints"][0];
     assert_eq!(m["ledger"]["kind"], "warm_spans_v1");
-    assert_eq!(m["compile_partition"]["residual"]["name"], "compile_other_s");
+    assert_eq!(
+        m["compile_partition"]["residual"]["name"],
+        "compile_other_s"
+    );
     assert!(m["warmup_split"]["compile_s"].is_number());
 }
 
@@ -59,7 +62,12 @@ fn ledger_reads_a_trace_directory() {
 #[test]
 fn ledger_counts_garbage_lines_in_a_trace_and_names_the_file() {
     let dir = tempfile::tempdir().unwrap();
-    let src = std::fs::read_dir(h200("trace")).unwrap().next().unwrap().unwrap().path();
+    let src = std::fs::read_dir(h200("trace"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
     let text = std::fs::read_to_string(src).unwrap();
     let mut damaged = String::from("garbage first line\n");
     damaged.push_str(&text);
@@ -85,19 +93,28 @@ fn invalid_report_exits_3_naming_file_and_json_path() {
     let o = lane(dir.path(), &["ledger", "nan.json"]);
     assert_eq!(code(&o), 3);
     assert!(
-        stderr(&o).contains("nan.json: $.mint_phases.totals.warm_compile_s: NaN is not a measurement"),
+        stderr(&o)
+            .contains("nan.json: $.mint_phases.totals.warm_compile_s: NaN is not a measurement"),
         "{}",
         stderr(&o)
     );
     std::fs::write(dir.path().join("cut.json"), &text[..text.len() / 3]).unwrap();
     let o = lane(dir.path(), &["ledger", "cut.json"]);
     assert_eq!(code(&o), 3);
-    assert!(stderr(&o).contains("cut.json: truncated JSON"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cut.json: truncated JSON"),
+        "{}",
+        stderr(&o)
+    );
     let neg = text.replacen("\"lowering_s\": 1.469", "\"lowering_s\": -1.469", 1);
     std::fs::write(dir.path().join("neg.json"), neg).unwrap();
     let o = lane(dir.path(), &["ledger", "neg.json"]);
     assert_eq!(code(&o), 3);
-    assert!(stderr(&o).contains("$.mint_phases.phases.lowering_s: negative duration"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("$.mint_phases.phases.lowering_s: negative duration"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -108,7 +125,11 @@ fn oversized_report_is_refused_before_reading() {
     f.set_len(3 << 30).unwrap();
     let o = lane(dir.path(), &["ledger", "huge.json"]);
     assert_eq!(code(&o), 3);
-    assert!(stderr(&o).contains("huge.json: report is 3221225472 bytes, above the"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("huge.json: report is 3221225472 bytes, above the"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -119,7 +140,10 @@ fn missing_report_is_an_absence_not_an_error() {
     let v = json(&o);
     assert_eq!(v["mints"][0]["ledger"]["kind"], "missing");
     assert!(v["mints"][0].get("total_s").is_none());
-    let o = lane(dir.path(), &["ledger", "killed-child.json", "--fail-on", "error"]);
+    let o = lane(
+        dir.path(),
+        &["ledger", "killed-child.json", "--fail-on", "error"],
+    );
     assert_eq!(code(&o), 7);
 }
 
@@ -131,19 +155,37 @@ fn a_directory_without_logs_is_invalid_input() {
     std::fs::write(dir.path().join("x.log"), "hello\n").unwrap();
     let o = lane(dir.path(), &["ledger", "."]);
     assert_eq!(code(&o), 3);
-    assert!(stderr(&o).contains("not a TORCH_TRACE log"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not a TORCH_TRACE log"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
 fn ledger_compares_baseline_and_candidate() {
     let jit = h200("jit_report.json");
-    let o = lane(&here(), &["ledger", "--baseline", &jit, "--candidate", &jit, "--json"]);
+    let o = lane(
+        &here(),
+        &["ledger", "--baseline", &jit, "--candidate", &jit, "--json"],
+    );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let v = json(&o);
-    assert!(v["comparison"]["rows"].as_array().unwrap().iter().all(|r| r["verdict"] == "noise"));
-    let o = lane(&here(), &["ledger", "--baseline", &jit, "--candidate", &seed()]);
+    assert!(v["comparison"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["verdict"] == "noise"));
+    let o = lane(
+        &here(),
+        &["ledger", "--baseline", &jit, "--candidate", &seed()],
+    );
     assert_eq!(code(&o), 3);
-    assert!(stderr(&o).contains("refusing to mix ledger versions"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("refusing to mix ledger versions"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -153,13 +195,35 @@ fn diff_of_the_h200_pair_names_nine_kernels() {
     let v = json(&o);
     assert_eq!(v["verdict"], "autotune_configs_only");
     let reference: Value =
-        serde_json::from_str(&std::fs::read_to_string(h200("expected-determinism.json")).unwrap()).unwrap();
-    assert_eq!(v["kernels"]["config_differs"], reference["kernels_with_config_diffs"]);
+        serde_json::from_str(&std::fs::read_to_string(h200("expected-determinism.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        v["kernels"]["config_differs"],
+        reference["kernels_with_config_diffs"]
+    );
     let o = lane(&here(), &["diff", &h200("aot_a"), &h200("aot_b")]);
     assert!(stdout(&o).contains("verdict: differs by autotune configs only"));
-    let o = lane(&here(), &["diff", &h200("aot_a"), &h200("aot_b"), "--fail-on", "unexplained"]);
+    let o = lane(
+        &here(),
+        &[
+            "diff",
+            &h200("aot_a"),
+            &h200("aot_b"),
+            "--fail-on",
+            "unexplained",
+        ],
+    );
     assert_eq!(code(&o), 0);
-    let o = lane(&here(), &["diff", &h200("aot_a"), &h200("aot_b"), "--fail-on", "autotune-configs-only"]);
+    let o = lane(
+        &here(),
+        &[
+            "diff",
+            &h200("aot_a"),
+            &h200("aot_b"),
+            "--fail-on",
+            "autotune-configs-only",
+        ],
+    );
     assert_eq!(code(&o), 7);
 }
 
@@ -167,7 +231,8 @@ fn diff_of_the_h200_pair_names_nine_kernels() {
 fn pt2(dir: &Path, top: &str, out: &Path) {
     let file = std::fs::File::create(out).unwrap();
     let mut z = zip::ZipWriter::new(file);
-    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    let options =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
     let mut stack = vec![dir.to_path_buf()];
     let mut files = Vec::new();
     while let Some(d) = stack.pop() {
@@ -182,7 +247,11 @@ fn pt2(dir: &Path, top: &str, out: &Path) {
     }
     files.sort();
     for p in files {
-        let rel = p.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/");
+        let rel = p
+            .strip_prefix(dir)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
         z.start_file(format!("{top}/{rel}"), options).unwrap();
         z.write_all(&std::fs::read(&p).unwrap()).unwrap();
     }
@@ -223,16 +292,33 @@ fn diff_refuses_bad_inputs() {
     std::fs::write(dir.path().join("x.pt2"), b"not a zip").unwrap();
     let o = lane(dir.path(), &["diff", "x.pt2", "x.pt2"]);
     assert_eq!(code(&o), 3);
-    assert!(stderr(&o).contains("x.pt2: not a directory or a .pt2"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("x.pt2: not a directory or a .pt2"),
+        "{}",
+        stderr(&o)
+    );
     // A member that climbs out of the package.
     let file = std::fs::File::create(dir.path().join("evil.pt2")).unwrap();
     let mut z = zip::ZipWriter::new(file);
-    z.start_file("top/../../etc/passwd", zip::write::SimpleFileOptions::default()).unwrap();
+    z.start_file(
+        "top/../../etc/passwd",
+        zip::write::SimpleFileOptions::default(),
+    )
+    .unwrap();
     z.write_all(b"x").unwrap();
     z.finish().unwrap();
     let o = lane(dir.path(), &["diff", "evil.pt2", "evil.pt2"]);
     assert_eq!(code(&o), 3, "{}", stderr(&o));
-    let o = lane(dir.path(), &["diff", &h200("aot_a"), &h200("aot_b"), "--configs-a", &seed()]);
+    let o = lane(
+        dir.path(),
+        &[
+            "diff",
+            &h200("aot_a"),
+            &h200("aot_b"),
+            "--configs-a",
+            &seed(),
+        ],
+    );
     assert_eq!(code(&o), 3);
     assert!(stderr(&o).contains("$.best_configs"), "{}", stderr(&o));
 }

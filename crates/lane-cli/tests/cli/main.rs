@@ -1,6 +1,7 @@
 //! The `lane` binary end to end: exit codes, `--json`, and what a person sees.
 
 mod cut;
+mod ledger;
 
 use std::path::Path;
 use std::process::{Command, Output};

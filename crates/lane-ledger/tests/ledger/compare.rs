@@ -21,15 +21,30 @@ fn scaled(factor: f64) -> Value {
     v
 }
 
-fn row<'a>(c: &'a lane_ledger::Comparison, group: &str, name: &str) -> &'a lane_ledger::compare::DeltaRow {
-    c.rows.iter().find(|r| r.group == group && r.name == name).unwrap()
+fn row<'a>(
+    c: &'a lane_ledger::Comparison,
+    group: &str,
+    name: &str,
+) -> &'a lane_ledger::compare::DeltaRow {
+    c.rows
+        .iter()
+        .find(|r| r.group == group && r.name == name)
+        .unwrap()
 }
 
 #[test]
 fn a_mint_against_itself_is_all_noise() {
     let m = mint(&jit_value());
-    let c = compare(std::slice::from_ref(&m), std::slice::from_ref(&m), &NoiseRule::default()).unwrap();
-    assert!(c.rows.iter().all(|r| r.verdict == DeltaVerdict::Noise && r.delta_s == Some(0.0)));
+    let c = compare(
+        std::slice::from_ref(&m),
+        std::slice::from_ref(&m),
+        &NoiseRule::default(),
+    )
+    .unwrap();
+    assert!(c
+        .rows
+        .iter()
+        .all(|r| r.verdict == DeltaVerdict::Noise && r.delta_s == Some(0.0)));
     assert_eq!(c.same_cell, Some(true));
 }
 
@@ -52,12 +67,18 @@ fn a_delta_under_the_floor_is_noise() {
     let base = mint(&jit_value());
     let cand = mint(&scaled(1.03));
     let c = compare(&[base], &[cand], &NoiseRule::default()).unwrap();
-    assert_eq!(row(&c, "phase", "warmup_forward").verdict, DeltaVerdict::Noise);
+    assert_eq!(
+        row(&c, "phase", "warmup_forward").verdict,
+        DeltaVerdict::Noise
+    );
 }
 
 #[test]
 fn repeats_use_welchs_test() {
-    let base: Vec<MintBreakdown> = [1.0, 1.01, 0.99].iter().map(|f| mint(&scaled(*f))).collect();
+    let base: Vec<MintBreakdown> = [1.0, 1.01, 0.99]
+        .iter()
+        .map(|f| mint(&scaled(*f)))
+        .collect();
     let wide: Vec<MintBreakdown> = [0.6, 1.6, 1.3].iter().map(|f| mint(&scaled(*f))).collect();
     let c = compare(&base, &wide, &NoiseRule::default()).unwrap();
     let r = row(&c, "phase", "warmup_forward");
@@ -66,9 +87,15 @@ fn repeats_use_welchs_test() {
     assert!(r.delta_s.unwrap().abs() > r.threshold_s.unwrap());
     assert!(!t.rejects_same_mean);
     assert_eq!(r.verdict, DeltaVerdict::Noise);
-    let tight: Vec<MintBreakdown> = [1.3, 1.31, 1.29].iter().map(|f| mint(&scaled(*f))).collect();
+    let tight: Vec<MintBreakdown> = [1.3, 1.31, 1.29]
+        .iter()
+        .map(|f| mint(&scaled(*f)))
+        .collect();
     let c = compare(&base, &tight, &NoiseRule::default()).unwrap();
-    assert_eq!(row(&c, "phase", "warmup_forward").verdict, DeltaVerdict::Slower);
+    assert_eq!(
+        row(&c, "phase", "warmup_forward").verdict,
+        DeltaVerdict::Slower
+    );
 }
 
 #[test]
@@ -76,17 +103,30 @@ fn mixing_ledger_versions_is_refused() {
     let warm = mint(&jit_value());
     let seed = from_report("seed", &parse_report(&read(SEED_TABLE)).unwrap());
     let err = compare(&[warm], &[seed], &NoiseRule::default()).unwrap_err();
-    assert!(matches!(err, CompareError::MixedLedgerVersions { .. }), "{err}");
+    assert!(
+        matches!(err, CompareError::MixedLedgerVersions { .. }),
+        "{err}"
+    );
 }
 
 #[test]
 fn a_side_with_only_missing_reports_is_refused() {
     let warm = mint(&jit_value());
     let missing = MintBreakdown::missing("x.json", "file not found");
-    let err = compare(std::slice::from_ref(&warm), std::slice::from_ref(&missing), &NoiseRule::default()).unwrap_err();
+    let err = compare(
+        std::slice::from_ref(&warm),
+        std::slice::from_ref(&missing),
+        &NoiseRule::default(),
+    )
+    .unwrap_err();
     assert!(matches!(err, CompareError::EmptySide { side: "candidate" }));
     // A missing repeat beside a present one is counted, not averaged as zero.
-    let c = compare(std::slice::from_ref(&warm), &[warm.clone(), missing], &NoiseRule::default()).unwrap();
+    let c = compare(
+        std::slice::from_ref(&warm),
+        &[warm.clone(), missing],
+        &NoiseRule::default(),
+    )
+    .unwrap();
     assert_eq!(c.candidate.missing, 1);
     assert_eq!(row(&c, "total", "total").candidate_n, 1);
 }
@@ -98,5 +138,8 @@ fn a_row_measured_on_one_side_only_is_named() {
     v["phases"]["cache_warm"] = json!(12.0);
     let cand = mint(&v);
     let c = compare(&[base], &[cand], &NoiseRule::default()).unwrap();
-    assert_eq!(row(&c, "phase", "cache_warm").verdict, DeltaVerdict::OnlyCandidate);
+    assert_eq!(
+        row(&c, "phase", "cache_warm").verdict,
+        DeltaVerdict::OnlyCandidate
+    );
 }

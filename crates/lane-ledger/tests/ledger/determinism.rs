@@ -13,7 +13,12 @@ use sha2::{Digest, Sha256};
 fn kernels_differing_in_probe_reports() -> BTreeSet<String> {
     let a: Value = serde_json::from_slice(&read(h200("aot_a.json"))).unwrap();
     let b: Value = serde_json::from_slice(&read(h200("aot_b.json"))).unwrap();
-    let noise = ["time_taken_ms", "triton_cache_hash", "found_by_coordesc", "_kernel"];
+    let noise = [
+        "time_taken_ms",
+        "triton_cache_hash",
+        "found_by_coordesc",
+        "_kernel",
+    ];
     let strip = |v: &Value| -> Vec<(String, Value)> {
         let mut fields: Vec<(String, Value)> = v
             .as_object()
@@ -43,7 +48,12 @@ fn expected_reference() -> Value {
 fn h200_pair_differs_by_autotune_configs_only() {
     let (a, b) = h200_trees();
     let r = diff_trees(&a, &b).unwrap();
-    assert_eq!(r.verdict, DeterminismVerdict::AutotuneConfigsOnly, "{:#?}", r.unexplained);
+    assert_eq!(
+        r.verdict,
+        DeterminismVerdict::AutotuneConfigsOnly,
+        "{:#?}",
+        r.unexplained
+    );
     assert!(r.unexplained.is_empty());
 
     let ours: BTreeSet<String> = r.kernels.config_differs.iter().cloned().collect();
@@ -54,10 +64,20 @@ fn h200_pair_differs_by_autotune_configs_only() {
         .map(|v| v.as_str().unwrap().to_owned())
         .collect();
     assert_eq!(ours, reference, "against expected-determinism.json");
-    assert_eq!(ours, kernels_differing_in_probe_reports(), "against aot_a/aot_b best_configs");
+    assert_eq!(
+        ours,
+        kernels_differing_in_probe_reports(),
+        "against aot_a/aot_b best_configs"
+    );
     let a_report: Value = serde_json::from_slice(&read(h200("aot_a.json"))).unwrap();
-    assert_eq!(r.kernels.with_configs, a_report["best_configs"].as_object().unwrap().len());
-    assert_eq!(r.kernels.config_differs.len() + r.kernels.config_same.len(), r.kernels.with_configs);
+    assert_eq!(
+        r.kernels.with_configs,
+        a_report["best_configs"].as_object().unwrap().len()
+    );
+    assert_eq!(
+        r.kernels.config_differs.len() + r.kernels.config_same.len(),
+        r.kernels.with_configs
+    );
 }
 
 #[test]
@@ -67,7 +87,10 @@ fn h200_kernel_diffs_name_config_fields_and_their_carrier_lines() {
     assert_eq!(r.kernel_diffs.len(), r.kernels.config_differs.len());
     for k in &r.kernel_diffs {
         assert!(!k.fields.is_empty());
-        assert!(k.fields.iter().all(|f| f.field != "time_taken_ms" && f.field != "triton_cache_hash"));
+        assert!(k
+            .fields
+            .iter()
+            .all(|f| f.field != "time_taken_ms" && f.field != "triton_cache_hash"));
         // Each config change shows in the wrapper: the grid or the launch.
         assert!(
             k.wrapper_lines
@@ -81,12 +104,25 @@ fn h200_kernel_diffs_name_config_fields_and_their_carrier_lines() {
             assert_ne!(l.agrees_with_config, Some(false), "{l:#?}");
         }
         // Carrier text is shown with paths normalised.
-        assert!(k.wrapper_lines.iter().all(|l| !l.text_a.as_deref().unwrap_or("").contains("/tmp/")));
-        assert!(k.cubin.is_some(), "{}: its cubin differs with the config", k.kernel);
+        assert!(k.wrapper_lines.iter().all(|l| !l
+            .text_a
+            .as_deref()
+            .unwrap_or("")
+            .contains("/tmp/")));
+        assert!(
+            k.cubin.is_some(),
+            "{}: its cubin differs with the config",
+            k.kernel
+        );
     }
     // The XBLOCK 1024/num_warps 4 against 512/8 pattern upstream saw.
     let flip = r.kernel_diffs.iter().any(|k| {
-        let get = |f: &str| k.fields.iter().find(|d| d.field == f).map(|d| (d.a.clone(), d.b.clone()));
+        let get = |f: &str| {
+            k.fields
+                .iter()
+                .find(|d| d.field == f)
+                .map(|d| (d.a.clone(), d.b.clone()))
+        };
         get("XBLOCK") == Some((Some(1024.into()), Some(512.into())))
             && get("num_warps") == Some((Some(4.into()), Some(8.into())))
     });
@@ -106,7 +142,10 @@ fn h200_every_other_difference_is_named_noise() {
         NoiseKind::SerializationId,
         NoiseKind::AutotuneMeasurement,
     ] {
-        assert!(kinds.contains(&expected), "{expected:?} not seen: {kinds:?}");
+        assert!(
+            kinds.contains(&expected),
+            "{expected:?} not seen: {kinds:?}"
+        );
     }
     // Cubins of kernels whose config is the same differ only by noise.
     let same: BTreeSet<&str> = r.kernels.config_same.iter().map(String::as_str).collect();
@@ -135,7 +174,11 @@ fn sha(bytes: &[u8]) -> String {
 }
 
 fn edit(tree: &mut ArtifactTree, suffix: &str, f: impl Fn(&str) -> String) -> String {
-    let file: &mut ArtifactFile = tree.files.iter_mut().find(|f| f.path.ends_with(suffix)).unwrap();
+    let file: &mut ArtifactFile = tree
+        .files
+        .iter_mut()
+        .find(|f| f.path.ends_with(suffix))
+        .unwrap();
     let text = String::from_utf8(file.content.clone().unwrap()).unwrap();
     let new = f(&text);
     assert_ne!(new, text, "edit changed nothing");
@@ -149,11 +192,23 @@ fn edit(tree: &mut ArtifactTree, suffix: &str, f: impl Fn(&str) -> String) -> St
 fn moved_cache_directory_is_path_noise_only() {
     let (a, _) = h200_trees();
     let mut b = a.clone();
-    edit(&mut b, ".wrapper.cpp", |t| t.replace("/tmp/aotmp2d6oxj/cache_a/", "/scratch/run-17/cache/"));
-    edit(&mut b, ".kernel.cpp", |t| t.replace("/tmp/aotmp2d6oxj/cache_a/", "/scratch/run-17/cache/"));
+    edit(&mut b, ".wrapper.cpp", |t| {
+        t.replace("/tmp/aotmp2d6oxj/cache_a/", "/scratch/run-17/cache/")
+    });
+    edit(&mut b, ".kernel.cpp", |t| {
+        t.replace("/tmp/aotmp2d6oxj/cache_a/", "/scratch/run-17/cache/")
+    });
     let r = diff_trees(&a, &b).unwrap();
-    assert_eq!(r.verdict, DeterminismVerdict::PathNoiseOnly, "{:#?}", r.unexplained);
-    assert!(r.noise.iter().any(|n| n.kind == NoiseKind::AbsoluteCachePath));
+    assert_eq!(
+        r.verdict,
+        DeterminismVerdict::PathNoiseOnly,
+        "{:#?}",
+        r.unexplained
+    );
+    assert!(r
+        .noise
+        .iter()
+        .any(|n| n.kind == NoiseKind::AbsoluteCachePath));
 }
 
 #[test]
@@ -161,13 +216,25 @@ fn changed_line_outside_a_launcher_is_unexplained_and_named() {
     let (a, b0) = h200_trees();
     let mut b = b0.clone();
     let wrapper = edit(&mut b, ".wrapper.cpp", |t| {
-        t.replacen("aoti_torch_empty_strided(4,", "aoti_torch_empty_strided(5,", 1)
+        t.replacen(
+            "aoti_torch_empty_strided(4,",
+            "aoti_torch_empty_strided(5,",
+            1,
+        )
     });
     let r = diff_trees(&a, &b).unwrap();
     assert_eq!(r.verdict, DeterminismVerdict::Unexplained);
-    let u = r.unexplained.iter().find(|u| u.b.as_deref() == Some(wrapper.as_str())).unwrap();
+    let u = r
+        .unexplained
+        .iter()
+        .find(|u| u.b.as_deref() == Some(wrapper.as_str()))
+        .unwrap();
     assert_eq!(u.lines.len(), 1);
-    assert!(u.lines[0].text_b.as_deref().unwrap().contains("aoti_torch_empty_strided(5,"));
+    assert!(u.lines[0]
+        .text_b
+        .as_deref()
+        .unwrap()
+        .contains("aoti_torch_empty_strided(5,"));
     assert!(u.lines[0].line_b.is_some());
     // The autotune kernels are still named.
     assert_eq!(r.kernels.config_differs.len(), 9);
@@ -179,12 +246,21 @@ fn shape_constant_with_a_changed_value_is_unexplained() {
     let (a, b0) = h200_trees();
     let mut b = b0.clone();
     edit(&mut b, ".wrapper.cpp", |t| {
-        t.replacen("int_array_4[] = {2L, 8L, 1L, 1L, 5L, 58L}", "int_array_4[] = {2L, 8L, 1L, 1L, 5L, 59L}", 1)
+        t.replacen(
+            "int_array_4[] = {2L, 8L, 1L, 1L, 5L, 58L}",
+            "int_array_4[] = {2L, 8L, 1L, 1L, 5L, 59L}",
+            1,
+        )
     });
     let r = diff_trees(&a, &b).unwrap();
     assert_eq!(r.verdict, DeterminismVerdict::Unexplained);
     let lines = &r.unexplained[0].lines;
-    assert!(lines.iter().all(|l| l.text_b.as_deref().unwrap_or("").contains("59L")), "{lines:#?}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.text_b.as_deref().unwrap_or("").contains("59L")),
+        "{lines:#?}"
+    );
 }
 
 #[test]
@@ -215,9 +291,24 @@ fn cubin_differing_for_a_kernel_with_the_same_config_is_unexplained() {
         .and_then(|f| f.content.clone())
         .unwrap();
     let text = String::from_utf8(wrapper).unwrap();
-    let line = text.lines().find(|l| l.contains("loadKernel(") && l.contains("\"triton_poi_fused_convolution_0\"")).unwrap();
-    let cubin = line.split(".cubin").next().unwrap().rsplit('/').next().unwrap().to_owned() + ".cubin";
-    let f = b.files.iter_mut().find(|f| f.path.ends_with(&cubin)).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.contains("loadKernel(") && l.contains("\"triton_poi_fused_convolution_0\""))
+        .unwrap();
+    let cubin = line
+        .split(".cubin")
+        .next()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_owned()
+        + ".cubin";
+    let f = b
+        .files
+        .iter_mut()
+        .find(|f| f.path.ends_with(&cubin))
+        .unwrap();
     let mut bytes = f.content.clone().unwrap();
     let mid = bytes.len() / 2;
     bytes[mid] ^= 0xff;
@@ -225,7 +316,11 @@ fn cubin_differing_for_a_kernel_with_the_same_config_is_unexplained() {
     f.content = Some(bytes);
     let r = diff_trees(&a, &b).unwrap();
     assert_eq!(r.verdict, DeterminismVerdict::Unexplained);
-    let d = r.file_diffs.iter().find(|d| d.kernel.as_deref() == Some("triton_poi_fused_convolution_0")).unwrap();
+    let d = r
+        .file_diffs
+        .iter()
+        .find(|d| d.kernel.as_deref() == Some("triton_poi_fused_convolution_0"))
+        .unwrap();
     assert_eq!(d.class, DiffClass::Unexplained);
 }
 
@@ -271,11 +366,21 @@ fn packages_plus_best_configs_from_the_reports() {
     // not know which ones differ.
     for (t, tree) in [(&mut a, "aot_a"), (&mut b, "aot_b")] {
         let root = h200(tree).join("package");
-        let all: Vec<String> = t.files.iter().filter(|f| f.content.is_none()).map(|f| f.path.clone()).collect();
+        let all: Vec<String> = t
+            .files
+            .iter()
+            .filter(|f| f.content.is_none())
+            .map(|f| f.path.clone())
+            .collect();
         load(&root, t, &all);
     }
     let r = diff_trees(&a, &b).unwrap();
-    assert_eq!(r.verdict, DeterminismVerdict::AutotuneConfigsOnly, "{:#?}", r.unexplained);
+    assert_eq!(
+        r.verdict,
+        DeterminismVerdict::AutotuneConfigsOnly,
+        "{:#?}",
+        r.unexplained
+    );
     let ours: BTreeSet<String> = r.kernels.config_differs.iter().cloned().collect();
     assert_eq!(ours, kernels_differing_in_probe_reports());
 }

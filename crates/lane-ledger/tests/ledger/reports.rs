@@ -25,13 +25,20 @@ fn jit_report_partition_reconciles_with_its_named_residual() {
     let v = jit_value();
     let b = breakdown_of(&v);
     assert_eq!(b.ledger, LedgerKind::WarmSpansV1);
-    let p = b.compile_partition.as_ref().expect("warm ledger has a compile partition");
-    let total = v["mint_phases"]["totals"]["warm_compile_s"].as_f64().unwrap();
+    let p = b
+        .compile_partition
+        .as_ref()
+        .expect("warm ledger has a compile partition");
+    let total = v["mint_phases"]["totals"]["warm_compile_s"]
+        .as_f64()
+        .unwrap();
     assert_eq!(p.total.seconds, total);
     // The residual is recomputed, and agrees with what the report wrote.
     let members: f64 = p.members.iter().map(|m| m.seconds).sum();
     assert_eq!(p.residual.seconds, total - members);
-    let reported = v["mint_phases"]["phases"]["compile_other_s"].as_f64().unwrap();
+    let reported = v["mint_phases"]["phases"]["compile_other_s"]
+        .as_f64()
+        .unwrap();
     assert_eq!(p.residual.reported_s, Some(reported));
     assert!((p.residual.seconds - reported).abs() <= tolerance(total));
     assert!(b.reconciliation.holds(), "{:#?}", b.reconciliation);
@@ -53,11 +60,18 @@ fn jit_report_overlays_are_beside_the_partition_never_in_it() {
         .collect();
     assert_eq!(overlay_names.len(), written.len());
     for o in &overlay_names {
-        assert!(p.members.iter().all(|m| m.name != *o), "{o} summed into the partition");
+        assert!(
+            p.members.iter().all(|m| m.name != *o),
+            "{o} summed into the partition"
+        );
     }
     // aot_dispatch_s nests around nearly all of the compile; summing it
     // would overshoot the total.
-    let aot = b.overlays.iter().find(|o| o.name == "aot_dispatch_s").unwrap();
+    let aot = b
+        .overlays
+        .iter()
+        .find(|o| o.name == "aot_dispatch_s")
+        .unwrap();
     assert!(p.members_sum() + aot.seconds > p.total.seconds);
 }
 
@@ -105,7 +119,11 @@ fn jit_report_key_set_reconciles_on_its_torch() {
     let k = b.key_set.as_ref().expect("raw_metrics present");
     assert!(k.holds, "{k:#?}");
     assert_eq!(k.rows[0].keys, ["_compile.compile_inner"]);
-    assert!(!b.findings.iter().any(|f| f.severity == Severity::Error), "{:#?}", b.findings);
+    assert!(
+        !b.findings.iter().any(|f| f.severity == Severity::Error),
+        "{:#?}",
+        b.findings
+    );
 }
 
 #[test]
@@ -122,7 +140,11 @@ fn key_set_fails_loudly_when_torch_renames_the_total_key() {
         .find(|f| f.kind == FindingKind::KeySetDoesNotReconcile)
         .expect("key set finding");
     assert_eq!(f.severity, Severity::Error);
-    assert!(f.message.contains("_compile.compile_inner"), "{}", f.message);
+    assert!(
+        f.message.contains("_compile.compile_inner"),
+        "{}",
+        f.message
+    );
 }
 
 #[test]
@@ -169,7 +191,9 @@ fn seed_table_yields_dominant_phase_and_compile_named_zero() {
     assert_eq!(zero.seconds, v["phases"]["inductor_compile"].as_f64());
     assert!(kinds(&b).contains(&FindingKind::NoCompileSplit));
     // Nothing is invented: no split, no partition, no fraction.
-    assert!(b.warmup_split.is_none() && b.compile_partition.is_none() && b.compile_fraction.is_none());
+    assert!(
+        b.warmup_split.is_none() && b.compile_partition.is_none() && b.compile_fraction.is_none()
+    );
 }
 
 #[test]
@@ -195,7 +219,11 @@ fn aot_compile_record_partition_and_key_set() {
     assert!(b.key_set.as_ref().unwrap().holds);
     assert!(b.reconciliation.holds());
     // compile_wall_s dominates the record, but its partition breaks it down.
-    let d = b.findings.iter().find(|f| f.kind == FindingKind::DominantPhase).unwrap();
+    let d = b
+        .findings
+        .iter()
+        .find(|f| f.kind == FindingKind::DominantPhase)
+        .unwrap();
     assert_eq!(d.severity, Severity::Info);
 }
 
@@ -203,14 +231,20 @@ fn aot_compile_record_partition_and_key_set() {
 fn negative_residual_is_reported_never_clamped() {
     let mut v = jit_value();
     // Nesting changed: codegen now also contains the kernel compile wait.
-    let kc = v["mint_phases"]["phases"]["kernel_compile_s"].as_f64().unwrap();
+    let kc = v["mint_phases"]["phases"]["kernel_compile_s"]
+        .as_f64()
+        .unwrap();
     let cg = v["mint_phases"]["phases"]["codegen_s"].as_f64().unwrap();
     v["mint_phases"]["phases"]["codegen_s"] = json!(cg + kc);
     let b = breakdown_of(&v);
     let p = b.compile_partition.as_ref().unwrap();
     assert!(p.residual.seconds < 0.0);
     assert_eq!(p.residual.seconds, p.total.seconds - p.members_sum());
-    let f = b.findings.iter().find(|f| f.kind == FindingKind::NegativeResidual).unwrap();
+    let f = b
+        .findings
+        .iter()
+        .find(|f| f.kind == FindingKind::NegativeResidual)
+        .unwrap();
     assert_eq!(f.severity, Severity::Error);
     assert_eq!(f.seconds, Some(p.residual.seconds));
 }
@@ -219,7 +253,10 @@ fn negative_residual_is_reported_never_clamped() {
 fn residual_above_threshold_is_flagged() {
     let mut v = jit_value();
     v["mint_phases"]["phases"]["kernel_compile_s"] = json!(0.5);
-    v["mint_phases"]["phases"].as_object_mut().unwrap().remove("compile_other_s");
+    v["mint_phases"]["phases"]
+        .as_object_mut()
+        .unwrap()
+        .remove("compile_other_s");
     let b = breakdown_of(&v);
     assert!(kinds(&b).contains(&FindingKind::ResidualAboveThreshold));
 }
@@ -238,11 +275,23 @@ fn failed_job_keeps_its_seconds_and_is_flagged() {
     assert_eq!(row.wall_s, Some(wall));
     assert_eq!(row.compile_s, None);
     assert_eq!(row.compiled_nothing, None);
-    let f = b.findings.iter().find(|f| f.kind == FindingKind::FailedJob).unwrap();
+    let f = b
+        .findings
+        .iter()
+        .find(|f| f.kind == FindingKind::FailedJob)
+        .unwrap();
     assert_eq!(f.subject.as_deref(), Some(row.job.as_str()));
     // The wall still reconciles; the compile sum is not checked over a hole.
-    assert!(b.reconciliation.checks.iter().any(|c| c.what.contains("sum of job wall_s")));
-    assert!(!b.reconciliation.checks.iter().any(|c| c.what.contains("sum of job compile_s")));
+    assert!(b
+        .reconciliation
+        .checks
+        .iter()
+        .any(|c| c.what.contains("sum of job wall_s")));
+    assert!(!b
+        .reconciliation
+        .checks
+        .iter()
+        .any(|c| c.what.contains("sum of job compile_s")));
 }
 
 #[test]
@@ -268,7 +317,11 @@ fn unknown_keys_are_tolerated_and_reported() {
     let paths: Vec<&str> = b.unknown_keys.iter().map(|p| p.as_str()).collect();
     assert!(paths.contains(&"$.gpu_clock_mhz"));
     assert!(paths.contains(&"$.mint_phases.totals.warm_gpu_idle_s"));
-    let f = b.findings.iter().find(|f| f.kind == FindingKind::UnknownKeys).unwrap();
+    let f = b
+        .findings
+        .iter()
+        .find(|f| f.kind == FindingKind::UnknownKeys)
+        .unwrap();
     assert_eq!(f.severity, Severity::Info);
     assert!(f.message.contains("$.gpu_clock_mhz"));
 }
@@ -333,13 +386,21 @@ fn aot_table_v1_nested_partitions_with_residuals() {
     assert_eq!(l1.residual.seconds, 300.0 - 5.0 - 290.0);
     let l2 = e.child_wall.as_ref().unwrap();
     assert_eq!(l2.residual.name, "child_other_s");
-    assert_eq!(l2.residual.seconds, 290.0 - (2.0 + 10.0 + 1.0 + 7.0 + 265.0));
+    assert_eq!(
+        l2.residual.seconds,
+        290.0 - (2.0 + 10.0 + 1.0 + 7.0 + 265.0)
+    );
     let l3 = e.compile_wall.as_ref().unwrap();
     assert_eq!(l3.residual.seconds, 265.0 - (10.0 + 90.0 + 5.0 + 150.0));
     assert!(e.overlays.iter().any(|o| o.name == "autotune_s"));
     // Entry 2 never measured its child split: absent, not zero.
     let e2 = &b.entries[1];
-    assert!(e2.child_wall.as_ref().unwrap().unobserved.contains(&"child_seal_s".to_owned()));
+    assert!(e2
+        .child_wall
+        .as_ref()
+        .unwrap()
+        .unobserved
+        .contains(&"child_seal_s".to_owned()));
     // The mint-level partition sums the innermost level over entries.
     let p = b.compile_partition.as_ref().unwrap();
     assert_eq!(p.total.seconds, 265.0 + 275.0);

@@ -6,8 +6,8 @@ use std::io::Read;
 
 use super::fixtures::*;
 use lane_ledger::{
-    diff_trees, from_report, from_trace, parse_report, parse_report_with_limit, parse_trace, ArtifactFile,
-    ArtifactTree, ReportError, TraceOptions,
+    diff_trees, from_report, from_trace, parse_report, parse_report_with_limit, parse_trace,
+    ArtifactFile, ArtifactTree, ReportError, TraceOptions,
 };
 use proptest::prelude::*;
 
@@ -149,14 +149,19 @@ proptest! {
 
 #[test]
 fn deep_nesting_is_refused_with_a_location() {
-    let deep = format!("{{\"phases\": {}{}}}", "[".repeat(100_000), "]".repeat(100_000));
+    let deep = format!(
+        "{{\"phases\": {}{}}}",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
     let err = parse_report(deep.as_bytes()).unwrap_err();
     assert!(matches!(err, ReportError::TooDeep { .. }), "{err}");
 }
 
 #[test]
 fn huge_number_is_refused_by_path() {
-    let err = parse_report(br#"{"mint_phases": {"spans_v": 1, "totals": {"warm_wall_s": 1e300}}}"#).unwrap_err();
+    let err = parse_report(br#"{"mint_phases": {"spans_v": 1, "totals": {"warm_wall_s": 1e300}}}"#)
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
         "$.mint_phases.totals.warm_wall_s: implausible duration 1e300 s (above 10000000 s)"
@@ -169,7 +174,11 @@ fn huge_number_is_refused_by_path() {
 fn truncated_report_says_where_it_ends() {
     let full = read(h200("jit_report.json"));
     let err = parse_report(&full[..full.len() / 2]).unwrap_err();
-    assert!(err.to_string().starts_with("truncated JSON: the input ends at line"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("truncated JSON: the input ends at line"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -186,7 +195,10 @@ fn python_nan_is_named_by_json_path() {
 #[test]
 fn report_over_the_cap_is_refused_before_parsing() {
     let err = parse_report_with_limit(&read(h200("jit_report.json")), 1024).unwrap_err();
-    assert!(matches!(err, ReportError::TooLarge { limit: 1024, .. }), "{err}");
+    assert!(
+        matches!(err, ReportError::TooLarge { limit: 1024, .. }),
+        "{err}"
+    );
 }
 
 /// A reader of `len` bytes of one endless line, produced lazily.
@@ -208,7 +220,11 @@ fn an_endless_line_is_dropped_without_buffering_it() {
     // 256 MiB without a newline, then a real trace: memory stays bounded by
     // the reader's buffer, and the real records still count.
     let long = EndlessLine { left: 256 << 20 };
-    let reader = std::io::BufReader::with_capacity(1 << 20, long.chain(&b"\n"[..]).chain(std::io::Cursor::new(trace_log())));
+    let reader = std::io::BufReader::with_capacity(
+        1 << 20,
+        long.chain(&b"\n"[..])
+            .chain(std::io::Cursor::new(trace_log())),
+    );
     let options = TraceOptions {
         max_line_bytes: 1 << 20,
         ..TraceOptions::default()
@@ -223,8 +239,14 @@ fn an_endless_line_is_dropped_without_buffering_it() {
 fn wrong_types_name_their_paths() {
     for (doc, path) in [
         (r#"{"phases": {"load": "13.87"}}"#, "$.phases.load"),
-        (r#"{"mint_phases": {"spans_v": 1, "jobs": {"a": 1}}}"#, "$.mint_phases.jobs"),
-        (r#"{"mint_phases": {"spans_v": 1, "totals": {"warm_jobs": 2.5}}}"#, "$.mint_phases.totals.warm_jobs"),
+        (
+            r#"{"mint_phases": {"spans_v": 1, "jobs": {"a": 1}}}"#,
+            "$.mint_phases.jobs",
+        ),
+        (
+            r#"{"mint_phases": {"spans_v": 1, "totals": {"warm_jobs": 2.5}}}"#,
+            "$.mint_phases.totals.warm_jobs",
+        ),
         (r#"{"status": 7}"#, "$.status"),
         (r#"[1, 2]"#, "$"),
     ] {

@@ -10,17 +10,26 @@ fn report(label: &str, bytes: &[u8]) -> lane_ledger::MintBreakdown {
 
 #[test]
 fn render_jit_report() {
-    insta::assert_snapshot!(render_breakdown(&report("jit_report.json", &read(h200("jit_report.json")))));
+    insta::assert_snapshot!(render_breakdown(&report(
+        "jit_report.json",
+        &read(h200("jit_report.json"))
+    )));
 }
 
 #[test]
 fn render_seed_phase_table() {
-    insta::assert_snapshot!(render_breakdown(&report("seed.report.json", &read(SEED_TABLE))));
+    insta::assert_snapshot!(render_breakdown(&report(
+        "seed.report.json",
+        &read(SEED_TABLE)
+    )));
 }
 
 #[test]
 fn render_aot_compile_record() {
-    insta::assert_snapshot!(render_breakdown(&report("aot_a.json", &read(h200("aot_a.json")))));
+    insta::assert_snapshot!(render_breakdown(&report(
+        "aot_a.json",
+        &read(h200("aot_a.json"))
+    )));
 }
 
 #[test]
@@ -31,18 +40,28 @@ fn render_trace() {
 
 #[test]
 fn render_missing_report() {
-    insta::assert_snapshot!(render_breakdown(&lane_ledger::MintBreakdown::missing("mint-3.json", "file not found")));
+    insta::assert_snapshot!(render_breakdown(&lane_ledger::MintBreakdown::missing(
+        "mint-3.json",
+        "file not found"
+    )));
 }
 
 #[test]
 fn render_h200_determinism() {
     let (a, b) = h200_trees();
-    insta::assert_snapshot!(render_determinism(&lane_ledger::diff_trees(&a, &b).unwrap()));
+    insta::assert_snapshot!(render_determinism(
+        &lane_ledger::diff_trees(&a, &b).unwrap()
+    ));
 }
 
 #[test]
 fn render_comparison_of_jit_against_itself() {
     let m = report("jit_report.json", &read(h200("jit_report.json")));
-    let c = compare(std::slice::from_ref(&m), std::slice::from_ref(&m), &NoiseRule::default()).unwrap();
+    let c = compare(
+        std::slice::from_ref(&m),
+        std::slice::from_ref(&m),
+        &NoiseRule::default(),
+    )
+    .unwrap();
     insta::assert_snapshot!(render_comparison(&c));
 }

@@ -45,7 +45,8 @@ fn trace_compile_record_uses_start_and_end_when_durations_are_null() {
     let json: Value = serde_json::from_str(line.split_once("] ").unwrap().1).unwrap();
     let cm = &json["compilation_metrics"];
     assert!(cm["duration_us"].is_null() && cm["entire_frame_compile_time_s"].is_null());
-    let expected = (cm["end_time_us"].as_f64().unwrap() - cm["start_time_us"].as_f64().unwrap()) / 1e6;
+    let expected =
+        (cm["end_time_us"].as_f64().unwrap() - cm["start_time_us"].as_f64().unwrap()) / 1e6;
     assert_eq!(c.wall_s, Some(expected));
     assert_eq!(c.wall_from, Some("end_time_us - start_time_us"));
     assert_eq!(c.fields, MetricFields::None);
@@ -59,10 +60,17 @@ fn trace_breakdown_partitions_the_aot_compile() {
     let b = from_trace("trace", &m);
     let p = b.compile_partition.as_ref().unwrap();
     assert_eq!(p.total.name, "compile_fx_aot");
-    let host = m.spans.iter().find(|s| s.name == "AotCodeCompiler.compile").unwrap();
+    let host = m
+        .spans
+        .iter()
+        .find(|s| s.name == "AotCodeCompiler.compile")
+        .unwrap();
     assert_eq!(p.member("host_compile_s"), Some(host.seconds));
     assert_eq!(p.residual.seconds, p.total.seconds - p.members_sum());
-    assert!(b.total_s.is_none(), "a trace does not know the mint's total");
+    assert!(
+        b.total_s.is_none(),
+        "a trace does not know the mint's total"
+    );
 }
 
 #[test]
@@ -78,7 +86,11 @@ fn garbage_lines_between_good_ones_are_counted_and_skipped() {
         // Between records: never between a record and its payload lines.
         let next_is_record = lines.get(i + 1).is_some_and(|n| !n.starts_with('\t'));
         if i % 97 == 0 && next_is_record {
-            damaged.push_str(if i % 2 == 0 { "###### not a record\n" } else { "\u{fffd}\u{0}garbage {\"x\": \n" });
+            damaged.push_str(if i % 2 == 0 {
+                "###### not a record\n"
+            } else {
+                "\u{fffd}\u{0}garbage {\"x\": \n"
+            });
             inserted += 1;
         }
     }
@@ -87,8 +99,16 @@ fn garbage_lines_between_good_ones_are_counted_and_skipped() {
     assert_eq!(m.spans, clean.spans);
     assert_eq!(m.compiles_total, clean.compiles_total);
     let b = from_trace("damaged", &m);
-    let f = b.findings.iter().find(|f| f.kind == FindingKind::TraceLinesSkipped).unwrap();
-    assert!(f.message.contains(&format!("{inserted} of")), "{}", f.message);
+    let f = b
+        .findings
+        .iter()
+        .find(|f| f.kind == FindingKind::TraceLinesSkipped)
+        .unwrap();
+    assert!(
+        f.message.contains(&format!("{inserted} of")),
+        "{}",
+        f.message
+    );
 }
 
 #[test]
@@ -118,4 +138,39 @@ fn crlf_line_endings_parse_the_same() {
     let log = String::from_utf8(trace_log()).unwrap();
     let crlf = log.replace('\n', "\r\n");
     assert_eq!(parse(crlf.as_bytes()).spans, parse(log.as_bytes()).spans);
+}
+
+#[test]
+fn buffer_size_does_not_change_the_result() {
+    // Tiny buffers force every line through the general path; the default
+    // one lets payload runs and chromium events take the fast paths. Both
+    // must count and sum exactly the same, garbage included.
+    let log = String::from_utf8(trace_log()).unwrap();
+    let mut text = String::new();
+    for (i, line) in log.lines().enumerate() {
+        text.push_str(line);
+        text.push('\n');
+        if i % 500 == 0 {
+            text.push_str("\n!! garbage between records\n");
+        }
+    }
+    let reference = parse_trace(
+        std::io::BufReader::with_capacity(1 << 20, text.as_bytes()),
+        &TraceOptions::default(),
+    )
+    .unwrap();
+    for cap in [1, 3, 64, 1000, 4096] {
+        let m = parse_trace(
+            std::io::BufReader::with_capacity(cap, text.as_bytes()),
+            &TraceOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(m, reference, "capacity {cap}");
+    }
+    assert!(reference.skipped_lines > 0);
+    assert_eq!(reference.lines, text.lines().count() as u64);
+    assert_eq!(
+        reference.payload_lines,
+        text.lines().filter(|l| l.starts_with('\t')).count() as u64
+    );
 }

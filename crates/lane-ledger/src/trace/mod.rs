@@ -27,11 +27,19 @@
 use std::collections::HashMap;
 use std::io::BufRead;
 
-use serde::{Deserialize, Serialize};
+mod lines;
+mod records;
+
+use serde::Serialize;
 
 use crate::error::TraceError;
 use crate::json::MAX_SECONDS;
 use crate::report::Span;
+use lines::{first_key, record_json, skip_payload_lines};
+use records::{
+    compile_record, fast_chromium_event, fast_chromium_event_at, fast_compilation_metrics,
+    ChromiumEvent, MetricsEnvelope,
+};
 
 /// Limits of the trace reader.
 #[derive(Debug, Clone)]
@@ -234,9 +242,12 @@ pub fn parse_trace<R: BufRead>(
     options: &TraceOptions,
 ) -> Result<TraceMetrics, TraceError> {
     let mut state = Scanner::new(options);
+    // The start of a line that straddles two buffers.
     let mut carry: Vec<u8> = Vec::new();
     // True while dropping the rest of an over-long line.
     let mut dropping = false;
+    // True while inside a run of payload lines being skipped in bulk.
+    let mut in_skip = false;
     loop {
         let buf = match reader.fill_buf() {
             Ok(buf) => buf,
@@ -253,30 +264,61 @@ pub fn parse_trace<R: BufRead>(
         }
         let len = buf.len();
         let mut start = 0;
-        for nl in memchr::memchr_iter(b'\n', buf) {
-            if dropping {
-                dropping = false;
-                state.oversized_line();
-            } else if carry.is_empty() {
-                state.line(&buf[start..nl]);
-            } else {
-                carry.extend_from_slice(&buf[start..nl]);
-                state.line(&carry);
-                carry.clear();
+        while start < len {
+            // Payload lines are the bulk of a trace: pass a run of them
+            // without visiting each line (see `skip_payload_lines`), handing
+            // the run to the scanner when it collects a chromium event.
+            let at_payload = carry.is_empty() && !dropping && buf[start] == b'\t';
+            if at_payload && !in_skip && state.collecting && state.pending.is_empty() {
+                if let Some(consumed) = state.event_in_place(&buf[start..]) {
+                    start += consumed;
+                    continue;
+                }
             }
-            start = nl + 1;
-        }
-        if start < len && !dropping {
-            if carry.len() + (len - start) > options.max_line_bytes {
-                carry.clear();
-                dropping = true;
-            } else {
-                carry.extend_from_slice(&buf[start..]);
+            if in_skip || at_payload {
+                let run = skip_payload_lines(&buf[start..]);
+                let end = run.next_line.map_or(len, |advance| start + advance);
+                state.payload_run(run.newlines);
+                if state.collecting {
+                    state.collect(&buf[start..end], run.next_line.is_some());
+                }
+                in_skip = run.next_line.is_none() && !run.ended_on_newline;
+                start = end;
+                continue;
+            }
+            match memchr::memchr(b'\n', &buf[start..]) {
+                Some(i) => {
+                    let nl = start + i;
+                    if dropping {
+                        dropping = false;
+                        state.oversized_line();
+                    } else if carry.is_empty() {
+                        state.line(&buf[start..nl]);
+                    } else {
+                        carry.extend_from_slice(&buf[start..nl]);
+                        state.line(&carry);
+                        carry.clear();
+                    }
+                    start = nl + 1;
+                }
+                None => {
+                    if !dropping {
+                        if carry.len() + (len - start) > options.max_line_bytes {
+                            carry.clear();
+                            dropping = true;
+                        } else {
+                            carry.extend_from_slice(&buf[start..]);
+                        }
+                    }
+                    start = len;
+                }
             }
         }
         reader.consume(len);
     }
-    if dropping {
+    if in_skip {
+        state.payload_run(1);
+    } else if dropping {
         state.oversized_line();
     } else if !carry.is_empty() {
         state.line(&carry);
@@ -297,96 +339,20 @@ struct Scanner<'o> {
     options: &'o TraceOptions,
     metrics: TraceMetrics,
     /// Payload of the chromium event being collected, when one is.
-    pending: Option<Vec<u8>>,
+    /// True while collecting a chromium event's payload into `pending`
+    /// (one buffer, reused: no allocation per event).
+    collecting: bool,
+    pending: Vec<u8>,
     pending_line: u64,
-    names: HashMap<String, NameState>,
+    /// Span state per function name, in first-seen order (names are bytes:
+    /// decoded once, at the end).
+    spans: Vec<(Vec<u8>, NameState)>,
+    /// Index into `spans` by name.
+    names: HashMap<Vec<u8>, usize>,
+    /// The last few names looked up (begin and end of one span come close
+    /// together): a byte compare instead of hashing the name again.
+    recent: [usize; 4],
     metrics_finder: memchr::memmem::Finder<'static>,
-}
-
-#[derive(Deserialize)]
-struct ChromiumEvent<'a> {
-    #[serde(borrow)]
-    name: std::borrow::Cow<'a, str>,
-    #[serde(borrow)]
-    ph: std::borrow::Cow<'a, str>,
-    ts: f64,
-    #[serde(default)]
-    dur: Option<f64>,
-    #[serde(default)]
-    pid: Option<u64>,
-    #[serde(default)]
-    tid: Option<u64>,
-}
-
-#[derive(Deserialize)]
-struct MetricsEnvelope {
-    compilation_metrics: RawCompilationMetrics,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct RawCompilationMetrics {
-    #[serde(deserialize_with = "lenient_string")]
-    compile_id: Option<String>,
-    #[serde(deserialize_with = "lenient_string")]
-    co_name: Option<String>,
-    #[serde(deserialize_with = "lenient_string")]
-    fail_type: Option<String>,
-    #[serde(deserialize_with = "lenient_string")]
-    pytorch_version: Option<String>,
-    // Older seconds fields.
-    entire_frame_compile_time_s: Option<f64>,
-    backend_compile_time_s: Option<f64>,
-    inductor_compile_time_s: Option<f64>,
-    code_gen_time_s: Option<f64>,
-    // Newer microsecond fields.
-    duration_us: Option<f64>,
-    start_time_us: Option<f64>,
-    end_time_us: Option<f64>,
-    aot_autograd_cumulative_compile_time_us: Option<f64>,
-    inductor_cumulative_compile_time_us: Option<f64>,
-    inductor_code_gen_cumulative_compile_time_us: Option<f64>,
-    triton_compile_time_us: Option<f64>,
-    compile_time_autotune_time_us: Option<f64>,
-}
-
-/// A string, or absent for `null` and for any other shape (a `compile_id`
-/// has been an object in some versions; it is a label, not a measurement).
-fn lenient_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Lenient {
-        S(String),
-        N(f64),
-        Other(serde::de::IgnoredAny),
-    }
-    Ok(match Option::<Lenient>::deserialize(d)? {
-        Some(Lenient::S(s)) => Some(s),
-        Some(Lenient::N(n)) => Some(n.to_string()),
-        Some(Lenient::Other(_)) | None => None,
-    })
-}
-
-/// The JSON part of a structured-trace line, when the line has the glog
-/// prefix `[VIWEF]MMDD HH:MM:SS.uuuuuu <pid> <file>:<line>] {`.
-fn record_json(line: &[u8]) -> Option<&[u8]> {
-    if line.len() < 8 || !matches!(line[0], b'V' | b'I' | b'W' | b'E' | b'F') {
-        return None;
-    }
-    if !line[1..5].iter().all(u8::is_ascii_digit) || line[5] != b' ' {
-        return None;
-    }
-    let close = memchr::memchr(b']', line)?;
-    let rest = line.get(close + 1..)?;
-    let rest = rest.strip_prefix(b" ")?;
-    rest.first().is_some_and(|&b| b == b'{').then_some(rest)
-}
-
-/// The first key of a JSON object, cheaply (`{"kind": ...` -> `kind`).
-fn first_key(json: &[u8]) -> Option<&[u8]> {
-    let rest = json.strip_prefix(b"{\"")?;
-    let end = memchr::memchr(b'"', rest)?;
-    Some(&rest[..end])
 }
 
 impl<'o> Scanner<'o> {
@@ -394,9 +360,12 @@ impl<'o> Scanner<'o> {
         Scanner {
             options,
             metrics: TraceMetrics::default(),
-            pending: None,
+            collecting: false,
+            pending: Vec::new(),
             pending_line: 0,
+            spans: Vec::new(),
             names: HashMap::new(),
+            recent: [usize::MAX; 4],
             metrics_finder: memchr::memmem::Finder::new(b"\"compilation_metrics\"").into_owned(),
         }
     }
@@ -412,6 +381,36 @@ impl<'o> Scanner<'o> {
         }
     }
 
+    /// Payload bytes of the chromium event being collected (raw, tabs and
+    /// all: a tab is JSON whitespace). `complete` when the run ended.
+    fn collect(&mut self, bytes: &[u8], complete: bool) {
+        if complete && self.pending.is_empty() {
+            // The whole payload sits in the reader's buffer: no copy.
+            self.collecting = false;
+            let n = self.pending_line;
+            self.chromium_event(n, bytes);
+            return;
+        }
+        if self.pending.len() + bytes.len() > self.options.max_payload_bytes {
+            self.collecting = false;
+            self.pending.clear();
+            let n = self.pending_line;
+            let max = self.options.max_payload_bytes;
+            self.skip(n, || format!("chromium_event payload above {max} bytes"));
+            return;
+        }
+        self.pending.extend_from_slice(bytes);
+        if complete {
+            self.flush_pending();
+        }
+    }
+
+    /// A run of payload lines passed in bulk.
+    fn payload_run(&mut self, lines: u64) {
+        self.metrics.lines += lines;
+        self.metrics.payload_lines += lines;
+    }
+
     fn oversized_line(&mut self) {
         self.metrics.lines += 1;
         let n = self.metrics.lines;
@@ -425,9 +424,10 @@ impl<'o> Scanner<'o> {
         let line = raw.strip_suffix(b"\r").unwrap_or(raw);
         if line.first() == Some(&b'\t') {
             self.metrics.payload_lines += 1;
-            if let Some(pending) = self.pending.as_mut() {
+            if self.collecting {
+                let pending = &mut self.pending;
                 if pending.len() + line.len() > self.options.max_payload_bytes {
-                    self.pending = None;
+                    self.collecting = false;
                     let n = self.pending_line;
                     let max = self.options.max_payload_bytes;
                     self.skip(n, || format!("chromium_event payload above {max} bytes"));
@@ -453,7 +453,8 @@ impl<'o> Scanner<'o> {
         self.metrics.record_lines += 1;
         match first_key(json) {
             Some(b"chromium_event") => {
-                self.pending = Some(Vec::new());
+                self.collecting = true;
+                self.pending.clear();
                 self.pending_line = n;
             }
             Some(b"compilation_metrics") => self.compilation_metrics(n, json),
@@ -468,37 +469,89 @@ impl<'o> Scanner<'o> {
     }
 
     fn flush_pending(&mut self) {
-        if let Some(payload) = self.pending.take() {
+        if self.collecting {
+            self.collecting = false;
             let n = self.pending_line;
+            let payload = std::mem::take(&mut self.pending);
             if payload.is_empty() {
                 self.skip(n, || "chromium_event without a payload".to_owned());
             } else {
                 self.chromium_event(n, &payload);
             }
+            self.pending = payload;
+            self.pending.clear();
         }
     }
 
+    /// Reads the chromium event whose payload starts `hay` in place, when
+    /// the whole payload run is there and well formed: its JSON object, then
+    /// the end of its last line, then a line that is not a payload line.
+    /// Returns the bytes consumed; `None` leaves the run to the general path.
+    fn event_in_place(&mut self, hay: &[u8]) -> Option<usize> {
+        let (event, end, inside) = fast_chromium_event_at(hay)?;
+        // Every line of the run must be a payload line (a tab after each
+        // newline but the last), as the general path would require.
+        let inside = inside?;
+        let mut k = end;
+        while k < hay.len() && matches!(hay[k], b' ' | b'\t' | b'\r') {
+            k += 1;
+        }
+        if hay.get(k) != Some(&b'\n') || matches!(hay.get(k + 1), None | Some(b'\t')) {
+            return None;
+        }
+        self.payload_run(inside as u64 + 1);
+        self.collecting = false;
+        let line = self.pending_line;
+        self.apply_event(line, event);
+        Some(k + 1)
+    }
+
     fn chromium_event(&mut self, line: u64, payload: &[u8]) {
-        let event: ChromiumEvent<'_> = match serde_json::from_slice(payload) {
-            Ok(e) => e,
-            Err(e) => {
-                self.skip(line, || format!("chromium_event payload: {e}"));
-                return;
+        let event = match fast_chromium_event(payload) {
+            Some(e) => e,
+            None => match serde_json::from_slice::<ChromiumEvent<'_>>(payload) {
+                Ok(e) => e,
+                Err(e) => {
+                    self.skip(line, || format!("chromium_event payload: {e}"));
+                    return;
+                }
+            },
+        };
+        self.apply_event(line, event);
+    }
+
+    /// The index of `name`'s span state, created on first sight.
+    fn span_index(&mut self, name: &[u8]) -> usize {
+        for &i in &self.recent {
+            if i != usize::MAX && self.spans[i].0 == name {
+                return i;
+            }
+        }
+        let i = match self.names.get(name) {
+            Some(&i) => i,
+            None => {
+                self.spans.push((name.to_vec(), NameState::default()));
+                self.names.insert(name.to_vec(), self.spans.len() - 1);
+                self.spans.len() - 1
             }
         };
+        self.recent.rotate_right(1);
+        self.recent[0] = i;
+        i
+    }
+
+    fn apply_event(&mut self, line: u64, event: ChromiumEvent<'_>) {
         if !event.ts.is_finite() {
             self.skip(line, || "chromium_event with a non-finite ts".to_owned());
             return;
         }
         let key = (event.pid.unwrap_or(0), event.tid.unwrap_or(0));
-        let name: &str = &event.name;
-        let state = match self.names.get_mut(name) {
-            Some(s) => s,
-            None => self.names.entry(name.to_owned()).or_default(),
-        };
+        let name: &[u8] = &event.name;
+        let index = self.span_index(name);
+        let state = &mut self.spans[index].1;
         match &*event.ph {
-            "B" => state.open.push((key.0, key.1, event.ts)),
-            "E" => {
+            b"B" => state.open.push((key.0, key.1, event.ts)),
+            b"E" => {
                 let pos = state.open.iter().rposition(|&(p, t, _)| (p, t) == key);
                 match pos {
                     Some(i) => {
@@ -508,19 +561,27 @@ impl<'o> Scanner<'o> {
                             state.calls += 1;
                             state.seconds += dur;
                         } else {
-                            self.skip(line, || format!("span {name} with duration {dur} s"));
+                            self.skip(line, || {
+                                format!(
+                                    "span {} with duration {dur} s",
+                                    String::from_utf8_lossy(name)
+                                )
+                            });
                         }
                     }
                     None => self.metrics.unmatched_ends += 1,
                 }
             }
-            "X" => match event.dur {
+            b"X" => match event.dur {
                 Some(d) if (0.0..=MAX_SECONDS * 1e6).contains(&d) => {
                     state.calls += 1;
                     state.seconds += d / 1e6;
                 }
                 _ => self.skip(line, || {
-                    format!("complete event {name} without a valid dur")
+                    format!(
+                        "complete event {} without a valid dur",
+                        String::from_utf8_lossy(name)
+                    )
                 }),
             },
             // Instant and counter events carry no duration.
@@ -529,12 +590,15 @@ impl<'o> Scanner<'o> {
     }
 
     fn compilation_metrics(&mut self, line: u64, json: &[u8]) {
-        let raw = match serde_json::from_slice::<MetricsEnvelope>(json) {
-            Ok(env) => env.compilation_metrics,
-            Err(e) => {
-                self.skip(line, || format!("compilation_metrics: {e}"));
-                return;
-            }
+        let raw = match fast_compilation_metrics(json) {
+            Some(raw) => raw,
+            None => match serde_json::from_slice::<MetricsEnvelope>(json) {
+                Ok(env) => env.compilation_metrics,
+                Err(e) => {
+                    self.skip(line, || format!("compilation_metrics: {e}"));
+                    return;
+                }
+            },
         };
         match compile_record(line, &raw) {
             Ok(record) => {
@@ -557,12 +621,12 @@ impl<'o> Scanner<'o> {
                 lines: self.metrics.lines,
             });
         }
-        let mut spans: Vec<SpanTotal> = Vec::with_capacity(self.names.len());
-        for (name, state) in self.names {
+        let mut spans: Vec<SpanTotal> = Vec::with_capacity(self.spans.len());
+        for (name, state) in self.spans {
             self.metrics.unclosed_spans += state.open.len() as u64;
             if state.calls > 0 {
                 spans.push(SpanTotal {
-                    name,
+                    name: String::from_utf8_lossy(&name).into_owned(),
                     calls: state.calls,
                     seconds: state.seconds,
                 });
@@ -579,101 +643,6 @@ impl<'o> Scanner<'o> {
         );
         Ok(self.metrics)
     }
-}
-
-/// Validates one duration field: finite, non-negative, plausible.
-fn field(name: &'static str, value: Option<f64>, scale: f64) -> Result<Option<f64>, String> {
-    match value {
-        None => Ok(None),
-        Some(v) => {
-            let s = v * scale;
-            if !(0.0..=MAX_SECONDS).contains(&s) {
-                Err(format!(
-                    "compilation_metrics.{name} = {v} is not a duration"
-                ))
-            } else {
-                Ok(Some(s))
-            }
-        }
-    }
-}
-
-fn compile_record(line: u64, raw: &RawCompilationMetrics) -> Result<CompileRecord, String> {
-    const US: f64 = 1e-6;
-    let old_wall = field(
-        "entire_frame_compile_time_s",
-        raw.entire_frame_compile_time_s,
-        1.0,
-    )?;
-    let new_wall = field("duration_us", raw.duration_us, US)?;
-    let span_wall = match (raw.start_time_us, raw.end_time_us) {
-        (Some(a), Some(b)) => field("end_time_us - start_time_us", Some(b - a), US)?,
-        _ => None,
-    };
-    let (wall_s, wall_from) = match (new_wall, old_wall, span_wall) {
-        (Some(w), _, _) => (Some(w), Some("duration_us")),
-        (None, Some(w), _) => (Some(w), Some("entire_frame_compile_time_s")),
-        (None, None, Some(w)) => (Some(w), Some("end_time_us - start_time_us")),
-        _ => (None, None),
-    };
-    let backend_new = field(
-        "aot_autograd_cumulative_compile_time_us",
-        raw.aot_autograd_cumulative_compile_time_us,
-        US,
-    )?;
-    let backend_old = field("backend_compile_time_s", raw.backend_compile_time_s, 1.0)?;
-    let inductor_new = field(
-        "inductor_cumulative_compile_time_us",
-        raw.inductor_cumulative_compile_time_us,
-        US,
-    )?;
-    let inductor_old = field("inductor_compile_time_s", raw.inductor_compile_time_s, 1.0)?;
-    let codegen_new = field(
-        "inductor_code_gen_cumulative_compile_time_us",
-        raw.inductor_code_gen_cumulative_compile_time_us,
-        US,
-    )?;
-    let codegen_old = field("code_gen_time_s", raw.code_gen_time_s, 1.0)?;
-    let triton = field("triton_compile_time_us", raw.triton_compile_time_us, US)?;
-    let autotune = field(
-        "compile_time_autotune_time_us",
-        raw.compile_time_autotune_time_us,
-        US,
-    )?;
-    let any_old = [old_wall, backend_old, inductor_old, codegen_old]
-        .iter()
-        .any(Option::is_some);
-    let any_new = [
-        new_wall,
-        backend_new,
-        inductor_new,
-        codegen_new,
-        triton,
-        autotune,
-    ]
-    .iter()
-    .any(Option::is_some);
-    let fields = match (any_old, any_new) {
-        (true, true) => MetricFields::Both,
-        (true, false) => MetricFields::Seconds,
-        (false, true) => MetricFields::Micros,
-        (false, false) => MetricFields::None,
-    };
-    Ok(CompileRecord {
-        source: None,
-        line,
-        compile_id: raw.compile_id.clone(),
-        co_name: raw.co_name.clone(),
-        wall_s,
-        wall_from,
-        backend_compile_s: backend_new.or(backend_old),
-        inductor_compile_s: inductor_new.or(inductor_old),
-        code_gen_s: codegen_new.or(codegen_old),
-        triton_compile_s: triton,
-        autotune_s: autotune,
-        fail_type: raw.fail_type.clone(),
-        fields,
-    })
 }
 
 #[cfg(test)]

@@ -42,19 +42,6 @@ impl Exit {
             Exit::Verification => 8,
         }
     }
-
-    /// Every documented exit code, in numeric order.
-    pub const ALL: [Exit; 9] = [
-        Exit::Ok,
-        Exit::Failure,
-        Exit::Usage,
-        Exit::InvalidInput,
-        Exit::GuardRefused,
-        Exit::Conflict,
-        Exit::Precondition,
-        Exit::Findings,
-        Exit::Verification,
-    ];
 }
 
 /// An error on its way out of the binary: what to print and which code to exit with.

@@ -36,6 +36,12 @@ enum Command {
     Ledger(cmd::ledger::Args),
     /// Diff two cold mints' artifacts: are they the same bytes, and if not, why?
     Diff(cmd::diff::Args),
+    /// Build and verify the lane's patch wheel from the cut, and stage it in the artifact store.
+    Wheel(cmd::wheel::Args),
+    /// Upload the verified wheel to a package index, once the lane's mints are green.
+    Publish(cmd::publish::Args),
+    /// Render the lane's per-cell phase breakdown and post it to its PRs.
+    Report(cmd::report::Args),
     /// Run a whole lane on embedded defaults: no cluster, no GitHub, no GPU.
     Demo(cmd::demo::Args),
 }
@@ -74,6 +80,9 @@ fn main() -> ExitCode {
         Command::Ledger(args) => cmd::ledger::run(args),
         Command::Diff(args) => cmd::diff::run(args),
         Command::Demo(args) => cmd::demo::run(args),
+        Command::Wheel(args) => cmd::wheel::run(args),
+        Command::Publish(args) => cmd::publish::run(args),
+        Command::Report(args) => cmd::report::run(args),
     };
     match result {
         Ok(exit) => ExitCode::from(exit.code()),

@@ -17,7 +17,7 @@ mod scalar;
 
 pub use error::LaneFileError;
 pub use model::{
-    Changelog, Guard, LaneFile, Pick, PickRef, PickSpec, TreeProbe, TreeProbeSpec, Upstream,
+    Changelog, GithubTarget, Guard, LaneFile, Pick, PickRef, PickSpec, TreeProbe, TreeProbeSpec, Upstream,
     VersionFile, VersionFileKind, VersionFileSpec,
 };
 pub use scalar::{CommitId, LaneVersion, Pattern, RefName, RepoPath};

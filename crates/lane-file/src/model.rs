@@ -73,6 +73,55 @@ pub struct LaneFile {
     /// Guards the lane must pass before and after the cut.
     #[serde(default)]
     pub guards: Vec<Guard>,
+    /// The previous lane whose mint results this lane is compared against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<LaneVersion>,
+    /// Where the lane's results are posted on GitHub.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub github: Option<GithubTarget>,
+}
+
+/// Where a lane's per-cell breakdown is posted.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GithubTarget {
+    /// `owner/name` of the repository the PRs live in; defaults to the
+    /// upstream when it is a github.com URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repo: Option<String>,
+    /// PRs or issues to post to besides the picks' PRs.
+    #[serde(default)]
+    pub post_to: Vec<u64>,
+    /// Post to the picks' PRs (default true).
+    #[serde(default = "yes")]
+    pub post_to_picks: bool,
+    /// A link to the full report, shown in every comment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report_url: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl LaneFile {
+    /// The GitHub `owner/name` results are posted to: `github.repo`, else
+    /// the upstream's when it is a github.com URL.
+    pub fn github_repo(&self) -> Option<String> {
+        if let Some(r) = self.github.as_ref().and_then(|g| g.repo.clone()) {
+            return Some(r);
+        }
+        let u = self.upstream.repo.trim_end_matches('/').trim_end_matches(".git");
+        let rest = u
+            .strip_prefix("https://github.com/")
+            .or_else(|| u.strip_prefix("git@github.com:"))
+            .or_else(|| u.strip_prefix("ssh://git@github.com/"))?;
+        let mut parts = rest.split('/');
+        match (parts.next(), parts.next(), parts.next()) {
+            (Some(o), Some(n), None) if !o.is_empty() && !n.is_empty() => Some(format!("{o}/{n}")),
+            _ => None,
+        }
+    }
 }
 
 impl LaneFile {

@@ -5,4 +5,7 @@ pub mod demo;
 pub mod diff;
 pub mod guard;
 pub mod ledger;
+pub mod publish;
+pub mod report;
 pub mod schema;
+pub mod wheel;

@@ -42,6 +42,15 @@ enum Command {
     Publish(cmd::publish::Args),
     /// Render the lane's per-cell phase breakdown and post it to its PRs.
     Report(cmd::report::Args),
+    /// Mint every cell x GPU class x cold repeat of a lane (local backend).
+    Mint(cmd::mint::Args),
+    /// Where every mint of a lane stands (from its run store).
+    Status(cmd::status::Args),
+    /// Wrap one mint where it runs (used by the backends).
+    Agent(cmd::agent::Args),
+    /// A mint command that replays a recorded real mint (for the demo; labelled replay).
+    #[command(name = "replay-mint")]
+    ReplayMint(cmd::replay::Args),
     /// Run a whole lane on embedded defaults: no cluster, no GitHub, no GPU.
     Demo(cmd::demo::Args),
 }
@@ -80,6 +89,10 @@ fn main() -> ExitCode {
         Command::Ledger(args) => cmd::ledger::run(args),
         Command::Diff(args) => cmd::diff::run(args),
         Command::Demo(args) => cmd::demo::run(args),
+        Command::Mint(args) => cmd::mint::run(args),
+        Command::Status(args) => cmd::status::run(args),
+        Command::Agent(args) => cmd::agent::run(args),
+        Command::ReplayMint(args) => cmd::replay::run(args),
         Command::Wheel(args) => cmd::wheel::run(args),
         Command::Publish(args) => cmd::publish::run(args),
         Command::Report(args) => cmd::report::run(args),

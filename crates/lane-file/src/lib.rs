@@ -17,10 +17,10 @@ mod scalar;
 
 pub use error::LaneFileError;
 pub use model::{
-    Changelog, GithubTarget, Guard, LaneFile, Pick, PickRef, PickSpec, TreeProbe, TreeProbeSpec, Upstream,
-    VersionFile, VersionFileKind, VersionFileSpec,
+    Cell, Changelog, GithubTarget, Guard, LaneFile, MintMatrix, Pick, PickRef, PickSpec, Recipe,
+    RetryPolicy, TreeProbe, TreeProbeSpec, Upstream, VersionFile, VersionFileKind, VersionFileSpec,
 };
-pub use scalar::{CommitId, LaneVersion, Pattern, RefName, RepoPath};
+pub use scalar::{CommitId, LaneVersion, Name, Pattern, RefName, RepoPath};
 
 use std::collections::HashSet;
 
@@ -156,6 +156,45 @@ fn validate(file: &str, text: &str, lane: &LaneFile) -> Result<(), LaneFileError
                     "guard `{}` checks nothing: expected `forbidden_commits`, `frozen_paths` or `probes`",
                     g.name
                 ),
+            ));
+        }
+    }
+    if let Some(m) = &lane.mint {
+        if m.gpus.is_empty() || m.cells.is_empty() {
+            return Err(at(
+                file,
+                text,
+                "mint",
+                None,
+                "mint".into(),
+                "expected at least one GPU class in `gpus` and one cell in `cells`".into(),
+            ));
+        }
+        let mut names = HashSet::new();
+        for (i, c) in m.cells.iter().enumerate() {
+            if !names.insert(c.name.as_str()) {
+                return Err(at(
+                    file,
+                    text,
+                    "mint",
+                    None,
+                    format!("mint.cells[{i}]"),
+                    format!("cell `{}` is listed twice", c.name),
+                ));
+            }
+            if c.command.is_empty() {
+                return Err(at(file, text, "mint", None, format!("mint.cells[{i}].command"),
+                    format!("cell `{}` has an empty command: expected the mint program and its arguments", c.name)));
+            }
+        }
+        if m.cold_repeats == 0 {
+            return Err(at(
+                file,
+                text,
+                "mint",
+                None,
+                "mint.cold_repeats".into(),
+                "expected at least 1 cold repeat".into(),
             ));
         }
     }

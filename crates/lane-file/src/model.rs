@@ -9,7 +9,7 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt;
 
-use crate::scalar::{CommitId, LaneVersion, Pattern, RefName, RepoPath};
+use crate::scalar::{CommitId, LaneVersion, Name, Pattern, RefName, RepoPath};
 
 /// Implements `Deserialize` for `$ty` by reading `$spec` from the same
 /// mapping and converting it with `TryFrom`, inside the visitor, so the
@@ -79,6 +79,98 @@ pub struct LaneFile {
     /// Where the lane's results are posted on GitHub.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub github: Option<GithubTarget>,
+    /// The mints that prove the lane: cells × GPU classes × cold repeats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mint: Option<MintMatrix>,
+}
+
+/// The mint matrix: every cell on every GPU class, `cold_repeats` times.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MintMatrix {
+    /// GPU classes to mint on (e.g. `L40S`, `L4`).
+    pub gpus: Vec<Name>,
+    /// Cold repeats per cell and GPU (no cache anywhere); two make a determinism diff.
+    #[serde(default = "two")]
+    #[schemars(range(min = 1, max = 16))]
+    pub cold_repeats: u32,
+    /// Seconds one mint may run before its process group is killed.
+    #[serde(default = "two_hours")]
+    #[schemars(range(min = 1))]
+    pub timeout_s: u64,
+    /// How many mints the local backend runs at once (default: 1 per visible GPU, at least 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<u32>,
+    /// Retries per outcome (`refused` and `failed` are never retried).
+    #[serde(default)]
+    pub retry: RetryPolicy,
+    /// The cells.
+    pub cells: Vec<Cell>,
+}
+
+fn two() -> u32 {
+    2
+}
+fn two_hours() -> u64 {
+    7200
+}
+
+/// How often each retryable outcome is retried.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RetryPolicy {
+    /// Retries after `crashed` (no classification; also a killed or timed-out mint). Default 1.
+    #[serde(default = "one")]
+    pub crashed: u32,
+    /// Retries after `resource` (a shortfall). Default 1.
+    #[serde(default = "one")]
+    pub resource: u32,
+    /// Seconds to wait before retrying a `resource` outcome. Default 60.
+    #[serde(default = "sixty")]
+    pub resource_backoff_s: u64,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            crashed: 1,
+            resource: 1,
+            resource_backoff_s: 60,
+        }
+    }
+}
+
+fn one() -> u32 {
+    1
+}
+fn sixty() -> u64 {
+    60
+}
+
+/// A recipe: how a cell is compiled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Recipe {
+    /// `torch.compile` (JIT); compiles inline inside the warm-up forwards.
+    Dynamo,
+    /// `torch.export` + AOTInductor.
+    Aot,
+}
+
+/// One cell to mint.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Cell {
+    /// The cell's name (letters, digits, `.`, `_`, `-`): it names folders and Jobs.
+    pub name: Name,
+    /// The recipe.
+    pub recipe: Recipe,
+    /// The mint command and its arguments. It finds the report path in
+    /// `$LANE_REPORT_PATH` and writes artifacts under `$LANE_ARTIFACTS_DIR`.
+    pub command: Vec<String>,
+    /// Extra environment for the mint.
+    #[serde(default)]
+    pub env: std::collections::BTreeMap<String, String>,
 }
 
 /// Where a lane's per-cell breakdown is posted.
@@ -111,7 +203,11 @@ impl LaneFile {
         if let Some(r) = self.github.as_ref().and_then(|g| g.repo.clone()) {
             return Some(r);
         }
-        let u = self.upstream.repo.trim_end_matches('/').trim_end_matches(".git");
+        let u = self
+            .upstream
+            .repo
+            .trim_end_matches('/')
+            .trim_end_matches(".git");
         let rest = u
             .strip_prefix("https://github.com/")
             .or_else(|| u.strip_prefix("git@github.com:"))

@@ -275,6 +275,42 @@ string_scalar!(
     }
 );
 
+/// A name that is safe as a folder name, a label value and part of a Job
+/// name: 1 to 63 of letters, digits, `.`, `_`, `-`, starting with a letter or digit.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Name(String);
+
+impl Name {
+    /// Checks `s`.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let ok = (1..=63).contains(&s.len())
+            && s.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
+        if ok {
+            Ok(Name(s.to_owned()))
+        } else {
+            Err(format!(
+                "expected a name of 1 to 63 letters, digits, `.`, `_`, `-` (starting with a letter or digit), found `{s}`"
+            ))
+        }
+    }
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+string_scalar!(
+    Name,
+    "a name of letters, digits, `.`, `_`, `-`",
+    {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$",
+        "description": "A name usable as a folder, label value and Job name part."
+    }
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -327,9 +327,15 @@ fn parsing_arbitrary_text_never_panics() {
 
 #[test]
 fn the_github_repo_comes_from_the_upstream_url_or_the_lane() {
-    let text = GOOD.replace("repo: ../upstream", "repo: https://github.com/cozy-creator/python-gen-worker.git");
+    let text = GOOD.replace(
+        "repo: ../upstream",
+        "repo: https://github.com/cozy-creator/python-gen-worker.git",
+    );
     let lane = parse("lanes/0.93.3.yaml", &text).unwrap();
-    assert_eq!(lane.github_repo().as_deref(), Some("cozy-creator/python-gen-worker"));
+    assert_eq!(
+        lane.github_repo().as_deref(),
+        Some("cozy-creator/python-gen-worker")
+    );
     let lane = parse("lanes/0.93.3.yaml", GOOD).unwrap();
     assert_eq!(lane.github_repo(), None);
     let text = format!("{GOOD}github:\n  repo: a/b\n  post_to: [7]\n");

@@ -87,6 +87,22 @@ pub fn run(args: Args) -> CliResult {
     Ok(Exit::Ok)
 }
 
+/// The determinism diff of two artifact trees (directories or `.pt2`
+/// packages), loaded exactly as `lane diff` loads them; shared with
+/// `lane report`.
+pub(crate) fn diff_paths(
+    a: &Path,
+    b: &Path,
+    max_content_bytes: u64,
+) -> Result<lane_ledger::DeterminismReport, CliError> {
+    let mut a = Side::open(a, "A")?;
+    let mut b = Side::open(b, "B")?;
+    let plan = content_plan(&a.tree, &b.tree, max_content_bytes);
+    a.load(&plan.a)?;
+    b.load(&plan.b)?;
+    diff_trees(&a.tree, &b.tree).map_err(|e| CliError::new(Exit::InvalidInput, e))
+}
+
 fn io(path: &Path, e: impl std::fmt::Display) -> CliError {
     CliError::new(Exit::Failure, anyhow!("{}: {e}", path.display()))
 }

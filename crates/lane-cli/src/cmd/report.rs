@@ -8,5 +8,8 @@ pub struct Args {}
 
 /// Runs `lane report`.
 pub fn run(_args: Args) -> CliResult {
-    Err(CliError::new(Exit::Failure, anyhow::anyhow!("lane report is not built yet")))
+    Err(CliError::new(
+        Exit::Failure,
+        anyhow::anyhow!("lane report is not built yet"),
+    ))
 }

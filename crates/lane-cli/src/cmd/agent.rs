@@ -1,0 +1,107 @@
+//! `lane agent`: wrap one mint where it runs (a child of `lane mint`'s local
+//! backend now, a pod later). Not usually typed by people.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use lane_mint::agent::{run_agent, AgentSpec, EXIT_CLAIMED};
+use lane_mint::plan::MintId;
+use lane_mint::MintError;
+
+use crate::exit::{CliError, CliResult, Exit};
+use crate::output::print_json;
+
+/// Arguments of `lane agent`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The attempt's working folder (claimed; caches, trace, report, artifacts, result.json).
+    #[arg(long)]
+    pub mint_dir: PathBuf,
+    /// The attempt's id, `<lane>/<cell>/<gpu>/r<N>/a<M>`.
+    #[arg(long)]
+    pub id: String,
+    /// The cell's recipe (`dynamo` or `aot`), checked against the report.
+    #[arg(long)]
+    pub recipe: String,
+    /// Seconds before the mint's process group is killed.
+    #[arg(long, default_value_t = 7200)]
+    pub timeout_s: u64,
+    /// A wheel to install into an isolated environment first (needs `uv`).
+    #[arg(long)]
+    pub wheel: Option<PathBuf>,
+    /// Extra environment, `KEY=VALUE` (repeatable).
+    #[arg(long = "env")]
+    pub env: Vec<String>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// The mint command and its arguments.
+    #[arg(last = true, required = true)]
+    pub command: Vec<String>,
+}
+
+fn parse_id(s: &str) -> Option<MintId> {
+    let p: Vec<&str> = s.split('/').collect();
+    let [lane, cell, gpu, r, a] = p.as_slice() else {
+        return None;
+    };
+    Some(MintId {
+        lane: (*lane).to_owned(),
+        cell: (*cell).to_owned(),
+        gpu: (*gpu).to_owned(),
+        repeat: r.strip_prefix('r')?.parse().ok()?,
+        attempt: a.strip_prefix('a')?.parse().ok()?,
+    })
+}
+
+/// Runs `lane agent`. Exits 0 whenever a result was written (the mint's own
+/// outcome is in it), 75 when another live agent holds the folder.
+pub fn run(args: Args) -> CliResult {
+    let id = parse_id(&args.id).ok_or_else(|| {
+        CliError::new(
+            Exit::Usage,
+            anyhow::anyhow!(
+                "--id must be <lane>/<cell>/<gpu>/r<N>/a<M>, found `{}`",
+                args.id
+            ),
+        )
+    })?;
+    let mut env = BTreeMap::new();
+    for kv in &args.env {
+        let (k, v) = kv.split_once('=').ok_or_else(|| {
+            CliError::new(
+                Exit::Usage,
+                anyhow::anyhow!("--env takes KEY=VALUE, found `{kv}`"),
+            )
+        })?;
+        env.insert(k.to_owned(), v.to_owned());
+    }
+    let spec = AgentSpec {
+        id,
+        recipe: args.recipe,
+        mint_dir: args.mint_dir,
+        command: args.command,
+        env,
+        timeout: Duration::from_secs(args.timeout_s),
+        wheel: args.wheel,
+    };
+    match run_agent(&spec) {
+        Ok(result) => {
+            if args.json {
+                print_json(&result)?;
+            } else {
+                println!(
+                    "{}: {:?} in {:.3} s: {}",
+                    result.id, result.outcome, result.wall_s, result.reason
+                );
+            }
+            Ok(Exit::Ok)
+        }
+        Err(e @ MintError::Claimed { .. }) => {
+            eprintln!("error: {e}");
+            std::process::exit(EXIT_CLAIMED);
+        }
+        Err(e) => Err(CliError::new(Exit::Failure, e)),
+    }
+}

@@ -1,0 +1,185 @@
+//! `lane mint`: every cell × GPU class × cold repeat of a lane, on the local
+//! machine (the embedded default). Crash-safe: killed at any point and run
+//! again, it re-attaches to running mints and never submits a duplicate.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use lane_mint::local::{LocalRun, Progress};
+use lane_mint::plan::plan;
+use lane_mint::MintError;
+
+use crate::exit::{CliError, CliResult, Exit};
+use crate::lane::load;
+use crate::output::print_json;
+
+/// Arguments of `lane mint`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The lane: a version (`0.93.3`) or a lane file path.
+    pub lane: String,
+    /// Where the lane's run lives (`<out>/lanes/<version>/`: run store, mints, results).
+    #[arg(long, default_value = "out")]
+    pub out: PathBuf,
+    /// Where mints run: `local` (this machine).
+    #[arg(long, default_value = "local")]
+    pub backend: String,
+    /// Mints at once (default: the lane's `mint.concurrency`, else one per visible GPU, at least 1).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// The wheel every mint installs first (with `uv`), e.g. the one `lane wheel` staged.
+    #[arg(long)]
+    pub wheel: Option<PathBuf>,
+    /// Print the plan (every mint id) and run nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// GPUs this machine shows: `CUDA_VISIBLE_DEVICES`, else `/dev/nvidia<N>` devices.
+pub fn visible_gpus() -> usize {
+    if let Ok(v) = std::env::var("CUDA_VISIBLE_DEVICES") {
+        return v
+            .split(',')
+            .filter(|s| !s.trim().is_empty() && s.trim() != "-1")
+            .count();
+    }
+    std::fs::read_dir("/dev")
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|e| {
+                    let n = e.file_name().to_string_lossy().into_owned();
+                    n.strip_prefix("nvidia")
+                        .is_some_and(|r| !r.is_empty() && r.chars().all(|c| c.is_ascii_digit()))
+                })
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+#[derive(Serialize)]
+struct PlanOut {
+    lane: String,
+    mints: Vec<String>,
+}
+
+/// Runs `lane mint`.
+pub fn run(args: Args) -> CliResult {
+    let loaded = load(&args.lane)?;
+    let lane = &loaded.lane;
+    let Some(matrix) = &lane.mint else {
+        return Err(CliError::new(
+            Exit::InvalidInput,
+            MintError::NoMatrix {
+                lane: lane.version.to_string(),
+            },
+        ));
+    };
+    if args.backend != "local" {
+        return Err(CliError::new(
+            Exit::Usage,
+            anyhow::anyhow!(
+                "backend `{}` is not available: expected `local`",
+                args.backend
+            ),
+        ));
+    }
+    if args.dry_run {
+        let mints: Vec<String> = plan(lane).into_iter().map(|p| p.id.to_string()).collect();
+        if args.json {
+            print_json(&PlanOut {
+                lane: lane.version.to_string(),
+                mints,
+            })?;
+        } else {
+            println!(
+                "lane {}: {} mints (dry run: nothing is run)",
+                lane.version,
+                mints.len()
+            );
+            for m in mints {
+                println!("  {m}");
+            }
+        }
+        return Ok(Exit::Ok);
+    }
+    let concurrency = args
+        .concurrency
+        .or(matrix.concurrency.map(|c| c as usize))
+        .unwrap_or_else(|| visible_gpus().max(1));
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(sig, Arc::clone(&stop))
+            .map_err(|e| CliError::new(Exit::Failure, e))?;
+    }
+    let exe = std::env::current_exe().map_err(|e| CliError::new(Exit::Failure, e))?;
+    let out = std::path::absolute(args.out.join("lanes").join(lane.version.as_str()))
+        .map_err(|e| CliError::new(Exit::Failure, e))?;
+    let run = LocalRun {
+        lane,
+        out: out.clone(),
+        agent: vec![exe.to_string_lossy().into_owned(), "agent".into()],
+        concurrency,
+        wheel: args.wheel.clone(),
+        stop: &stop,
+    };
+    let total = plan(lane).len();
+    let tty = std::io::stderr().is_terminal();
+    let mut done = 0usize;
+    let mut on = |p: Progress| {
+        let line = match p {
+            Progress::Started(id) => format!("started   {id}"),
+            Progress::Adopted(id) => {
+                format!("adopted   {id} (still running from an earlier lane mint)")
+            }
+            Progress::Finished(id, outcome, wall, why) => {
+                done += 1;
+                format!("finished  {id}: {outcome:?} in {wall:.3} s ({why})")
+            }
+            Progress::Retry(id, d) => format!("retry     {id}: {d:?}"),
+        };
+        if tty {
+            eprintln!("[{done}/{total}] {line}");
+        } else {
+            eprintln!("{line}");
+        }
+    };
+    let summary = match run.run(&mut on) {
+        Ok(s) => s,
+        Err(e @ MintError::Interrupted) => return Err(CliError::new(Exit::Failure, e)),
+        Err(e) => return Err(CliError::new(Exit::Failure, e)),
+    };
+    if args.json {
+        print_json(&summary)?;
+    } else {
+        let label = if summary.replay {
+            " (replay: recorded mints, no compile ran)"
+        } else {
+            ""
+        };
+        println!(
+            "lane {}: {} mints, {}{label}",
+            summary.lane,
+            summary.mints.len(),
+            if summary.green { "green" } else { "NOT green" }
+        );
+        for m in &summary.mints {
+            println!(
+                "  {:<40} a{} {:?} {:.3} s  {}",
+                m.slot, m.attempt, m.status, m.wall_s, m.reason
+            );
+        }
+        println!("results: {}", lane_mint::local::results_dir(&out).display());
+    }
+    Ok(if summary.green {
+        Exit::Ok
+    } else {
+        Exit::Findings
+    })
+}

@@ -1,0 +1,202 @@
+//! Loading a lane's results folder (the contract with `lane mint`, see
+//! `docs/report.md`) into `lane_render::LaneResults`:
+//!
+//! ```text
+//! <results>/summary.json              optional: lane, green, wheel, guard, replay
+//! <results>/<cell>/<gpu>/r<N>/report.json   the mint report (absent: not measured)
+//! <results>/<cell>/<gpu>/r<N>/mint.json     the orchestrator's record of the job
+//! <results>/<cell>/<gpu>/r<N>/artifacts/    the artifact tree (r1 vs r2 diff)
+//! ```
+//!
+//! A missing report becomes `MintBreakdown::missing` (no numbers), never
+//! zeros; a report that does not parse is an invalid input (exit 3).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::anyhow;
+use lane_ledger::determinism::DEFAULT_MAX_CONTENT_BYTES;
+use lane_ledger::report::DEFAULT_MAX_REPORT_BYTES;
+use lane_ledger::{compare, from_report, MintBreakdown, NoiseRule};
+use lane_render::{CellResult, GuardVerdict, MintRecord, RepeatResult, Wheel};
+use serde_json::Value;
+
+use crate::exit::{CliError, Exit};
+
+fn io(path: &Path, e: impl std::fmt::Display) -> CliError {
+    CliError::new(Exit::Failure, anyhow!("{}: {e}", path.display()))
+}
+
+fn invalid(path: &Path, e: impl std::fmt::Display) -> CliError {
+    CliError::new(Exit::InvalidInput, anyhow!("{}: {e}", path.display()))
+}
+
+/// `summary.json`, when present.
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub green: Option<bool>,
+    pub wheel: Option<Wheel>,
+    pub guard: Option<GuardVerdict>,
+    pub replay: bool,
+}
+
+fn read_json(path: &Path) -> Result<Option<Value>, CliError> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io(path, e)),
+        Ok(m) if m.len() > DEFAULT_MAX_REPORT_BYTES => {
+            return Err(invalid(path, "file above the 256 MiB cap"))
+        }
+        Ok(_) => {}
+    }
+    let bytes = std::fs::read(path).map_err(|e| io(path, e))?;
+    serde_json::from_slice(&bytes).map(Some).map_err(|e| {
+        invalid(
+            path,
+            format!("invalid JSON at line {}, column {}: {e}", e.line(), e.column()),
+        )
+    })
+}
+
+fn str_at(v: &Value, k: &str) -> Option<String> {
+    v.get(k).and_then(Value::as_str).map(str::to_owned)
+}
+
+/// Reads `summary.json` (absent: everything unknown).
+pub fn summary(dir: &Path) -> Result<Summary, CliError> {
+    let Some(v) = read_json(&dir.join("summary.json"))? else {
+        return Ok(Summary::default());
+    };
+    Ok(Summary {
+        green: v.get("green").and_then(Value::as_bool),
+        wheel: v.get("wheel").and_then(|w| {
+            Some(Wheel {
+                file: str_at(w, "file")?,
+                sha256: str_at(w, "sha256")?,
+            })
+        }),
+        guard: v.get("guard").and_then(|g| {
+            Some(GuardVerdict {
+                passed: g.get("passed")?.as_bool()?,
+                summary: str_at(g, "summary").unwrap_or_default(),
+            })
+        }),
+        replay: v.get("replay").and_then(Value::as_bool).unwrap_or(false),
+    })
+}
+
+fn subdirs(dir: &Path) -> Result<Vec<(String, PathBuf)>, CliError> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).map_err(|e| io(dir, e))? {
+        let e = e.map_err(|e| io(dir, e))?;
+        if e.file_type().map_err(|er| io(&e.path(), er))?.is_dir() {
+            out.push((e.file_name().to_string_lossy().into_owned(), e.path()));
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn mint_record(path: &Path) -> Result<Option<MintRecord>, CliError> {
+    Ok(read_json(path)?.map(|v| MintRecord {
+        status: str_at(&v, "status"),
+        wall_s: v.get("wall_s").and_then(Value::as_f64),
+        exit_code: v.get("exit_code").and_then(Value::as_i64),
+        attempt: v.get("attempt").and_then(Value::as_u64).map(|a| a as u32),
+        replay: v.get("replay").and_then(Value::as_bool).unwrap_or(false),
+    }))
+}
+
+fn breakdown(path: &Path, label: &str) -> Result<MintBreakdown, CliError> {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            tracing::warn!(mint = label, "no report");
+            return Ok(MintBreakdown::missing(label, "no report.json"));
+        }
+        Err(e) => return Err(io(path, e)),
+    };
+    if meta.len() > DEFAULT_MAX_REPORT_BYTES {
+        return Err(invalid(path, "report above the 256 MiB cap"));
+    }
+    let bytes = std::fs::read(path).map_err(|e| io(path, e))?;
+    let report = lane_ledger::parse_report_with_limit(&bytes, DEFAULT_MAX_REPORT_BYTES)
+        .map_err(|e| invalid(path, e))?;
+    Ok(from_report(label, &report))
+}
+
+/// One cell on one GPU, without its baseline comparison.
+fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, CliError> {
+    let mut runs: Vec<(u32, PathBuf)> = subdirs(dir)?
+        .into_iter()
+        .filter_map(|(name, p)| Some((name.strip_prefix('r')?.parse().ok()?, p)))
+        .collect();
+    runs.sort_by_key(|(n, _)| *n);
+    let mut repeats = Vec::new();
+    let mut recipe = None;
+    for (n, p) in &runs {
+        let label = format!("{cell}/{gpu}/r{n}");
+        let mint = mint_record(&p.join("mint.json"))?;
+        if recipe.is_none() {
+            recipe = read_json(&p.join("mint.json"))?.and_then(|v| str_at(&v, "recipe"));
+        }
+        repeats.push(RepeatResult {
+            repeat: *n,
+            mint,
+            breakdown: breakdown(&p.join("report.json"), &label)?,
+        });
+    }
+    let artifacts: Vec<PathBuf> = runs
+        .iter()
+        .take(2)
+        .map(|(_, p)| p.join("artifacts"))
+        .filter(|p| p.is_dir())
+        .collect();
+    let determinism = if let [a, b] = artifacts.as_slice() {
+        Some(crate::cmd::diff::diff_paths(a, b, DEFAULT_MAX_CONTENT_BYTES)?)
+    } else {
+        None
+    };
+    Ok(CellResult {
+        cell: cell.to_owned(),
+        gpu: gpu.to_owned(),
+        recipe,
+        repeats,
+        determinism,
+        comparison: None,
+        comparison_note: None,
+    })
+}
+
+/// Every cell of a results folder, sorted by cell then GPU.
+pub fn cells(dir: &Path) -> Result<Vec<CellResult>, CliError> {
+    if !dir.is_dir() {
+        return Err(CliError::new(
+            Exit::InvalidInput,
+            anyhow!("no results folder at {} (run `lane mint` first, or give --results)", dir.display()),
+        ));
+    }
+    let mut out = Vec::new();
+    for (c, cdir) in subdirs(dir)? {
+        for (g, gdir) in subdirs(&cdir)? {
+            out.push(cell(&c, &g, &gdir)?);
+        }
+    }
+    Ok(out)
+}
+
+/// Compares each cell with the same cell and GPU of the baseline results.
+pub fn compare_with(cells: &mut [CellResult], baseline: &[CellResult], rule: &NoiseRule) {
+    for c in cells {
+        let Some(b) = baseline.iter().find(|b| b.cell == c.cell && b.gpu == c.gpu) else {
+            c.comparison_note = Some("the baseline lane has no such cell".to_owned());
+            continue;
+        };
+        let side = |x: &CellResult| -> Vec<MintBreakdown> {
+            x.repeats.iter().map(|r| r.breakdown.clone()).collect()
+        };
+        match compare(&side(b), &side(c), rule) {
+            Ok(cmp) => c.comparison = Some(cmp),
+            Err(e) => c.comparison_note = Some(e.to_string()),
+        }
+    }
+}

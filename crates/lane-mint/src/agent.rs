@@ -1,0 +1,464 @@
+//! The agent: wraps ONE mint where it runs (a local child process now, a pod
+//! later). It claims the mint's folder (so no mint is ever run twice),
+//! prepares fresh empty compile caches and a `TORCH_TRACE` folder, runs the
+//! mint command in its own process group with a timeout, classifies how it
+//! ended, fingerprints the artifacts, and writes one `result.json` as its
+//! last act (atomically), which is what the backends gather.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use tracing::{info, warn};
+
+use crate::error::MintError;
+use crate::outcome::{classify, Outcome, ProcessEnd, ReportState};
+use crate::plan::MintId;
+
+/// What the agent is asked to do.
+#[derive(Debug, Clone)]
+pub struct AgentSpec {
+    /// The attempt.
+    pub id: MintId,
+    /// The cell's recipe (`dynamo`/`aot`), checked against the report's echo.
+    pub recipe: String,
+    /// The attempt's working folder (created; must not be claimed by a live agent).
+    pub mint_dir: PathBuf,
+    /// The mint command and its arguments.
+    pub command: Vec<String>,
+    /// Extra environment.
+    pub env: BTreeMap<String, String>,
+    /// Seconds before the process group is killed.
+    pub timeout: Duration,
+    /// A wheel to install into an isolated environment first (`uv`).
+    pub wheel: Option<PathBuf>,
+}
+
+/// One artifact file's fingerprint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileFingerprint {
+    /// Path relative to the artifacts folder.
+    pub path: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// sha256, hex.
+    pub sha256: String,
+}
+
+/// What the agent writes as `result.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AgentResult {
+    /// The attempt.
+    pub id: MintId,
+    /// How it ended, classified.
+    pub outcome: Outcome,
+    /// Why, in words.
+    pub reason: String,
+    /// What ended the process.
+    pub end: ProcessEnd,
+    /// What the report said.
+    pub report: ReportState,
+    /// Wall seconds of the mint command (kept for failed and killed mints too).
+    pub wall_s: f64,
+    /// Unix time the mint started.
+    pub started_at: f64,
+    /// Bytes the mint wrote to stdout and stderr.
+    pub output_bytes: u64,
+    /// The last lines of its stderr.
+    pub stderr_tail: String,
+    /// Every artifact file, fingerprinted.
+    pub files: Vec<FileFingerprint>,
+    /// Whether the mint replayed a recorded bundle (no real compile).
+    pub replay: bool,
+}
+
+/// Exit code of `lane agent` when another live agent holds the mint folder.
+pub const EXIT_CLAIMED: i32 = 75;
+
+const LOCK: &str = "agent.lock";
+/// The result file the agent writes last.
+pub const RESULT: &str = "result.json";
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MintError + '_ {
+    move |source| MintError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// Whether process `pid` is alive and not a zombie (Linux `/proc`).
+pub fn pid_alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X"),
+        Err(_) => false,
+    }
+}
+
+/// The pid holding the mint folder's claim, if the claimant is alive.
+pub fn live_claim(mint_dir: &Path) -> Option<u32> {
+    let pid: u32 = std::fs::read_to_string(mint_dir.join(LOCK))
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    pid_alive(pid).then_some(pid)
+}
+
+/// Reads a finished attempt's result, if it wrote one.
+pub fn read_result(mint_dir: &Path) -> Option<AgentResult> {
+    let bytes = std::fs::read(mint_dir.join(RESULT)).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+fn claim(mint_dir: &Path) -> Result<(), MintError> {
+    let lock = mint_dir.join(LOCK);
+    loop {
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&lock)
+        {
+            Ok(mut f) => {
+                write!(f, "{}", std::process::id()).map_err(io(&lock))?;
+                f.sync_all().map_err(io(&lock))?;
+                return Ok(());
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                if let Some(pid) = live_claim(mint_dir) {
+                    return Err(MintError::Claimed {
+                        dir: mint_dir.to_owned(),
+                        pid,
+                    });
+                }
+                // A dead claimant: its attempt is over; take the folder over.
+                warn!(dir = %mint_dir.display(), "taking over a claim whose agent is gone");
+                std::fs::remove_file(&lock).map_err(io(&lock))?;
+            }
+            Err(e) => return Err(io(&lock)(e)),
+        }
+    }
+}
+
+fn now() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0)
+}
+
+/// Runs one mint and writes its `result.json`. A mint folder that already
+/// holds a result returns that result without running anything again.
+pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
+    std::fs::create_dir_all(&spec.mint_dir).map_err(io(&spec.mint_dir))?;
+    // Absolute: the mint runs with the folder as its working directory.
+    let dir = &std::fs::canonicalize(&spec.mint_dir).map_err(io(&spec.mint_dir))?;
+    claim(dir)?;
+    if let Some(done) = read_result(dir) {
+        let _ = std::fs::remove_file(dir.join(LOCK));
+        return Ok(done);
+    }
+    let caches = [
+        ("TORCHINDUCTOR_CACHE_DIR", dir.join("cache/inductor")),
+        ("TRITON_CACHE_DIR", dir.join("cache/triton")),
+        ("TORCH_TRACE", dir.join("trace")),
+        ("LANE_ARTIFACTS_DIR", dir.join("artifacts")),
+    ];
+    for (_, p) in &caches {
+        // Cold: every cache starts empty (a retried attempt gets a new folder anyway).
+        if p.exists() {
+            std::fs::remove_dir_all(p).map_err(io(p))?;
+        }
+        std::fs::create_dir_all(p).map_err(io(p))?;
+    }
+    let report_path = dir.join("report.json");
+    let _ = std::fs::remove_file(&report_path);
+
+    let mut path_prefix = None;
+    if let Some(wheel) = &spec.wheel {
+        path_prefix = Some(install_wheel(dir, wheel)?);
+    }
+
+    let started_at = now();
+    let start = Instant::now();
+    let stdout_path = dir.join("stdout.log");
+    let stderr_path = dir.join("stderr.log");
+    let end = match spawn(
+        spec,
+        dir,
+        &caches,
+        &report_path,
+        path_prefix.as_deref(),
+        &stdout_path,
+        &stderr_path,
+    ) {
+        Err(e) => ProcessEnd::SpawnFailed {
+            error: e.to_string(),
+        },
+        Ok(child) => wait(child, spec.timeout),
+    };
+    let wall_s = start.elapsed().as_secs_f64();
+    let report = read_report(&report_path, spec);
+    let (outcome, reason) = classify(&end, &report);
+    let output_bytes = [&stdout_path, &stderr_path]
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
+    let files = fingerprint(&dir.join("artifacts"))?;
+    let replay = spec.env.get("LANE_REPLAY").is_some_and(|v| v == "1");
+    let result = AgentResult {
+        id: spec.id.clone(),
+        outcome,
+        reason,
+        end,
+        report,
+        wall_s,
+        started_at,
+        output_bytes,
+        stderr_tail: tail(&stderr_path, 4096),
+        files,
+        replay,
+    };
+    let tmp = dir.join("result.json.tmp");
+    let bytes = serde_json::to_vec_pretty(&result).expect("a result always serializes");
+    let mut f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
+    f.write_all(&bytes)
+        .and_then(|()| f.sync_all())
+        .map_err(io(&tmp))?;
+    std::fs::rename(&tmp, dir.join(RESULT)).map_err(io(dir))?;
+    let _ = std::fs::remove_file(dir.join(LOCK));
+    info!(mint = %spec.id, outcome = ?result.outcome, wall_s, "mint ended");
+    Ok(result)
+}
+
+fn install_wheel(dir: &Path, wheel: &Path) -> Result<PathBuf, MintError> {
+    let uv = std::env::var_os("LANE_UV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("uv"));
+    let venv = dir.join("venv");
+    for args in [
+        vec![
+            "venv".into(),
+            "--quiet".into(),
+            venv.to_string_lossy().into_owned(),
+        ],
+        vec![
+            "pip".into(),
+            "install".into(),
+            "--quiet".into(),
+            "--python".into(),
+            venv.join("bin/python").to_string_lossy().into_owned(),
+            wheel.to_string_lossy().into_owned(),
+        ],
+    ] {
+        let status = Command::new(&uv)
+            .args(&args)
+            .stdin(Stdio::null())
+            .status()
+            .map_err(|source| MintError::Spawn {
+                program: uv.to_string_lossy().into_owned(),
+                source,
+            })?;
+        if !status.success() {
+            return Err(MintError::Spawn {
+                program: format!("{} {}", uv.to_string_lossy(), args.join(" ")),
+                source: std::io::Error::other(format!("exited with {status}")),
+            });
+        }
+    }
+    Ok(venv.join("bin"))
+}
+
+fn spawn(
+    spec: &AgentSpec,
+    dir: &Path,
+    caches: &[(&str, PathBuf)],
+    report_path: &Path,
+    path_prefix: Option<&Path>,
+    stdout: &Path,
+    stderr: &Path,
+) -> std::io::Result<std::process::Child> {
+    use std::os::unix::process::CommandExt;
+    let (program, args) = spec
+        .command
+        .split_first()
+        .ok_or_else(|| std::io::Error::other("empty mint command"))?;
+    let mut cmd = Command::new(program);
+    cmd.args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(stdout)?)
+        .stderr(std::fs::File::create(stderr)?)
+        .process_group(0)
+        .env("LANE_REPORT_PATH", report_path)
+        .env("LANE_MINT_ID", spec.id.to_string())
+        .env("LANE_CELL", &spec.id.cell)
+        .env("LANE_GPU", &spec.id.gpu)
+        .env("LANE_REPEAT", spec.id.repeat.to_string())
+        .env("LANE_RECIPE", &spec.recipe);
+    for (k, p) in caches {
+        cmd.env(k, p);
+    }
+    if let Some(prefix) = path_prefix {
+        let old = std::env::var_os("PATH").unwrap_or_default();
+        let mut paths = vec![prefix.to_owned()];
+        paths.extend(std::env::split_paths(&old));
+        cmd.env(
+            "PATH",
+            std::env::join_paths(paths).map_err(std::io::Error::other)?,
+        );
+    }
+    cmd.envs(&spec.env);
+    cmd.spawn()
+}
+
+fn kill_group(pid: u32) {
+    let pgid = nix::unistd::Pid::from_raw(pid as i32);
+    let _ = nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL);
+}
+
+fn wait(mut child: std::process::Child, timeout: Duration) -> ProcessEnd {
+    use std::os::unix::process::ExitStatusExt;
+    let start = Instant::now();
+    let pid = child.id();
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => {
+                // Reap whatever the mint left running in its group.
+                kill_group(pid);
+                return match (status.code(), status.signal()) {
+                    (Some(code), _) => ProcessEnd::Exited { code },
+                    (None, Some(signal)) => ProcessEnd::Signaled { signal },
+                    (None, None) => ProcessEnd::Exited { code: -1 },
+                };
+            }
+            Ok(None) => {}
+            Err(e) => {
+                return ProcessEnd::SpawnFailed {
+                    error: e.to_string(),
+                }
+            }
+        }
+        if start.elapsed() >= timeout {
+            kill_group(pid);
+            let _ = child.wait();
+            return ProcessEnd::TimedOut {
+                after_s: timeout.as_secs(),
+            };
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Reports over this size are not read (a report is a few KB).
+const REPORT_LIMIT: u64 = 64 << 20;
+
+fn read_report(path: &Path, spec: &AgentSpec) -> ReportState {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return ReportState::Absent;
+    };
+    if meta.len() > REPORT_LIMIT {
+        return ReportState::Invalid {
+            reason: format!("{} bytes, over the {REPORT_LIMIT}-byte limit", meta.len()),
+        };
+    }
+    let value: serde_json::Value = match std::fs::read(path).map(|b| serde_json::from_slice(&b)) {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => {
+            return ReportState::Invalid {
+                reason: format!("not JSON: {e}"),
+            }
+        }
+        Err(e) => {
+            return ReportState::Invalid {
+                reason: e.to_string(),
+            }
+        }
+    };
+    if let Some(cell) = value.get("cell").and_then(|c| c.as_str()) {
+        if cell != spec.id.cell {
+            return ReportState::WrongCell {
+                found: cell.to_owned(),
+            };
+        }
+    }
+    if let Some(recipe) = value.get("recipe").and_then(|c| c.as_str()) {
+        if recipe != spec.recipe {
+            return ReportState::WrongCell {
+                found: format!("a {recipe} mint (this cell's recipe is {})", spec.recipe),
+            };
+        }
+    }
+    match value.get("status").and_then(|s| s.as_str()) {
+        Some(s) => ReportState::Status {
+            status: s.to_owned(),
+        },
+        None => ReportState::Invalid {
+            reason: "no string `status` field".into(),
+        },
+    }
+}
+
+fn tail(path: &Path, max: u64) -> String {
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return String::new();
+    };
+    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    if len > max {
+        use std::io::Seek;
+        let _ = f.seek(std::io::SeekFrom::Start(len - max));
+    }
+    let mut buf = Vec::new();
+    let _ = f.read_to_end(&mut buf);
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// Fingerprints every file under `root` (sorted by path).
+pub fn fingerprint(root: &Path) -> Result<Vec<FileFingerprint>, MintError> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_owned()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries {
+            let e = e.map_err(io(&dir))?;
+            let p = e.path();
+            let ft = e.file_type().map_err(io(&p))?;
+            if ft.is_dir() {
+                stack.push(p);
+            } else if ft.is_file() {
+                let mut f = std::fs::File::open(&p).map_err(io(&p))?;
+                let mut h = Sha256::new();
+                let mut buf = vec![0u8; 1 << 16];
+                let mut size = 0u64;
+                loop {
+                    let n = f.read(&mut buf).map_err(io(&p))?;
+                    if n == 0 {
+                        break;
+                    }
+                    size += n as u64;
+                    h.update(&buf[..n]);
+                }
+                let rel = p
+                    .strip_prefix(root)
+                    .unwrap_or(&p)
+                    .to_string_lossy()
+                    .into_owned();
+                out.push(FileFingerprint {
+                    path: rel,
+                    size,
+                    sha256: format!("{:x}", h.finalize()),
+                });
+            }
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}

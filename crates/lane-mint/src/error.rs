@@ -1,0 +1,52 @@
+//! Every way running mints can fail, one documented variant each.
+
+use std::path::PathBuf;
+
+/// A failure of lane's mint runner (not of a mint: a mint's own failure is an `Outcome`).
+#[derive(Debug, thiserror::Error)]
+pub enum MintError {
+    /// A file or folder could not be read or written.
+    #[error("{}", .path.display())]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The run store failed.
+    #[error("run store {}", .path.display())]
+    Store {
+        /// The store's file.
+        path: PathBuf,
+        /// SQLite's error.
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// The lane file has no `mint` section.
+    #[error("lane {lane} has no `mint:` section: nothing to mint")]
+    NoMatrix {
+        /// The lane.
+        lane: String,
+    },
+    /// The agent could not be started.
+    #[error("cannot start the agent `{program}`")]
+    Spawn {
+        /// The program.
+        program: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Another agent already claimed this mint folder.
+    #[error("mint folder {} is already claimed by agent pid {pid}", .dir.display())]
+    Claimed {
+        /// The folder.
+        dir: PathBuf,
+        /// The claiming agent.
+        pid: u32,
+    },
+    /// The run was interrupted (Ctrl-C); state is persisted.
+    #[error("interrupted: every agent was stopped and the run store is saved; run `lane mint` again to resume")]
+    Interrupted,
+}

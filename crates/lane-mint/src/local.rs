@@ -1,0 +1,383 @@
+//! The local backend: runs each mint's agent as a child process of its own
+//! (its own process group, so it outlives a killed `lane`), at most
+//! `concurrency` at once, and drives every slot of the plan to a gathered
+//! result through the run store.
+//!
+//! Restart safety: a slot's state is committed before it is acted on. A
+//! restarted run re-attaches to an agent still running (its claim names a
+//! live pid), gathers one that finished while lane was down (its
+//! `result.json`), and only then submits; the agent's claim on its folder
+//! makes a second agent for the same attempt refuse to run, so no mint is
+//! ever billed twice.
+
+use lane_file::{Cell, LaneFile};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tracing::{info, warn};
+
+use crate::agent::{live_claim, pid_alive, read_result};
+use crate::error::MintError;
+use crate::gather::{gather, write_summary, SlotSummary, Summary};
+use crate::outcome::{retry, Outcome, RetryDecision};
+use crate::plan::{plan, MintId};
+use crate::store::{MintRow, MintState, RunStore};
+
+/// What the local backend needs besides the lane.
+pub struct LocalRun<'a> {
+    /// The lane.
+    pub lane: &'a LaneFile,
+    /// The lane's output folder (`out/lanes/<version>`): `runs.sqlite`,
+    /// `mints/`, `results/` live here.
+    pub out: PathBuf,
+    /// How to start an agent: program and leading arguments (e.g. `[lane, agent]`).
+    pub agent: Vec<String>,
+    /// How many agents run at once.
+    pub concurrency: usize,
+    /// The wheel each agent installs, if any.
+    pub wheel: Option<PathBuf>,
+    /// Set to stop: running agents are killed and the state is kept.
+    pub stop: &'a AtomicBool,
+}
+
+/// Something a person may want to see.
+#[derive(Debug, Clone)]
+pub enum Progress {
+    /// An agent was started.
+    Started(MintId),
+    /// A running agent from an earlier `lane mint` was adopted.
+    Adopted(MintId),
+    /// An attempt finished.
+    Finished(MintId, Outcome, f64, String),
+    /// A slot will be tried again.
+    Retry(MintId, RetryDecision),
+}
+
+fn now() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0)
+}
+
+/// Paths of a lane's run.
+pub fn store_path(out: &Path) -> PathBuf {
+    out.join("runs.sqlite")
+}
+
+/// The results folder of a lane's run.
+pub fn results_dir(out: &Path) -> PathBuf {
+    out.join("results")
+}
+
+impl LocalRun<'_> {
+    fn cell(&self, name: &str) -> Option<&Cell> {
+        self.lane
+            .mint
+            .as_ref()?
+            .cells
+            .iter()
+            .find(|c| c.name.as_str() == name)
+    }
+
+    fn mint_dir(&self, id: &MintId) -> PathBuf {
+        self.out.join("mints").join(id.rel_dir())
+    }
+
+    /// Runs every mint of the lane to a gathered result.
+    pub fn run(&self, on: &mut dyn FnMut(Progress)) -> Result<Summary, MintError> {
+        let m = self.lane.mint.as_ref().ok_or_else(|| MintError::NoMatrix {
+            lane: self.lane.version.to_string(),
+        })?;
+        let store = RunStore::open(&store_path(&self.out))?;
+        for p in plan(self.lane) {
+            store.ensure_planned(&p.id)?;
+        }
+        let mut children: HashMap<String, Child> = HashMap::new();
+        let timeout = Duration::from_secs(m.timeout_s);
+        loop {
+            if self.stop.load(Ordering::SeqCst) {
+                for (id, mut child) in children.drain() {
+                    warn!(mint = %id, "stopping an agent");
+                    let pgid = nix::unistd::Pid::from_raw(child.id() as i32);
+                    let _ = nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL);
+                    let _ = child.wait();
+                }
+                return Err(MintError::Interrupted);
+            }
+            // Reap our own children so they do not linger as zombies.
+            children.retain(|_, c| !matches!(c.try_wait(), Ok(Some(_))));
+
+            let rows = store.rows()?;
+            let latest = latest_per_slot(&rows);
+            let mut running = 0usize;
+            let mut pending = 0usize;
+            let mut to_submit = Vec::new();
+            for row in latest.values() {
+                match row.state {
+                    MintState::Gathered => {}
+                    MintState::Finished => {
+                        pending += 1;
+                        self.gather_row(&store, row, &rows)?;
+                    }
+                    MintState::Submitted => {
+                        pending += 1;
+                        let dir = row
+                            .mint_dir
+                            .clone()
+                            .unwrap_or_else(|| self.mint_dir(&row.id));
+                        if let Some(result) = read_result(&dir) {
+                            self.finish(&store, row, &result, on)?;
+                        } else if let Some(pid) = live_claim(&dir) {
+                            running += 1;
+                            if row.pid != Some(pid) {
+                                store.set_pid(&row.id, pid)?;
+                                if !children.contains_key(&row.id.to_string()) {
+                                    on(Progress::Adopted(row.id.clone()));
+                                }
+                            }
+                        } else if row.pid.is_some_and(pid_alive) {
+                            running += 1; // started, not yet claimed
+                        } else if row.pid.is_none() && children.contains_key(&row.id.to_string()) {
+                            running += 1;
+                        } else {
+                            // Submitted but no agent alive and no result: it died.
+                            let reason = "the agent vanished without a result (killed?)".to_owned();
+                            store.mark_finished(
+                                &row.id,
+                                Outcome::Crashed,
+                                &reason,
+                                None,
+                                "null",
+                            )?;
+                            self.decide_retry(&store, &row.id, Outcome::Crashed, on)?;
+                        }
+                    }
+                    MintState::Planned => {
+                        pending += 1;
+                        if row.retry_after.is_none_or(|t| t <= now()) {
+                            to_submit.push(row.id.clone());
+                        }
+                    }
+                }
+            }
+            if pending == 0 {
+                break;
+            }
+            for id in to_submit {
+                if running >= self.concurrency.max(1) {
+                    break;
+                }
+                let child = self.submit(&store, &id, timeout)?;
+                children.insert(id.to_string(), child);
+                running += 1;
+                on(Progress::Started(id));
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        let summary = self.summary(&store)?;
+        write_summary(&results_dir(&self.out), &summary)?;
+        Ok(summary)
+    }
+
+    fn submit(&self, store: &RunStore, id: &MintId, timeout: Duration) -> Result<Child, MintError> {
+        use std::os::unix::process::CommandExt;
+        let cell = self.cell(&id.cell).expect("planned from the lane's cells");
+        let dir = self.mint_dir(id);
+        std::fs::create_dir_all(&dir).map_err(|source| MintError::Io {
+            path: dir.clone(),
+            source,
+        })?;
+        // Persist first: a lane killed right after this line re-attaches.
+        store.mark_submitted(id, &dir)?;
+        let (program, lead) = self.agent.split_first().expect("an agent program");
+        let mut cmd = Command::new(program);
+        cmd.args(lead)
+            .arg("--mint-dir")
+            .arg(&dir)
+            .arg("--id")
+            .arg(id.to_string())
+            .arg("--recipe")
+            .arg(recipe_name(cell))
+            .arg("--timeout-s")
+            .arg(timeout.as_secs().to_string());
+        if let Some(w) = &self.wheel {
+            cmd.arg("--wheel").arg(w);
+        }
+        for (k, v) in &cell.env {
+            cmd.arg("--env").arg(format!("{k}={v}"));
+        }
+        cmd.arg("--").args(&cell.command);
+        let log = std::fs::File::create(dir.join("agent.log")).map_err(|source| MintError::Io {
+            path: dir.join("agent.log"),
+            source,
+        })?;
+        let log2 = log.try_clone().map_err(|source| MintError::Io {
+            path: dir.join("agent.log"),
+            source,
+        })?;
+        let child = cmd
+            .stdin(Stdio::null())
+            .stdout(log)
+            .stderr(log2)
+            .process_group(0)
+            .spawn()
+            .map_err(|source| MintError::Spawn {
+                program: program.clone(),
+                source,
+            })?;
+        store.set_pid(id, child.id())?;
+        info!(mint = %id, pid = child.id(), "agent started");
+        Ok(child)
+    }
+
+    fn finish(
+        &self,
+        store: &RunStore,
+        row: &MintRow,
+        result: &crate::agent::AgentResult,
+        on: &mut dyn FnMut(Progress),
+    ) -> Result<(), MintError> {
+        let json = serde_json::to_string(result).expect("serializes");
+        store.mark_finished(
+            &row.id,
+            result.outcome,
+            &result.reason,
+            Some(result.wall_s),
+            &json,
+        )?;
+        on(Progress::Finished(
+            row.id.clone(),
+            result.outcome,
+            result.wall_s,
+            result.reason.clone(),
+        ));
+        self.decide_retry(store, &row.id, result.outcome, on)
+    }
+
+    fn decide_retry(
+        &self,
+        store: &RunStore,
+        id: &MintId,
+        outcome: Outcome,
+        on: &mut dyn FnMut(Progress),
+    ) -> Result<(), MintError> {
+        let policy = &self.lane.mint.as_ref().expect("checked").retry;
+        let decision = retry(outcome, id.attempt, policy);
+        match decision {
+            RetryDecision::No => {}
+            RetryDecision::Now => store.plan_retry(&id.next_attempt(), None)?,
+            RetryDecision::After { seconds } => {
+                store.plan_retry(&id.next_attempt(), Some(now() + seconds as f64))?
+            }
+        }
+        if decision != RetryDecision::No {
+            on(Progress::Retry(id.clone(), decision));
+        }
+        Ok(())
+    }
+
+    fn gather_row(
+        &self,
+        store: &RunStore,
+        row: &MintRow,
+        all: &[MintRow],
+    ) -> Result<(), MintError> {
+        let Some(json) = store.result_json(&row.id)? else {
+            return store.mark_gathered(&row.id);
+        };
+        let dir = row
+            .mint_dir
+            .clone()
+            .unwrap_or_else(|| self.mint_dir(&row.id));
+        let walls: Vec<f64> = all
+            .iter()
+            .filter(|r| r.id.slot() == row.id.slot())
+            .filter_map(|r| r.wall_s)
+            .collect();
+        let recipe = self
+            .cell(&row.id.cell)
+            .map(recipe_name)
+            .unwrap_or("unknown");
+        match serde_json::from_str::<crate::agent::AgentResult>(&json) {
+            Ok(result) => {
+                gather(&results_dir(&self.out), &dir, &result, recipe, walls)?;
+            }
+            Err(_) => {
+                // The agent left no result (it vanished): record that, with no report.
+                let result = crate::agent::AgentResult {
+                    id: row.id.clone(),
+                    outcome: row.outcome.unwrap_or(Outcome::Crashed),
+                    reason: row.reason.clone().unwrap_or_default(),
+                    end: crate::outcome::ProcessEnd::SpawnFailed {
+                        error: "no agent result".into(),
+                    },
+                    report: crate::outcome::ReportState::Absent,
+                    wall_s: 0.0,
+                    started_at: 0.0,
+                    output_bytes: 0,
+                    stderr_tail: String::new(),
+                    files: Vec::new(),
+                    replay: false,
+                };
+                gather(&results_dir(&self.out), &dir, &result, recipe, walls)?;
+            }
+        }
+        store.mark_gathered(&row.id)
+    }
+
+    fn summary(&self, store: &RunStore) -> Result<Summary, MintError> {
+        let rows = store.rows()?;
+        let latest = latest_per_slot(&rows);
+        let mut mints = Vec::new();
+        let mut replay = false;
+        for row in latest.values() {
+            let total: f64 = rows
+                .iter()
+                .filter(|r| r.id.slot() == row.id.slot())
+                .filter_map(|r| r.wall_s)
+                .sum();
+            if let Some(json) = store.result_json(&row.id)? {
+                replay |= serde_json::from_str::<crate::agent::AgentResult>(&json)
+                    .is_ok_and(|r| r.replay);
+            }
+            mints.push(SlotSummary {
+                slot: row.id.slot(),
+                attempt: row.id.attempt,
+                status: row.outcome.unwrap_or(Outcome::Crashed),
+                reason: row.reason.clone().unwrap_or_default(),
+                wall_s: total,
+            });
+        }
+        Ok(Summary {
+            lane: self.lane.version.to_string(),
+            green: !mints.is_empty() && mints.iter().all(|m| m.status.is_green()),
+            replay,
+            mints,
+        })
+    }
+}
+
+fn recipe_name(cell: &Cell) -> &'static str {
+    match cell.recipe {
+        lane_file::Recipe::Dynamo => "dynamo",
+        lane_file::Recipe::Aot => "aot",
+    }
+}
+
+/// The latest attempt of every slot.
+pub fn latest_per_slot(rows: &[MintRow]) -> BTreeMap<String, MintRow> {
+    let mut latest: BTreeMap<String, MintRow> = BTreeMap::new();
+    for r in rows {
+        let slot = r.id.slot();
+        match latest.get(&slot) {
+            Some(l) if l.id.attempt >= r.id.attempt => {}
+            _ => {
+                latest.insert(slot, r.clone());
+            }
+        }
+    }
+    latest
+}

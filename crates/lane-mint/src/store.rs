@@ -1,0 +1,288 @@
+//! The run store: every submission, state change and gathered result of a
+//! lane's mints, in one SQLite file (WAL). Each change is committed before
+//! lane acts on it, so a `kill -9` at any point loses nothing: a restarted
+//! `lane mint` reads where every mint stands and re-attaches.
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::error::MintError;
+use crate::outcome::Outcome;
+use crate::plan::MintId;
+
+/// Where a mint stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MintState {
+    /// Planned, not yet handed to a backend.
+    Planned,
+    /// Handed to a backend (its agent may be running).
+    Submitted,
+    /// The agent finished and its result is recorded.
+    Finished,
+    /// The result is copied into the lane's results folder.
+    Gathered,
+}
+
+impl MintState {
+    fn as_str(self) -> &'static str {
+        match self {
+            MintState::Planned => "planned",
+            MintState::Submitted => "submitted",
+            MintState::Finished => "finished",
+            MintState::Gathered => "gathered",
+        }
+    }
+    fn parse(s: &str) -> MintState {
+        match s {
+            "submitted" => MintState::Submitted,
+            "finished" => MintState::Finished,
+            "gathered" => MintState::Gathered,
+            _ => MintState::Planned,
+        }
+    }
+}
+
+/// One row of the run store.
+#[derive(Debug, Clone, Serialize)]
+pub struct MintRow {
+    /// The attempt's id.
+    pub id: MintId,
+    /// Where it stands.
+    pub state: MintState,
+    /// The agent's process id (local backend) once known.
+    pub pid: Option<u32>,
+    /// The attempt's working folder.
+    pub mint_dir: Option<PathBuf>,
+    /// Its outcome once finished.
+    pub outcome: Option<Outcome>,
+    /// Why, in words.
+    pub reason: Option<String>,
+    /// Wall seconds the attempt cost (a failed one keeps its seconds).
+    pub wall_s: Option<f64>,
+    /// Not before this unix time may the next attempt start (resource backoff).
+    pub retry_after: Option<f64>,
+}
+
+/// The run store of one lane.
+pub struct RunStore {
+    conn: Connection,
+    path: PathBuf,
+}
+
+fn now() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0)
+}
+
+impl RunStore {
+    /// Opens (or creates) the store at `path`.
+    pub fn open(path: &Path) -> Result<RunStore, MintError> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|source| MintError::Io {
+                path: dir.to_owned(),
+                source,
+            })?;
+        }
+        let db = |source| MintError::Store {
+            path: path.to_owned(),
+            source,
+        };
+        let conn = Connection::open(path).map_err(db)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(db)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(db)?;
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(db)?;
+        conn.execute_batch(
+            "CREATE TABLE IF NOT EXISTS mints (
+                id TEXT PRIMARY KEY,
+                slot TEXT NOT NULL,
+                lane TEXT NOT NULL, cell TEXT NOT NULL, gpu TEXT NOT NULL,
+                repeat INTEGER NOT NULL, attempt INTEGER NOT NULL,
+                state TEXT NOT NULL,
+                pid INTEGER, mint_dir TEXT,
+                outcome TEXT, reason TEXT, wall_s REAL, retry_after REAL,
+                result TEXT, updated_at REAL NOT NULL
+             );
+             CREATE TABLE IF NOT EXISTS events (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                at REAL NOT NULL, mint_id TEXT NOT NULL, kind TEXT NOT NULL, detail TEXT
+             );",
+        )
+        .map_err(db)?;
+        Ok(RunStore {
+            conn,
+            path: path.to_owned(),
+        })
+    }
+
+    fn err(&self, source: rusqlite::Error) -> MintError {
+        MintError::Store {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    fn event(&self, id: &MintId, kind: &str, detail: &str) -> Result<(), MintError> {
+        self.conn
+            .execute(
+                "INSERT INTO events (at, mint_id, kind, detail) VALUES (?1, ?2, ?3, ?4)",
+                params![now(), id.to_string(), kind, detail],
+            )
+            .map(|_| ())
+            .map_err(|e| self.err(e))
+    }
+
+    /// Records a planned attempt unless it exists (then nothing changes).
+    pub fn ensure_planned(&self, id: &MintId) -> Result<bool, MintError> {
+        let n = self
+            .conn
+            .execute(
+                "INSERT OR IGNORE INTO mints (id, slot, lane, cell, gpu, repeat, attempt, state, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'planned', ?8)",
+                params![id.to_string(), id.slot(), id.lane, id.cell, id.gpu, id.repeat, id.attempt, now()],
+            )
+            .map_err(|e| self.err(e))?;
+        if n > 0 {
+            self.event(id, "planned", "")?;
+        }
+        Ok(n > 0)
+    }
+
+    /// Records a planned retry with a not-before time.
+    pub fn plan_retry(&self, id: &MintId, not_before: Option<f64>) -> Result<(), MintError> {
+        self.ensure_planned(id)?;
+        self.conn
+            .execute(
+                "UPDATE mints SET retry_after = ?2 WHERE id = ?1 AND state = 'planned'",
+                params![id.to_string(), not_before],
+            )
+            .map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    /// Marks an attempt submitted (before its agent is started).
+    pub fn mark_submitted(&self, id: &MintId, mint_dir: &Path) -> Result<(), MintError> {
+        self.conn
+            .execute(
+                "UPDATE mints SET state = 'submitted', mint_dir = ?2, updated_at = ?3 WHERE id = ?1",
+                params![id.to_string(), mint_dir.to_string_lossy(), now()],
+            )
+            .map_err(|e| self.err(e))?;
+        self.event(id, "submitted", &mint_dir.to_string_lossy())
+    }
+
+    /// Records the agent's process id.
+    pub fn set_pid(&self, id: &MintId, pid: u32) -> Result<(), MintError> {
+        self.conn
+            .execute(
+                "UPDATE mints SET pid = ?2, updated_at = ?3 WHERE id = ?1",
+                params![id.to_string(), pid, now()],
+            )
+            .map_err(|e| self.err(e))?;
+        self.event(id, "started", &pid.to_string())
+    }
+
+    /// Records an attempt's result.
+    pub fn mark_finished(
+        &self,
+        id: &MintId,
+        outcome: Outcome,
+        reason: &str,
+        wall_s: Option<f64>,
+        result_json: &str,
+    ) -> Result<(), MintError> {
+        let o = serde_json::to_value(outcome)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned));
+        self.conn
+            .execute(
+                "UPDATE mints SET state = 'finished', outcome = ?2, reason = ?3, wall_s = ?4, result = ?5, updated_at = ?6 WHERE id = ?1",
+                params![id.to_string(), o, reason, wall_s, result_json, now()],
+            )
+            .map_err(|e| self.err(e))?;
+        self.event(id, "finished", reason)
+    }
+
+    /// Marks an attempt's result as copied into the results folder.
+    pub fn mark_gathered(&self, id: &MintId) -> Result<(), MintError> {
+        self.conn
+            .execute(
+                "UPDATE mints SET state = 'gathered', updated_at = ?2 WHERE id = ?1",
+                params![id.to_string(), now()],
+            )
+            .map_err(|e| self.err(e))?;
+        self.event(id, "gathered", "")
+    }
+
+    /// The stored result JSON of an attempt.
+    pub fn result_json(&self, id: &MintId) -> Result<Option<String>, MintError> {
+        self.conn
+            .query_row(
+                "SELECT result FROM mints WHERE id = ?1",
+                params![id.to_string()],
+                |r| r.get::<_, Option<String>>(0),
+            )
+            .optional()
+            .map(Option::flatten)
+            .map_err(|e| self.err(e))
+    }
+
+    /// Every row, ordered by slot and attempt.
+    pub fn rows(&self) -> Result<Vec<MintRow>, MintError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT lane, cell, gpu, repeat, attempt, state, pid, mint_dir, outcome, reason, wall_s, retry_after
+                 FROM mints ORDER BY cell, gpu, repeat, attempt",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                let outcome: Option<String> = r.get(8)?;
+                Ok(MintRow {
+                    id: MintId {
+                        lane: r.get(0)?,
+                        cell: r.get(1)?,
+                        gpu: r.get(2)?,
+                        repeat: r.get(3)?,
+                        attempt: r.get(4)?,
+                    },
+                    state: MintState::parse(&r.get::<_, String>(5)?),
+                    pid: r.get(6)?,
+                    mint_dir: r.get::<_, Option<String>>(7)?.map(PathBuf::from),
+                    outcome: outcome
+                        .and_then(|o| serde_json::from_value(serde_json::Value::String(o)).ok()),
+                    reason: r.get(9)?,
+                    wall_s: r.get(10)?,
+                    retry_after: r.get(11)?,
+                })
+            })
+            .map_err(|e| self.err(e))?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.err(e))
+    }
+
+    /// How many submissions the store has seen for `id` (to prove no duplicates).
+    pub fn submissions(&self, id: &MintId) -> Result<u32, MintError> {
+        self.conn
+            .query_row(
+                "SELECT COUNT(*) FROM events WHERE mint_id = ?1 AND kind = 'submitted'",
+                params![id.to_string()],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.err(e))
+    }
+}
+
+impl MintState {
+    /// The state's name.
+    pub fn name(self) -> &'static str {
+        self.as_str()
+    }
+}

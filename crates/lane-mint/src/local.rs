@@ -142,8 +142,18 @@ impl LocalRun<'_> {
                             running += 1; // started, not yet claimed
                         } else if row.pid.is_none() && children.contains_key(&row.id.to_string()) {
                             running += 1;
+                        } else if !dir.join("agent.lock").exists() {
+                            // Never claimed: lane died between recording the
+                            // submission and the agent's start. Start it now
+                            // (the claim keeps a late first agent from running too).
+                            if running < self.concurrency.max(1) {
+                                let child = self.spawn_agent(&row.id, timeout)?;
+                                children.insert(row.id.to_string(), child);
+                                on(Progress::Started(row.id.clone()));
+                            }
+                            running += 1;
                         } else {
-                            // Submitted but no agent alive and no result: it died.
+                            // Claimed, but no agent alive and no result: it died mid-run.
                             let reason = "the agent vanished without a result (killed?)".to_owned();
                             store.mark_finished(
                                 &row.id,
@@ -192,6 +202,16 @@ impl LocalRun<'_> {
         })?;
         // Persist first: a lane killed right after this line re-attaches.
         store.mark_submitted(id, &dir)?;
+        self.spawn_agent(id, timeout).and_then(|child| {
+            store.set_pid(id, child.id())?;
+            Ok(child)
+        })
+    }
+
+    fn spawn_agent(&self, id: &MintId, timeout: Duration) -> Result<Child, MintError> {
+        use std::os::unix::process::CommandExt;
+        let cell = self.cell(&id.cell).expect("planned from the lane's cells");
+        let dir = self.mint_dir(id);
         let (program, lead) = self.agent.split_first().expect("an agent program");
         let mut cmd = Command::new(program);
         cmd.args(lead)
@@ -228,7 +248,6 @@ impl LocalRun<'_> {
                 program: program.clone(),
                 source,
             })?;
-        store.set_pid(id, child.id())?;
         info!(mint = %id, pid = child.id(), "agent started");
         Ok(child)
     }

@@ -2,6 +2,7 @@
 
 mod cut;
 mod ledger;
+mod mint;
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -1,0 +1,227 @@
+//! `lane mint` on the local backend, through the binary: the whole lane,
+//! the concurrency limit, retries, and `kill -9` at random points.
+
+use super::{code, lane, stderr, stdout};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A lane of `cells` quick mints (×2 repeats) that log every run to `runs.log`
+/// and their start/end times to `spans.log`.
+fn write_lane(dir: &Path, cells: usize, concurrency: u32, extra_cells: &str) {
+    std::fs::create_dir_all(dir.join("lanes")).unwrap();
+    let log = dir.join("runs.log");
+    let spans = dir.join("spans.log");
+    let mut text = format!(
+        "version: \"0.93.3\"\nupstream: {{repo: ./up}}\nbase: v0.93.2\nmint:\n  gpus: [L4]\n  cold_repeats: 2\n  timeout_s: 30\n  concurrency: {concurrency}\n  retry: {{crashed: 1, resource: 1, resource_backoff_s: 0}}\n  cells:\n"
+    );
+    let script = format!(
+        r#"echo "$LANE_MINT_ID" >> {log}; echo "start $(date +%s.%N)" >> {spans}; sleep 0.15; echo "end $(date +%s.%N)" >> {spans}; printf '{{"status":"minted","recipe":"dynamo","phases":{{"load":0.1}}}}' > "$LANE_REPORT_PATH""#,
+        log = log.display(),
+        spans = spans.display()
+    );
+    for i in 0..cells {
+        text.push_str(&format!(
+            "    - name: cell{i:02}\n      recipe: dynamo\n      command: [sh, -c, {}]\n",
+            serde_json::to_string(&script).unwrap()
+        ));
+    }
+    text.push_str(extra_cells);
+    std::fs::write(dir.join("lanes/0.93.3.yaml"), text).unwrap();
+}
+
+fn runs(dir: &Path) -> BTreeMap<String, usize> {
+    let mut m = BTreeMap::new();
+    for l in std::fs::read_to_string(dir.join("runs.log"))
+        .unwrap_or_default()
+        .lines()
+    {
+        *m.entry(l.to_owned()).or_default() += 1;
+    }
+    m
+}
+
+fn summary(dir: &Path) -> serde_json::Value {
+    let s = std::fs::read_to_string(dir.join("out/lanes/0.93.3/results/summary.json")).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&s).unwrap();
+    for m in v["mints"].as_array_mut().unwrap() {
+        m.as_object_mut().unwrap().remove("wall_s");
+    }
+    v
+}
+
+#[test]
+fn a_lane_mints_every_cell_gpu_and_repeat_and_gathers_results() {
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), 3, 2, "");
+    let o = lane(d.path(), &["mint", "0.93.3", "--dry-run", "--json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let plan: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(plan["mints"].as_array().unwrap().len(), 6);
+    assert_eq!(plan["mints"][0], "0.93.3/cell00/L4/r1/a1");
+    assert!(!d.path().join("out").exists(), "a dry run writes nothing");
+
+    let o = lane(d.path(), &["mint", "0.93.3"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("6 mints, green"), "{}", stdout(&o));
+    let s = summary(d.path());
+    assert_eq!(s["green"], true);
+    for cell in ["cell00", "cell01", "cell02"] {
+        for r in ["r1", "r2"] {
+            let slot = d
+                .path()
+                .join(format!("out/lanes/0.93.3/results/{cell}/L4/{r}"));
+            assert!(slot.join("report.json").is_file(), "{}", slot.display());
+            let m: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(slot.join("mint.json")).unwrap())
+                    .unwrap();
+            assert_eq!(m["status"], "minted");
+        }
+    }
+    // A second `lane mint` adopts what exists and runs nothing.
+    let before = runs(d.path());
+    let o = lane(d.path(), &["mint", "0.93.3"]);
+    assert_eq!(code(&o), 0);
+    assert_eq!(runs(d.path()), before);
+    let o = lane(d.path(), &["status", "0.93.3", "--json"]);
+    assert_eq!(code(&o), 0);
+    let rows: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 6);
+    assert!(rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["state"] == "gathered"));
+}
+
+#[test]
+fn the_concurrency_limit_is_respected() {
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), 4, 2, "");
+    let o = lane(d.path(), &["mint", "0.93.3"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let mut events: Vec<(f64, i32)> = std::fs::read_to_string(d.path().join("spans.log"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (k, t) = l.split_once(' ').unwrap();
+            (t.parse().unwrap(), if k == "start" { 1 } else { -1 })
+        })
+        .collect();
+    events.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap().then(a.1.cmp(&b.1)));
+    let (mut now, mut peak) = (0, 0);
+    for (_, delta) in events {
+        now += delta;
+        peak = peak.max(now);
+    }
+    assert_eq!(peak, 2, "at most 2 mints at once, and the limit was used");
+}
+
+#[test]
+fn crashes_are_retried_once_and_refusals_never_and_the_lane_is_not_green() {
+    let d = tempfile::tempdir().unwrap();
+    let refuse = serde_json::to_string(
+        r#"printf '{"status":"refused","recipe":"dynamo"}' > "$LANE_REPORT_PATH""#,
+    )
+    .unwrap();
+    let extra = format!(
+        "    - name: crashy\n      recipe: dynamo\n      command: [sh, -c, 'echo boom >&2; exit 3']\n    - name: refuser\n      recipe: dynamo\n      command: [sh, -c, {refuse}]\n"
+    );
+    let extra = extra.as_str();
+    write_lane(d.path(), 1, 4, extra);
+    let o = lane(d.path(), &["mint", "0.93.3", "--json"]);
+    assert_eq!(code(&o), 7, "not green: {}", stderr(&o));
+    let s: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let by_slot: BTreeMap<String, (u64, String)> = s["mints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["slot"].as_str().unwrap().to_owned(),
+                (
+                    m["attempt"].as_u64().unwrap(),
+                    m["status"].as_str().unwrap().to_owned(),
+                ),
+            )
+        })
+        .collect();
+    assert_eq!(by_slot["0.93.3/crashy/L4/r1"], (2, "crashed".to_owned()));
+    assert_eq!(by_slot["0.93.3/refuser/L4/r1"], (1, "refused".to_owned()));
+    assert_eq!(by_slot["0.93.3/cell00/L4/r1"], (1, "minted".to_owned()));
+    let m: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            d.path()
+                .join("out/lanes/0.93.3/results/crashy/L4/r1/mint.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        m["attempts_wall_s"].as_array().unwrap().len(),
+        2,
+        "both attempts keep their seconds"
+    );
+    assert!(
+        !d.path()
+            .join("out/lanes/0.93.3/results/crashy/L4/r1/report.json")
+            .exists(),
+        "no report is absent, not zeros"
+    );
+}
+
+#[test]
+fn kill_9_at_random_points_never_duplicates_a_mint_nor_loses_a_result() {
+    // The reference: one uninterrupted run.
+    let reference = tempfile::tempdir().unwrap();
+    write_lane(reference.path(), 10, 4, "");
+    assert_eq!(code(&lane(reference.path(), &["mint", "0.93.3"])), 0);
+    let want = summary(reference.path());
+
+    let mut seed: u64 = 0x9e3779b97f4a7c15;
+    for trial in 0..4 {
+        let d = tempfile::tempdir().unwrap();
+        write_lane(d.path(), 10, 4, "");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut kills = 0;
+        loop {
+            assert!(Instant::now() < deadline, "trial {trial} did not finish");
+            let mut child = Command::new(env!("CARGO_BIN_EXE_lane"))
+                .args(["mint", "0.93.3"])
+                .current_dir(d.path())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let wait = Duration::from_millis(20 + seed % 250);
+            std::thread::sleep(wait);
+            match child.try_wait().unwrap() {
+                Some(status) => {
+                    assert_eq!(status.code(), Some(0), "trial {trial}");
+                    break;
+                }
+                None if kills < 12 => {
+                    child.kill().unwrap(); // SIGKILL
+                    child.wait().unwrap();
+                    kills += 1;
+                }
+                None => {
+                    assert_eq!(child.wait().unwrap().code(), Some(0));
+                    break;
+                }
+            }
+        }
+        // Every attempt ran at most once; every slot has its result.
+        for (id, n) in runs(d.path()) {
+            assert_eq!(
+                n, 1,
+                "trial {trial}: {id} ran {n} times after {kills} kills"
+            );
+        }
+        assert_eq!(summary(d.path()), want, "trial {trial} after {kills} kills");
+    }
+}

@@ -193,8 +193,6 @@ impl LocalRun<'_> {
     }
 
     fn submit(&self, store: &RunStore, id: &MintId, timeout: Duration) -> Result<Child, MintError> {
-        use std::os::unix::process::CommandExt;
-        let cell = self.cell(&id.cell).expect("planned from the lane's cells");
         let dir = self.mint_dir(id);
         std::fs::create_dir_all(&dir).map_err(|source| MintError::Io {
             path: dir.clone(),

@@ -2,8 +2,10 @@
 //! GitHub and no GPU. It generates a demo upstream repository (a small
 //! gen-worker with master's wire-v1 cut and the fixes of a 0.93.3 lane),
 //! writes a demo lane file, plans the cut, cuts it, runs the guards on the
-//! result, and writes a report. Later stages of a lane (wheel, mints, PR
-//! comments) join here as they are built.
+//! result, mints the demo cells on the local backend (they replay a real
+//! H200 mint recorded in the binary, and every output says "replay"), reads
+//! every report honestly with the ledger, diffs the two cold AOT compiles,
+//! and writes `report.md`.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -52,21 +54,27 @@ pub fn run(args: Args) -> CliResult {
     let out = args.out;
     prepare(&out)?;
     println!("lane demo: a whole lane on embedded defaults (no cluster, no GitHub, no GPU)");
-    println!("[1/4] generating the demo upstream (gen-worker with a wire-v1 cut on master)");
+    println!("[1/5] generating the demo upstream (gen-worker with a wire-v1 cut on master)");
     let up = lane_fixture::generate_upstream(
         &out.join("upstream"),
         &lane_fixture::UpstreamSpec::default(),
     )
     .context("generating the demo upstream")
     .exit(Exit::Failure)?;
+    let exe = std::env::current_exe().exit(Exit::Failure)?;
     let lane_text = format!(
         "# A demo lane over the generated upstream (see `lane demo --help`).\n\
          version: \"0.93.3\"\ntitle: honest mint phases (demo)\nupstream:\n  repo: ../upstream\nbase: v0.93.2\n\
          picks:\n  - pr: 515   # pgw#992, lands after the wire-v1 cut; allowed\n  - pr: 520   # a merge commit: picked against its mainline\n\
          version_files:\n  - {{path: pyproject.toml, kind: pyproject}}\n  - {{path: uv.lock, kind: uv-lock, package: gen-worker}}\n\
          changelog: {{}}\nguards:\n  - name: wire-v1\n    forbidden_commits: [{}]\n    frozen_paths: [proto/, src/gen_worker/pb/]\n\
-         \x20   probes:\n      - path: proto/worker_scheduler.proto\n        must_match: '^package cozy\\.scheduler;$'\n        must_not_match: '^package cozy\\.scheduler\\.v1;$'\n",
-        up.commits["wire-v1"]
+         \x20   probes:\n      - path: proto/worker_scheduler.proto\n        must_match: '^package cozy\\.scheduler;$'\n        must_not_match: '^package cozy\\.scheduler\\.v1;$'\n\
+         # Demo cells replay a real H200 mint (torch 2.11) recorded in the binary: no GPU needed.\n\
+         mint:\n  gpus: [H200]\n  cold_repeats: 2\n  timeout_s: 120\n  concurrency: 2\n  cells:\n\
+         \x20   - {{name: probe-jit, recipe: dynamo, command: [{exe}, replay-mint, --recorded, jit], env: {{LANE_REPLAY: \"1\"}}}}\n\
+         \x20   - {{name: probe-aot, recipe: aot, command: [{exe}, replay-mint, --recorded, aot], env: {{LANE_REPLAY: \"1\"}}}}\n",
+        up.commits["wire-v1"],
+        exe = serde_json::to_string(&exe.to_string_lossy()).expect("a string serializes"),
     );
     let lane_path = out.join("lanes/0.93.3.yaml");
     std::fs::write(&lane_path, &lane_text).exit(Exit::Failure)?;
@@ -81,12 +89,12 @@ pub fn run(args: Args) -> CliResult {
         lane_file: lane_path.clone(),
     };
 
-    println!("[2/4] lane cut 0.93.3 --dry-run");
+    println!("[2/5] lane cut 0.93.3 --dry-run");
     let plan = lane_git::cut::cut(&repo, &lane, &opts(true)).map_err(git_exit)?;
     for line in render(&plan, false).lines() {
         println!("      {line}");
     }
-    println!("[3/4] lane cut 0.93.3 --tag");
+    println!("[3/5] lane cut 0.93.3 --tag");
     let done = lane_git::cut::cut(&repo, &lane, &opts(false)).map_err(git_exit)?;
     if done.status != CutStatus::Cut {
         print!("{}", render(&done, false));
@@ -100,7 +108,7 @@ pub fn run(args: Args) -> CliResult {
         render(&done, false).lines().last().unwrap_or_default()
     );
 
-    println!("[4/4] lane guard 0.93.3 (on release/0.93.3 and, for contrast, on master)");
+    println!("[4/5] lane guard 0.93.3 (on release/0.93.3 and, for contrast, on master)");
     let base = lane_git::repo::resolve_commit(&repo, "base tag", "v0.93.2")
         .map_err(git_exit)?
         .id();
@@ -128,6 +136,73 @@ pub fn run(args: Args) -> CliResult {
         }
         let _ = writeln!(report);
     }
+    println!(
+        "[5/5] lane mint 0.93.3 (local backend; cells replay recorded H200 mints: labelled replay)"
+    );
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let lane_out = std::path::absolute(out.join("lanes/0.93.3")).exit(Exit::Failure)?;
+    let run = lane_mint::local::LocalRun {
+        lane: &lane,
+        out: lane_out.clone(),
+        agent: vec![exe.to_string_lossy().into_owned(), "agent".into()],
+        concurrency: 2,
+        wheel: None,
+        stop: &stop,
+    };
+    let summary = run
+        .run(&mut |p| {
+            if let lane_mint::local::Progress::Finished(id, outcome, wall, _) = p {
+                println!("      {id}: {outcome:?} in {wall:.3} s (replay)");
+            }
+        })
+        .exit(Exit::Failure)?;
+    let results = lane_mint::local::results_dir(&lane_out);
+    let _ = writeln!(
+        report,
+        "## Mints (replay: recorded H200 mints, no compile ran here)\n\nLane {}: {}.\n",
+        summary.lane,
+        if summary.green { "green" } else { "NOT green" }
+    );
+    for cell in ["probe-jit", "probe-aot"] {
+        let slot = results.join(cell).join("H200");
+        let report_file = slot.join("r1/report.json");
+        let bytes = std::fs::read(&report_file).exit(Exit::Failure)?;
+        let parsed = lane_ledger::parse_report(&bytes).exit(Exit::InvalidInput)?;
+        let b = lane_ledger::from_report(&format!("{cell} on H200 (replay)"), &parsed);
+        let text = lane_ledger::render::render_breakdown(&b);
+        let _ = writeln!(
+            report,
+            "### {cell} on H200 (replay), repeat 1\n\n```\n{text}```\n"
+        );
+        if let Some(top) = b.findings.first() {
+            println!(
+                "      {cell}: {} finding(s); first: {}",
+                b.findings.len(),
+                top.message
+            );
+        }
+        let (a, bdir) = (slot.join("r1/artifacts"), slot.join("r2/artifacts"));
+        if a.is_dir()
+            && bdir.is_dir()
+            && std::fs::read_dir(&a)
+                .map(|mut d| d.next().is_some())
+                .unwrap_or(false)
+        {
+            let d = crate::cmd::diff::diff_paths(&a, &bdir, 64 << 20)?;
+            let text = lane_ledger::render::render_determinism(&d);
+            println!(
+                "      {cell} determinism (r1 vs r2): {}",
+                text.lines()
+                    .find(|l| l.starts_with("verdict"))
+                    .unwrap_or("-")
+            );
+            let _ = writeln!(
+                report,
+                "### {cell}: determinism diff of the two cold repeats\n\n```\n{text}```\n"
+            );
+        }
+    }
+    println!("      results: {}", results.display());
     let report_path = out.join("report.md");
     std::fs::write(&report_path, report).exit(Exit::Failure)?;
     println!("report: {}", report_path.display());

@@ -1,8 +1,10 @@
 //! The `lane` binary end to end: exit codes, `--json`, and what a person sees.
 
 mod cut;
+mod demo;
 mod ledger;
 mod mint;
+mod wheel;
 
 use std::path::Path;
 use std::process::{Command, Output};

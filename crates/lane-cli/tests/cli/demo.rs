@@ -1,0 +1,42 @@
+//! `lane demo`: the README's main job, end to end on embedded defaults.
+
+use super::{code, lane, stderr, stdout};
+
+#[test]
+fn the_demo_cuts_mints_by_replay_and_reports_honestly() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("demo");
+    let o = lane(d.path(), &["demo", "--out", out.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("result: cut release/0.93.3"), "{text}");
+    assert!(
+        text.contains("guard wire-v1 on release/0.93.3: passed"),
+        "{text}"
+    );
+    assert!(text.contains("guard wire-v1 on master: REFUSED"), "{text}");
+    assert!(
+        text.contains(
+            "probe-aot determinism (r1 vs r2): verdict: differs by autotune configs only"
+        ),
+        "{text}"
+    );
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("replay"), "{report}");
+    assert!(
+        report.contains("compile_other_s"),
+        "the named residual is shown: {report}"
+    );
+    let summary = std::fs::read_to_string(out.join("lanes/0.93.3/results/summary.json")).unwrap();
+    assert!(
+        summary.contains("\"replay\": true") && summary.contains("\"green\": true"),
+        "{summary}"
+    );
+    // A second demo replaces the first; a folder that is not a demo is refused.
+    assert_eq!(
+        code(&lane(d.path(), &["demo", "--out", out.to_str().unwrap()])),
+        0
+    );
+    let o = lane(d.path(), &["demo", "--out", d.path().to_str().unwrap()]);
+    assert_eq!(code(&o), 6, "{}", stderr(&o));
+}

@@ -30,6 +30,14 @@ build-release:
 # Test tools from PyPI/npm, installed into .tools/ (idempotent).
 tools:
     @mkdir -p {{tools}}/bin target
+    @# Prism and GitHub's OpenAPI description, for lane-github's contract tests.
+    @test -x {{tools}}/node/node_modules/.bin/prism -a -f {{tools}}/node/node_modules/@octokit/openapi/generated/api.github.com.json \
+        || npm install --prefix {{tools}}/node --no-audit --no-fund @stoplight/prism-cli @octokit/openapi
+    @# uv (builds the wheel; lane wheel also installs it itself when missing)
+    @[ -x {{tools}}/uv/bin/uv ] || python3 -m pip install --quiet --disable-pip-version-check --target {{tools}}/uv uv
+    @ln -sf {{tools}}/uv/bin/uv {{tools}}/bin/uv
+    @# test servers: S3 (moto) and a package index (pypiserver), in a venv made by uv
+    @[ -x {{tools}}/venv/bin/moto_server ] && [ -x {{tools}}/venv/bin/pypi-server ] || { {{tools}}/bin/uv venv -q --allow-existing {{tools}}/venv && {{tools}}/bin/uv pip install -q --python {{tools}}/venv/bin/python 'moto[server]' 'pypiserver[passlib]'; }
 
 # Regenerate the kept JSON Schema of lane files.
 schema:

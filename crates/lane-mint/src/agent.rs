@@ -325,35 +325,35 @@ fn kill_group(pid: u32) {
 
 fn wait(mut child: std::process::Child, timeout: Duration) -> ProcessEnd {
     use std::os::unix::process::ExitStatusExt;
-    let start = Instant::now();
     let pid = child.id();
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => {
-                // Reap whatever the mint left running in its group.
-                kill_group(pid);
-                return match (status.code(), status.signal()) {
-                    (Some(code), _) => ProcessEnd::Exited { code },
-                    (None, Some(signal)) => ProcessEnd::Signaled { signal },
-                    (None, None) => ProcessEnd::Exited { code: -1 },
-                };
-            }
-            Ok(None) => {}
-            Err(e) => {
-                return ProcessEnd::SpawnFailed {
-                    error: e.to_string(),
-                }
-            }
-        }
-        if start.elapsed() >= timeout {
+    // Block on the child in a thread so its end is seen at once (no polling
+    // latency on every mint), and the timeout on a channel.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let waiter = std::thread::spawn(move || {
+        let r = child.wait();
+        let _ = tx.send(r);
+    });
+    let end = match rx.recv_timeout(timeout) {
+        Ok(Ok(status)) => match (status.code(), status.signal()) {
+            (Some(code), _) => ProcessEnd::Exited { code },
+            (None, Some(signal)) => ProcessEnd::Signaled { signal },
+            (None, None) => ProcessEnd::Exited { code: -1 },
+        },
+        Ok(Err(e)) => ProcessEnd::SpawnFailed {
+            error: e.to_string(),
+        },
+        Err(_) => {
             kill_group(pid);
-            let _ = child.wait();
-            return ProcessEnd::TimedOut {
+            let _ = rx.recv();
+            ProcessEnd::TimedOut {
                 after_s: timeout.as_secs(),
-            };
+            }
         }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    };
+    // Reap whatever the mint left running in its group.
+    kill_group(pid);
+    let _ = waiter.join();
+    end
 }
 
 /// Reports over this size are not read (a report is a few KB).

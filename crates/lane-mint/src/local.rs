@@ -185,7 +185,8 @@ impl LocalRun<'_> {
                 running += 1;
                 on(Progress::Started(id));
             }
-            std::thread::sleep(Duration::from_millis(25));
+            // Short: a finished mint's slot is refilled within a few milliseconds.
+            std::thread::sleep(Duration::from_millis(5));
         }
         let summary = self.summary(&store)?;
         write_summary(&results_dir(&self.out), &summary)?;

@@ -1,15 +1,307 @@
-//! `lane report` (being built).
+//! `lane report`: render a lane's per-cell phase breakdown from its results
+//! folder (`out/lanes/<v>/results`, written by `lane mint`) as markdown,
+//! and with `--post` put it on the lane's PRs (one sticky comment each) and
+//! a check run on the lane branch's head. `--post --dry-run` writes the
+//! exact requests to `out/lanes/<v>/requests/` and sends nothing.
+//!
+//! This is the IO edge of `lane-render` (pure) and `lane-github`; see
+//! `docs/report.md`.
+
+mod results;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::anyhow;
+use lane_file::PickRef;
+use lane_github::{plan, Auth, CheckRun, ClientConfig, GithubClient, Repo};
+use lane_ledger::NoiseRule;
+use lane_render::{conclusion, marker, render_comment, LaneResults, RenderOptions};
+use serde::Serialize;
 
 use crate::exit::{CliError, CliResult, Exit};
+use crate::output::print_json;
 
 /// Arguments of `lane report`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The lane: a version (`0.93.3`, found as `lanes/0.93.3.yaml`) or a
+    /// lane file path.
+    #[arg(value_name = "LANE")]
+    pub lane: String,
+    /// The results folder [default: out/lanes/<version>/results].
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
+    /// The baseline lane's results folder [default:
+    /// out/lanes/<baseline>/results, when the lane names a baseline].
+    #[arg(long, value_name = "DIR")]
+    pub baseline_results: Option<PathBuf>,
+    /// Post: a sticky comment on each target PR and a check run.
+    #[arg(long)]
+    pub post: bool,
+    /// With --post: write the exact requests to files, post nothing.
+    #[arg(long, requires = "post")]
+    pub dry_run: bool,
+    /// The commit the check run reports on [default: the lane branch's
+    /// head in the lane's local repository, when there is one].
+    #[arg(long, value_name = "SHA")]
+    pub head_sha: Option<String>,
+    /// Where the markdown goes [default: out/lanes/<version>/report.md].
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Print JSON for scripts instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `--json` prints.
+#[derive(Serialize)]
+struct ReportOutput {
+    markdown: PathBuf,
+    level: lane_render::Level,
+    conclusion: lane_render::Verdict,
+    targets: Vec<u64>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    requests: Vec<PathBuf>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    comments: Vec<lane_github::CommentOutcome>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    check_run: Option<lane_github::CheckRunOutcome>,
+}
+
+fn fail(e: impl std::fmt::Display) -> CliError {
+    CliError::new(Exit::Failure, anyhow!("{e}"))
+}
+
+fn write(path: &Path, text: &str) -> Result<(), CliError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| fail(format!("{}: {e}", dir.display())))?;
+    }
+    std::fs::write(path, text).map_err(|e| fail(format!("{}: {e}", path.display())))
+}
 
 /// Runs `lane report`.
-pub fn run(_args: Args) -> CliResult {
-    Err(CliError::new(
-        Exit::Failure,
-        anyhow::anyhow!("lane report is not built yet"),
-    ))
+pub fn run(args: Args) -> CliResult {
+    let loaded = crate::lane::load(&args.lane)?;
+    let lane = &loaded.lane;
+    let version = lane.version.to_string();
+    let lane_out = PathBuf::from("out/lanes").join(&version);
+    let results_dir = args
+        .results
+        .clone()
+        .unwrap_or_else(|| lane_out.join("results"));
+    let summary = results::summary(&results_dir)?;
+    let mut cells = results::cells(&results_dir)?;
+    let baseline_dir = args.baseline_results.clone().or_else(|| {
+        lane.baseline.as_ref().map(|b| {
+            PathBuf::from("out/lanes")
+                .join(b.to_string())
+                .join("results")
+        })
+    });
+    if let Some(dir) = baseline_dir.as_ref().filter(|d| d.is_dir()) {
+        let base = results::cells(dir)?;
+        results::compare_with(&mut cells, &base, &NoiseRule::default());
+    } else if let Some(dir) = &args.baseline_results {
+        return Err(CliError::new(
+            Exit::InvalidInput,
+            anyhow!("no baseline results folder at {}", dir.display()),
+        ));
+    }
+    let results = LaneResults {
+        lane: version.clone(),
+        title: lane.title.clone(),
+        base: Some(lane.base.to_string()),
+        branch: Some(lane.branch_name()),
+        picks: lane.picks.iter().map(|p| p.target.to_string()).collect(),
+        wheel: summary.wheel,
+        guard: summary.guard,
+        green: summary.green,
+        replay: summary.replay,
+        baseline: lane.baseline.as_ref().map(ToString::to_string),
+        report_url: lane.github.as_ref().and_then(|g| g.report_url.clone()),
+        cells,
+    };
+    let verdict = conclusion(&results);
+    let rendered = render_comment(&results, &RenderOptions::default());
+    let md_path = args
+        .out
+        .clone()
+        .unwrap_or_else(|| lane_out.join("report.md"));
+    write(&md_path, &rendered.body)?;
+
+    let targets = targets(lane);
+    let mut output = ReportOutput {
+        markdown: md_path.clone(),
+        level: rendered.level,
+        conclusion: verdict.clone(),
+        targets: targets.clone(),
+        requests: Vec::new(),
+        comments: Vec::new(),
+        check_run: None,
+    };
+    if args.post {
+        let repo_name = lane.github_repo().ok_or_else(|| {
+            CliError::new(
+                Exit::InvalidInput,
+                anyhow!(
+                    "the lane names no GitHub repository (github.repo, or a github.com upstream)"
+                ),
+            )
+        })?;
+        let repo = Repo::parse(&repo_name).map_err(|e| CliError::new(Exit::InvalidInput, e))?;
+        let head_sha = args.head_sha.clone().or_else(|| head_sha(&loaded));
+        let check = head_sha.map(|sha| {
+            let summary = render_comment(
+                &results,
+                &RenderOptions {
+                    limit: 65_535,
+                    marker: false,
+                },
+            );
+            CheckRun {
+                name: format!("lane {version}"),
+                head_sha: sha,
+                conclusion: verdict.conclusion.as_str().to_owned(),
+                title: format!("lane {version}: {}", verdict.conclusion.as_str()),
+                summary: summary.body,
+                details_url: results
+                    .report_url
+                    .clone()
+                    .filter(|u| u.starts_with("https://")),
+            }
+        });
+        if check.is_none() {
+            tracing::warn!("no head commit for the check run (give --head-sha)");
+        }
+        if args.dry_run {
+            output.requests = dry_run(&lane_out, &repo, &targets, &rendered.body, check.as_ref())?;
+        } else {
+            post(
+                &repo,
+                &targets,
+                &version,
+                &rendered.body,
+                check.as_ref(),
+                &mut output,
+            )?;
+        }
+    }
+    if args.json {
+        print_json(&output)?;
+    } else {
+        println!("{}", md_path.display());
+        for r in &output.requests {
+            println!("{}", r.display());
+        }
+        for c in &output.comments {
+            println!(
+                "#{}: comment {} {:?}{}",
+                c.issue,
+                c.comment_id,
+                c.action,
+                if c.removed.is_empty() {
+                    String::new()
+                } else {
+                    format!(", removed duplicates {:?}", c.removed)
+                }
+            );
+        }
+        if let Some(c) = &output.check_run {
+            println!("check run {} ({})", c.id, verdict.conclusion.as_str());
+        }
+    }
+    Ok(Exit::Ok)
+}
+
+/// The PRs and issues posted to: the picks' PRs (unless
+/// `github.post_to_picks: false`) and `github.post_to`, deduplicated.
+fn targets(lane: &lane_file::LaneFile) -> Vec<u64> {
+    let picks = lane.github.as_ref().is_none_or(|g| g.post_to_picks);
+    let mut out: Vec<u64> = Vec::new();
+    if picks {
+        for p in &lane.picks {
+            if let PickRef::Pr(n) = p.target {
+                out.push(n);
+            }
+        }
+    }
+    if let Some(g) = &lane.github {
+        out.extend(g.post_to.iter().copied());
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    out.retain(|n| seen.insert(*n));
+    out
+}
+
+/// The lane branch's head in the lane's local repository (no clone).
+fn head_sha(loaded: &crate::lane::LoadedLane) -> Option<String> {
+    if loaded.lane.upstream.is_url() {
+        return None;
+    }
+    let path = crate::lane::repository(loaded, None).ok()?;
+    let repo = lane_git::repo::open(&path).ok()?;
+    let commit =
+        lane_git::repo::resolve_commit(&repo, "lane branch", &loaded.lane.branch_name()).ok()?;
+    Some(commit.id().to_string())
+}
+
+fn dry_run(
+    lane_out: &Path,
+    repo: &Repo,
+    targets: &[u64],
+    body: &str,
+    check: Option<&CheckRun>,
+) -> Result<Vec<PathBuf>, CliError> {
+    let dir = lane_out.join("requests");
+    let mut written = Vec::new();
+    let mut n = 0;
+    let mut put = |name: String, req: plan::PlannedRequest| -> Result<(), CliError> {
+        n += 1;
+        let path = dir.join(format!("{n:03}-{name}.json"));
+        let text = serde_json::to_string_pretty(&req).map_err(fail)? + "\n";
+        write(&path, &text)?;
+        written.push(path);
+        Ok(())
+    };
+    for t in targets {
+        put(format!("comment-{t}"), plan::comment(repo, *t, body))?;
+    }
+    if let Some(c) = check {
+        put("check-run".to_owned(), plan::check_run(repo, c))?;
+    }
+    Ok(written)
+}
+
+fn post(
+    repo: &Repo,
+    targets: &[u64],
+    version: &str,
+    body: &str,
+    check: Option<&CheckRun>,
+    output: &mut ReportOutput,
+) -> Result<(), CliError> {
+    let auth = Auth::from_env().ok_or_else(|| fail(lane_github::GithubError::NoCredentials))?;
+    let config = ClientConfig::from_env(auth);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(fail)?;
+    let marker = marker(version);
+    runtime.block_on(async {
+        let client = GithubClient::connect(config, repo.clone())
+            .await
+            .map_err(fail)?;
+        for t in targets {
+            let outcome = client
+                .upsert_comment(*t, &marker, body)
+                .await
+                .map_err(fail)?;
+            tracing::info!(issue = t, id = outcome.comment_id, "comment posted");
+            output.comments.push(outcome);
+        }
+        if let Some(c) = check {
+            output.check_run = Some(client.upsert_check_run(c).await.map_err(fail)?);
+        }
+        Ok(())
+    })
 }

@@ -4,6 +4,7 @@ mod cut;
 mod demo;
 mod ledger;
 mod mint;
+mod report;
 mod wheel;
 
 use std::path::Path;

@@ -52,7 +52,11 @@ fn read_json(path: &Path) -> Result<Option<Value>, CliError> {
     serde_json::from_slice(&bytes).map(Some).map_err(|e| {
         invalid(
             path,
-            format!("invalid JSON at line {}, column {}: {e}", e.line(), e.column()),
+            format!(
+                "invalid JSON at line {}, column {}: {e}",
+                e.line(),
+                e.column()
+            ),
         )
     })
 }
@@ -152,7 +156,11 @@ fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, CliError> {
         .filter(|p| p.is_dir())
         .collect();
     let determinism = if let [a, b] = artifacts.as_slice() {
-        Some(crate::cmd::diff::diff_paths(a, b, DEFAULT_MAX_CONTENT_BYTES)?)
+        Some(crate::cmd::diff::diff_paths(
+            a,
+            b,
+            DEFAULT_MAX_CONTENT_BYTES,
+        )?)
     } else {
         None
     };
@@ -172,7 +180,10 @@ pub fn cells(dir: &Path) -> Result<Vec<CellResult>, CliError> {
     if !dir.is_dir() {
         return Err(CliError::new(
             Exit::InvalidInput,
-            anyhow!("no results folder at {} (run `lane mint` first, or give --results)", dir.display()),
+            anyhow!(
+                "no results folder at {} (run `lane mint` first, or give --results)",
+                dir.display()
+            ),
         ));
     }
     let mut out = Vec::new();

@@ -1,0 +1,375 @@
+//! `lane wheel` and `lane publish` through the binary, against real servers
+//! started here on loopback: `moto_server` (S3) and `pypi-server` (a
+//! package index), both installed by `./just tools`.
+
+use super::{code, stderr, stdout, ROOT};
+use lane_fixture::{generate_upstream, UpstreamSpec};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const TOKEN: &str = "pypi-token-never-printed-7c1d";
+const S3_SECRET: &str = "s3-secret-never-printed-2b9a";
+
+fn tools() -> PathBuf {
+    Path::new(ROOT).join(".tools")
+}
+
+/// A test tool installed by `./just tools`; fails (never skips) when missing.
+fn tool(name: &str) -> PathBuf {
+    let p = tools().join("venv/bin").join(name);
+    assert!(
+        p.is_file(),
+        "{} is missing: run `./just tools`",
+        p.display()
+    );
+    p
+}
+
+fn uv() -> PathBuf {
+    [tools().join("bin/uv"), tools().join("uv/bin/uv")]
+        .into_iter()
+        .find(|p| p.is_file())
+        .expect("uv is missing: run `./just tools`")
+}
+
+fn lane_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_lane"));
+    c.args(args)
+        .current_dir(dir)
+        .env_remove("LANE_LOG")
+        .env_remove("LANE_STORE")
+        .env("NO_COLOR", "1")
+        .env("LANE_TOOLS_DIR", tools());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("the lane binary runs")
+}
+
+/// A lane 0.93.3 over a generated upstream, cut.
+fn cut_lane() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let up = generate_upstream(&dir.path().join("up"), &UpstreamSpec::default()).unwrap();
+    std::fs::create_dir_all(dir.path().join("lanes")).unwrap();
+    let text = format!(
+        "version: \"0.93.3\"\nupstream:\n  repo: ../up\nbase: v0.93.2\npicks:\n  - pr: 515\nversion_files:\n  - {{path: pyproject.toml, kind: pyproject}}\n  - {{path: uv.lock, kind: uv-lock, package: gen-worker}}\nchangelog: {{}}\nguards:\n  - name: wire-v1\n    forbidden_commits: [{}]\n    frozen_paths: [proto/, src/gen_worker/pb/]\n",
+        up.commits["wire-v1"]
+    );
+    std::fs::write(dir.path().join("lanes/0.93.3.yaml"), text).unwrap();
+    let o = lane_with(dir.path(), &["wheel", "0.93.3"], &[]);
+    assert_eq!(code(&o), 6, "no branch before the cut: {}", stderr(&o));
+    assert!(
+        stderr(&o).contains("run `lane cut` first"),
+        "{}",
+        stderr(&o)
+    );
+    let o = lane_with(dir.path(), &["cut", "0.93.3", "--date", "2026-01-02"], &[]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    dir
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+struct Server(Child);
+
+impl Server {
+    fn start(cmd: &mut Command, port: u16) -> Server {
+        let child = cmd
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("server starts");
+        let start = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "server on :{port} never came up"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Server(child)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// pypi-server with upload auth (`__token__` / TOKEN) on a free port.
+fn pypiserver(dir: &Path) -> (Server, u16) {
+    let packages = dir.join("index");
+    std::fs::create_dir_all(&packages).unwrap();
+    let htpasswd = dir.join("htpasswd");
+    let o = Command::new(tool("python"))
+        .args([
+            "-c",
+            "import sys; from passlib.apache import HtpasswdFile as H; h = H(sys.argv[1], new=True); h.set_password('__token__', sys.argv[2]); h.save()",
+        ])
+        .arg(&htpasswd)
+        .arg(TOKEN)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let port = free_port();
+    let server = Server::start(
+        Command::new(tool("pypi-server"))
+            .args([
+                "run",
+                "-i",
+                "127.0.0.1",
+                "-p",
+                &port.to_string(),
+                "-a",
+                "update",
+                "-P",
+            ])
+            .arg(&htpasswd)
+            .arg(&packages),
+        port,
+    );
+    (server, port)
+}
+
+fn assert_installs(dir: &Path, port: u16) {
+    let venv = dir.join("venv");
+    let o = Command::new(uv())
+        .args(["venv", "-q"])
+        .arg(&venv)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = Command::new(uv())
+        .args(["pip", "install", "--no-cache", "--no-deps", "--python"])
+        .arg(venv.join("bin/python"))
+        .args([
+            "--index-url",
+            &format!("http://127.0.0.1:{port}/simple/"),
+            "gen-worker==0.93.3",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "uv pip install: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = Command::new(venv.join("bin/python"))
+        .args([
+            "-c",
+            "import importlib.metadata as m; print(m.version('gen-worker'))",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "0.93.3");
+}
+
+#[test]
+fn wheel_stages_locally_and_publish_is_gated_then_forced_with_a_reason() {
+    let l = cut_lane();
+    let d = l.path();
+    let o = lane_with(d, &["wheel", "0.93.3", "--dry-run", "--json"], &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["manifest"]["wheel"], "gen_worker-0.93.3-py3-none-any.whl");
+    assert_eq!(v["manifest"]["verified"]["version"], "0.93.3");
+    assert!(v["staged"].is_null());
+    assert!(!d.join("out/store").exists(), "a dry run stages nothing");
+
+    let o = lane_with(d, &["wheel", "0.93.3"], &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("built gen_worker-0.93.3-py3-none-any.whl from release/0.93.3"),
+        "{out}"
+    );
+    assert!(
+        out.contains("package files equal to the lane tree's blobs"),
+        "{out}"
+    );
+    assert!(out.contains("staged file://"), "{out}");
+    let o = lane_with(d, &["wheel", "0.93.3"], &[]);
+    assert!(
+        stdout(&o).contains("already staged (identical)"),
+        "{}",
+        stdout(&o)
+    );
+
+    let (_server, port) = pypiserver(d);
+    let index = format!("http://127.0.0.1:{port}/");
+    let env = [
+        ("LANE_INDEX_URL", index.as_str()),
+        ("LANE_INDEX_TOKEN", TOKEN),
+    ];
+    let o = lane_with(d, &["publish", "0.93.3"], &env);
+    assert_eq!(code(&o), 6, "no mint results: {}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the mint results are no results"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::create_dir_all(d.join("out/lanes/0.93.3/results")).unwrap();
+    std::fs::write(
+        d.join("out/lanes/0.93.3/results/summary.json"),
+        r#"{"green": false}"#,
+    )
+    .unwrap();
+    let o = lane_with(d, &["publish", "0.93.3"], &env);
+    assert_eq!(code(&o), 6, "{}", stderr(&o));
+    assert!(stderr(&o).contains("not green"), "{}", stderr(&o));
+    let o = lane_with(d, &["publish", "0.93.3", "--force"], &env);
+    assert_eq!(code(&o), 2, "--force needs --reason: {}", stderr(&o));
+    let o = lane_with(
+        d,
+        &[
+            "publish",
+            "0.93.3",
+            "--force",
+            "--reason",
+            "fleet outage hotfix",
+            "--json",
+        ],
+        &env,
+    );
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    for text in [stdout(&o), stderr(&o)] {
+        assert!(!text.contains(TOKEN), "the token was printed: {text}");
+    }
+    let record: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(record["forced"], true);
+    assert_eq!(record["reason"], "fleet outage hotfix");
+    let stored = std::fs::read_to_string(
+        d.join("out/store/lanes/0.93.3")
+            .join(record["commit"].as_str().unwrap())
+            .join("publish.json"),
+    )
+    .unwrap();
+    assert!(stored.contains("fleet outage hotfix"), "{stored}");
+    assert_installs(d, port);
+    let o = lane_with(
+        d,
+        &["publish", "0.93.3", "--force", "--reason", "again"],
+        &env,
+    );
+    assert_eq!(code(&o), 6, "already published: {}", stderr(&o));
+
+    // A wrong token: refused by the index, and the token still not shown.
+    let l2 = cut_lane();
+    let o = lane_with(l2.path(), &["wheel", "0.93.3"], &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = lane_with(
+        l2.path(),
+        &["publish", "0.93.3", "--force", "--reason", "r"],
+        &[
+            ("LANE_INDEX_URL", index.as_str()),
+            ("LANE_INDEX_TOKEN", "wrong-token-xyz"),
+        ],
+    );
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("HTTP 401") || stderr(&o).contains("HTTP 403"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("wrong-token-xyz"), "{}", stderr(&o));
+}
+
+#[test]
+fn wheel_stages_in_s3_with_a_presigned_url_and_green_results_publish() {
+    let l = cut_lane();
+    let d = l.path();
+    let port = free_port();
+    let _moto = Server::start(
+        Command::new(tool("moto_server")).args(["-H", "127.0.0.1", "-p", &port.to_string()]),
+        port,
+    );
+    let endpoint = format!("http://127.0.0.1:{port}");
+    let s3_env = [
+        ("AWS_ACCESS_KEY_ID", "testing"),
+        ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
+        ("LANE_S3_ENDPOINT", endpoint.as_str()),
+    ];
+    lane_store::S3Store::new(lane_store::S3Config {
+        bucket: "lanes".into(),
+        prefix: String::new(),
+        region: "us-east-1".into(),
+        endpoint: Some(endpoint.clone()),
+        credentials: lane_store::S3Credentials {
+            access_key_id: "testing".into(),
+            secret_access_key: S3_SECRET.into(),
+            session_token: None,
+        },
+        timeout: Duration::from_secs(30),
+    })
+    .unwrap()
+    .ensure_bucket()
+    .unwrap();
+
+    let o = lane_with(
+        d,
+        &[
+            "wheel",
+            "0.93.3",
+            "--store",
+            "s3://lanes/ci",
+            "--url-ttl",
+            "900",
+            "--json",
+        ],
+        &s3_env,
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o) + &stderr(&o);
+    assert!(!text.contains(S3_SECRET), "the S3 secret was printed");
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let url = v["staged"]["fetch"]["url"].as_str().unwrap();
+    assert!(
+        url.contains("/lanes/ci/lanes/0.93.3/") && url.contains("X-Amz-Expires=900"),
+        "{url}"
+    );
+    let mut resp = ureq::get(url).call().unwrap();
+    let wheel = resp
+        .body_mut()
+        .with_config()
+        .limit(1 << 30)
+        .read_to_vec()
+        .unwrap();
+    assert_eq!(
+        lane_store::sha256_hex(&wheel),
+        v["manifest"]["sha256"].as_str().unwrap()
+    );
+
+    std::fs::create_dir_all(d.join("out/lanes/0.93.3/results")).unwrap();
+    std::fs::write(
+        d.join("out/lanes/0.93.3/results/summary.json"),
+        r#"{"green": true, "cells": 2}"#,
+    )
+    .unwrap();
+    let (_index, iport) = pypiserver(d);
+    let index = format!("http://127.0.0.1:{iport}/");
+    let mut env = s3_env.to_vec();
+    env.extend([
+        ("LANE_INDEX_URL", index.as_str()),
+        ("LANE_INDEX_TOKEN", TOKEN),
+    ]);
+    let o = lane_with(d, &["publish", "0.93.3", "--store", "s3://lanes/ci"], &env);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let text = stdout(&o) + &stderr(&o);
+    assert!(
+        text.contains("published gen_worker-0.93.3-py3-none-any.whl"),
+        "{text}"
+    );
+    assert!(!text.contains(TOKEN) && !text.contains(S3_SECRET), "{text}");
+    assert!(!text.contains("forced"), "{text}");
+    assert_installs(d, iport);
+}

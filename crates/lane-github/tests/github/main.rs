@@ -1,0 +1,326 @@
+//! lane-github against a stateful fake whose bodies come from GitHub's
+//! OpenAPI description: the sticky comment, races, retries and their
+//! bound, nothing posted twice, App auth, and secrets kept out of output.
+
+mod contract;
+mod fake;
+
+use std::time::Duration;
+
+use fake::{Comment, Failure, Fake};
+use lane_github::{
+    Auth, CheckRun, ClientConfig, CommentAction, GithubClient, GithubError, Repo, RetryPolicy,
+    Secret,
+};
+
+const TOKEN: &str = "ghp_SuperSecretTestToken0123456789abcdef";
+const MARKER: &str = "<!-- lane-report lane=0.93.3 -->";
+
+fn config(fake: &Fake) -> ClientConfig {
+    ClientConfig {
+        api_url: fake.url.clone(),
+        auth: Auth::Token(Secret::new(TOKEN)),
+        retry: RetryPolicy {
+            max_attempts: 3,
+            backoff: Duration::from_millis(10),
+            max_wait: Duration::from_secs(5),
+        },
+        login: None,
+    }
+}
+
+async fn client(fake: &Fake) -> GithubClient {
+    GithubClient::connect(config(fake), Repo::parse("octo/repo").unwrap())
+        .await
+        .unwrap()
+}
+
+fn body(v: &str) -> String {
+    format!("{MARKER}\nresults {v}")
+}
+
+fn ours(fake: &Fake) -> Vec<Comment> {
+    fake.st()
+        .comments
+        .iter()
+        .filter(|c| c.login == "lane-bot")
+        .cloned()
+        .collect()
+}
+
+#[tokio::test]
+async fn sticky_comment_is_created_once_then_patched_in_place() {
+    let fake = Fake::start("lane-bot").await;
+    fake.st().comments.push(Comment {
+        id: 5,
+        body: format!("quoting {MARKER}"),
+        login: "someone".into(),
+    });
+    let c = client(&fake).await;
+    let first = c.upsert_comment(7, MARKER, &body("one")).await.unwrap();
+    assert_eq!(first.action, CommentAction::Created);
+    let second = c.upsert_comment(7, MARKER, &body("two")).await.unwrap();
+    assert_eq!(second.action, CommentAction::Updated);
+    assert_eq!(second.comment_id, first.comment_id);
+    let third = c.upsert_comment(7, MARKER, &body("two")).await.unwrap();
+    assert_eq!(third.action, CommentAction::Unchanged);
+    assert_eq!(fake.count("POST", "/repos/octo/repo/issues/7/comments"), 1);
+    assert_eq!(fake.count("PATCH", "/repos/octo/repo/issues/comments/"), 1);
+    assert_eq!(ours(&fake).len(), 1);
+    assert_eq!(ours(&fake)[0].body, body("two"));
+    // The other user's comment carrying the marker is untouched.
+    assert!(fake
+        .st()
+        .comments
+        .iter()
+        .any(|c| c.id == 5 && c.login == "someone"));
+    // Every request carried the token, and nothing printable does.
+    assert!(fake
+        .st()
+        .log
+        .iter()
+        .all(|l| l.auth.as_deref() == Some(&format!("Bearer {TOKEN}"))));
+    assert!(!format!("{c:?}").contains(TOKEN));
+}
+
+#[tokio::test]
+async fn two_racing_runs_leave_one_comment() {
+    let fake = Fake::start("lane-bot").await;
+    fake.st().post_delay = Duration::from_millis(200);
+    fake.st().comments.push(Comment {
+        id: 3,
+        body: "unrelated".into(),
+        login: "someone".into(),
+    });
+    let (a, b) = (client(&fake).await, client(&fake).await);
+    let text = body("x");
+    let (ra, rb) = tokio::join!(
+        a.upsert_comment(9, MARKER, &text),
+        b.upsert_comment(9, MARKER, &text)
+    );
+    let (ra, rb) = (ra.unwrap(), rb.unwrap());
+    assert_eq!(
+        fake.count("POST", "/repos/octo/repo/issues/9/comments"),
+        2,
+        "both raced to create"
+    );
+    assert_eq!(ours(&fake).len(), 1, "{:?}", fake.st().comments);
+    assert_eq!(ra.comment_id, rb.comment_id);
+    assert_eq!(ra.removed.len() + rb.removed.len(), 1);
+    assert!(fake.st().comments.iter().any(|c| c.id == 3));
+}
+
+#[tokio::test]
+async fn retries_honour_5xx_429_and_secondary_limits() {
+    let fake = Fake::start("lane-bot").await;
+    let c = client(&fake).await;
+    {
+        let mut st = fake.st();
+        st.failures.push_back(Failure {
+            method: "GET",
+            path_prefix: "/repos/octo/repo/issues/1/comments".into(),
+            status: 503,
+            headers: vec![],
+            apply: false,
+        });
+        st.failures.push_back(Failure {
+            method: "POST",
+            path_prefix: "/repos/octo/repo/issues/1/comments".into(),
+            status: 429,
+            headers: vec![("retry-after", "1".into())],
+            apply: false,
+        });
+        st.failures.push_back(Failure {
+            method: "POST",
+            path_prefix: "/repos/octo/repo/issues/1/comments".into(),
+            status: 403,
+            headers: vec![("retry-after", "0".into())],
+            apply: false,
+        });
+    }
+    let started = std::time::Instant::now();
+    let out = c.upsert_comment(1, MARKER, &body("r")).await.unwrap();
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "Retry-After was not honoured"
+    );
+    assert_eq!(out.action, CommentAction::Created);
+    assert_eq!(fake.count("POST", "/repos/octo/repo/issues/1/comments"), 3);
+    assert_eq!(ours(&fake).len(), 1, "posted once");
+}
+
+#[tokio::test]
+async fn retries_are_bounded() {
+    let fake = Fake::start("lane-bot").await;
+    let c = client(&fake).await;
+    for _ in 0..10 {
+        fake.st().failures.push_back(Failure {
+            method: "GET",
+            path_prefix: "/repos/octo/repo/issues/2/".into(),
+            status: 502,
+            headers: vec![],
+            apply: false,
+        });
+    }
+    let e = c.upsert_comment(2, MARKER, &body("b")).await.unwrap_err();
+    assert!(
+        matches!(
+            e,
+            GithubError::RetriesExhausted {
+                attempts: 3,
+                status: 502,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(fake.count("GET", "/repos/octo/repo/issues/2/"), 3);
+    // A rate limit longer than the policy allows fails at once.
+    fake.st().failures.clear();
+    fake.st().failures.push_back(Failure {
+        method: "GET",
+        path_prefix: "/repos/octo/repo/issues/4/".into(),
+        status: 403,
+        headers: vec![
+            ("x-ratelimit-remaining", "0".into()),
+            ("x-ratelimit-reset", "99999999999".into()),
+        ],
+        apply: false,
+    });
+    let e = c.upsert_comment(4, MARKER, &body("b")).await.unwrap_err();
+    assert!(matches!(e, GithubError::RateLimitTooLong { .. }), "{e}");
+}
+
+#[tokio::test]
+async fn a_post_applied_then_failed_is_not_posted_twice() {
+    let fake = Fake::start("lane-bot").await;
+    let c = client(&fake).await;
+    fake.st().failures.push_back(Failure {
+        method: "POST",
+        path_prefix: "/repos/octo/repo/issues/6/comments".into(),
+        status: 502,
+        headers: vec![],
+        apply: true,
+    });
+    let out = c.upsert_comment(6, MARKER, &body("p")).await.unwrap();
+    assert_eq!(fake.count("POST", "/repos/octo/repo/issues/6/comments"), 1);
+    assert_eq!(ours(&fake).len(), 1);
+    assert_eq!(out.comment_id, ours(&fake)[0].id);
+}
+
+#[tokio::test]
+async fn tokens_never_appear_in_errors() {
+    let fake = Fake::start("lane-bot").await;
+    let c = client(&fake).await;
+    fake.st().failures.push_back(Failure {
+        method: "GET",
+        path_prefix: "/repos/octo/repo/issues/8/".into(),
+        status: 401,
+        headers: vec![],
+        apply: false,
+    });
+    let e = c.upsert_comment(8, MARKER, &body("t")).await.unwrap_err();
+    for s in [
+        e.to_string(),
+        format!("{e:?}"),
+        format!("{c:?}"),
+        format!("{:?}", config(&fake)),
+    ] {
+        assert!(!s.contains(TOKEN), "{s}");
+    }
+    // A dead API base: the transport error names no token either.
+    let mut cfg = config(&fake);
+    cfg.api_url = "http://127.0.0.1:1".into();
+    cfg.retry.max_attempts = 1;
+    let dead = GithubClient::connect(cfg, Repo::parse("octo/repo").unwrap())
+        .await
+        .unwrap();
+    let e = dead
+        .upsert_comment(1, MARKER, &body("t"))
+        .await
+        .unwrap_err();
+    assert!(matches!(e, GithubError::Transport { .. }), "{e}");
+    assert!(!e.to_string().contains(TOKEN) && !format!("{e:?}").contains(TOKEN));
+}
+
+#[tokio::test]
+async fn github_app_exchanges_its_jwt_for_an_installation_token() {
+    let fake = Fake::start("lane-app[bot]").await;
+    let key = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/github/test-app-key.pem"
+    ))
+    .unwrap();
+    let mut cfg = config(&fake);
+    cfg.auth = Auth::App {
+        app_id: 1,
+        private_key: Secret::new(key.clone()),
+        installation_id: None,
+    };
+    let c = GithubClient::connect(cfg.clone(), Repo::parse("octo/repo").unwrap())
+        .await
+        .unwrap();
+    c.upsert_comment(3, MARKER, &body("app")).await.unwrap();
+    let log = fake.st().log.clone();
+    assert!(log
+        .iter()
+        .any(|l| l.method == "POST" && l.path == "/app/installations/1/access_tokens"));
+    let post = log
+        .iter()
+        .find(|l| l.method == "POST" && l.path.ends_with("/issues/3/comments"))
+        .unwrap();
+    assert_eq!(
+        post.auth.as_deref(),
+        Some("Bearer ghs_FakeInstallationToken0123456789")
+    );
+    let jwt = log
+        .iter()
+        .find(|l| l.path == "/repos/octo/repo/installation")
+        .unwrap();
+    assert!(
+        jwt.auth.as_deref().unwrap().starts_with("Bearer ey"),
+        "an RS256 JWT"
+    );
+    let shown = format!("{c:?} {cfg:?}");
+    assert!(!shown.contains("ghs_FakeInstallationToken") && !shown.contains("PRIVATE KEY"));
+}
+
+#[tokio::test]
+async fn check_run_is_created_then_updated() {
+    let fake = Fake::start("lane-bot").await;
+    let c = client(&fake).await;
+    let run = CheckRun {
+        name: "lane 0.93.3".into(),
+        head_sha: "a".repeat(40),
+        conclusion: "neutral".into(),
+        title: "lane 0.93.3: neutral".into(),
+        summary: "summary".into(),
+        details_url: None,
+    };
+    let first = c.upsert_check_run(&run).await.unwrap();
+    assert!(first.created);
+    let second = c.upsert_check_run(&run).await.unwrap();
+    assert!(!second.created);
+    assert_eq!(first.id, second.id);
+    let patch = fake
+        .st()
+        .log
+        .iter()
+        .find(|l| l.method == "PATCH")
+        .cloned()
+        .unwrap();
+    assert!(patch.body.unwrap().get("head_sha").is_none());
+}
+
+#[test]
+fn api_base_comes_from_github_api_url() {
+    // The only test that touches the environment.
+    std::env::set_var("GITHUB_API_URL", "https://ghe.example.invalid/api/v3");
+    let cfg = ClientConfig::from_env(Auth::Token(Secret::new(TOKEN)));
+    std::env::remove_var("GITHUB_API_URL");
+    assert_eq!(cfg.api_url, "https://ghe.example.invalid/api/v3");
+    assert_eq!(
+        ClientConfig::from_env(Auth::Token(Secret::new(TOKEN))).api_url,
+        "https://api.github.com"
+    );
+}

@@ -1,0 +1,151 @@
+//! Escaping every string that came from a report, a repository or a user
+//! before it enters markdown (GitHub-flavoured, which also reads HTML).
+//!
+//! [`text`] makes a string inert inline: HTML is entity-encoded, markdown
+//! punctuation is backslash-escaped, a table's `|` cannot split a cell,
+//! `@mention` and `#123` cannot notify or autolink (a zero-width joiner is
+//! put after the `@` or `#`), line breaks become spaces, and the string is
+//! cut at [`MAX_CHARS`] characters with an ellipsis (very long lines). Use it
+//! for every cell name, detail, path or message. [`label`] is the stricter
+//! form for mermaid labels.
+
+/// The longest string, in characters, kept from one input value.
+pub const MAX_CHARS: usize = 200;
+
+/// U+200D ZERO WIDTH JOINER: breaks `@user` and `#123` autolinks invisibly.
+pub const ZWJ: char = '\u{200D}';
+
+/// `s` escaped for inline markdown and HTML (table cells, list items,
+/// `<summary>`), at most [`MAX_CHARS`] characters of it kept.
+pub fn text(s: &str) -> String {
+    text_max(s, MAX_CHARS)
+}
+
+/// As [`text`], keeping at most `max` characters of `s`.
+pub fn text_max(s: &str, max: usize) -> String {
+    let mut out = String::with_capacity(s.len().min(max) + 8);
+    for (i, c) in s.chars().enumerate() {
+        if i == max {
+            out.push('…');
+            break;
+        }
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '`' => out.push_str("&#96;"),
+            '|' => out.push_str("&#124;"),
+            '\\' | '*' | '_' | '[' | ']' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '@' => {
+                out.push('@');
+                out.push(ZWJ);
+            }
+            '#' => {
+                out.push('#');
+                out.push(ZWJ);
+            }
+            '\r' | '\n' | '\t' => out.push(' '),
+            c if c.is_control() => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A mermaid label: only letters, digits, space and `._-/+%` are kept,
+/// anything else becomes `_`, cut at 60 characters. Mermaid has no escape
+/// that GitHub's renderer honours everywhere, so nothing else is let in.
+pub fn label(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .take(60)
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, ' ' | '.' | '_' | '-' | '/' | '+' | '%') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.chars().count() > 60 {
+        out.push_str("...");
+    }
+    out
+}
+
+/// A URL for a markdown link: only `https://` and `http://` URLs are kept,
+/// with characters that could end the link or open HTML percent-encoded.
+pub fn url(s: &str) -> Option<String> {
+    let lower = s.to_ascii_lowercase();
+    if !(lower.starts_with("https://") || lower.starts_with("http://")) {
+        return None;
+    }
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars().take(2000) {
+        match c {
+            '(' => out.push_str("%28"),
+            ')' => out.push_str("%29"),
+            '<' => out.push_str("%3C"),
+            '>' => out.push_str("%3E"),
+            '"' => out.push_str("%22"),
+            '\'' => out.push_str("%27"),
+            ' ' => out.push_str("%20"),
+            '`' => out.push_str("%60"),
+            '|' => out.push_str("%7C"),
+            '@' => out.push_str("%40"),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_is_inert() {
+        let s = text("<script>alert('x')</script>");
+        assert!(!s.contains('<') && !s.contains('>'));
+        assert_eq!(s, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
+    }
+
+    #[test]
+    fn pipes_backticks_and_breaks() {
+        let s = text("a|b`c`\nd");
+        assert!(!s.contains('|') && !s.contains('`') && !s.contains('\n'));
+    }
+
+    #[test]
+    fn mentions_and_references_do_not_link() {
+        let s = text("@octocat fixes #123 and GH-1");
+        assert!(!s.contains("@octocat"));
+        assert!(!s.contains("#123"));
+        assert!(s.contains(&format!("@{ZWJ}octocat")));
+        assert!(s.contains(&format!("#{ZWJ}123")));
+    }
+
+    #[test]
+    fn long_lines_are_cut() {
+        let long = "x".repeat(10_000);
+        let s = text(&long);
+        assert_eq!(s.chars().count(), MAX_CHARS + 1);
+        assert!(s.ends_with('…'));
+    }
+
+    #[test]
+    fn labels_and_urls() {
+        assert_eq!(label("a\"b:c;d"), "a_b_c_d");
+        assert_eq!(url("javascript:alert(1)"), None);
+        assert_eq!(
+            url("https://x.invalid/a b)").as_deref(),
+            Some("https://x.invalid/a%20b%29")
+        );
+    }
+}

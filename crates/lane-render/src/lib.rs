@@ -1,0 +1,131 @@
+//! lane's markdown rendering of a lane's mint results: the sticky PR
+//! comment and the check run's summary. A pure crate: it takes values (a
+//! [`LaneResults`] built by the CLI from the results folder, with
+//! `lane-ledger` breakdowns, determinism reports and comparisons inside)
+//! and returns `String`s. It never touches the filesystem or the network,
+//! runs no async code and prints nothing.
+//!
+//! Where to start reading:
+//! - [`LaneResults`]: the model (header, cells, repeats);
+//! - [`render_comment`]: the size-budgeted renderer (GitHub's 65,536
+//!   characters, degraded in [`Level`] steps, never cutting a table);
+//! - [`conclusion`]: the check run's conclusion by policy;
+//! - [`escape`]: the escaping every foreign string goes through.
+//!
+//! The ledger's honesty rules hold here too: a residual is shown with its
+//! name, overlays are listed apart and never summed, what was not measured
+//! reads "absent" / "no report", never `0.0`, and a failed job keeps its
+//! seconds.
+
+pub mod escape;
+mod markdown;
+mod policy;
+
+use lane_ledger::{Comparison, DeterminismReport, MintBreakdown};
+use serde::Serialize;
+
+pub use markdown::{marker, render_comment, Level, RenderOptions, Rendered, GITHUB_BODY_LIMIT};
+pub use policy::{conclusion, Conclusion, Verdict};
+
+/// Everything one lane's report shows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LaneResults {
+    /// The lane's version, e.g. `0.93.3`.
+    pub lane: String,
+    /// The lane's title, when it has one.
+    pub title: Option<String>,
+    /// The base tag the lane is cut from.
+    pub base: Option<String>,
+    /// The lane branch.
+    pub branch: Option<String>,
+    /// The picks as people write them (`#123`, `abc1234`).
+    pub picks: Vec<String>,
+    /// The staged wheel, when known.
+    pub wheel: Option<Wheel>,
+    /// The guard verdict, when known.
+    pub guard: Option<GuardVerdict>,
+    /// The orchestrator's overall verdict, when it wrote one.
+    pub green: Option<bool>,
+    /// True when the results were replayed, not measured fresh.
+    pub replay: bool,
+    /// The baseline lane, when one was compared.
+    pub baseline: Option<String>,
+    /// A link to the full report.
+    pub report_url: Option<String>,
+    /// One entry per (cell, GPU), in a stable order.
+    pub cells: Vec<CellResult>,
+}
+
+/// The staged wheel.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Wheel {
+    /// Its file name.
+    pub file: String,
+    /// Its sha256, hex.
+    pub sha256: String,
+}
+
+/// The guards' verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GuardVerdict {
+    /// True when every guard passed.
+    pub passed: bool,
+    /// One line saying what was checked or what refused.
+    pub summary: String,
+}
+
+/// One cell on one GPU: its cold repeats, the determinism diff of the first
+/// two, and the comparison against the baseline lane.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CellResult {
+    /// The cell name (e.g. `sdxl-w8a8-lora64`).
+    pub cell: String,
+    /// The GPU (e.g. `H200`).
+    pub gpu: String,
+    /// The recipe from `mint.json`, when the reports do not say.
+    pub recipe: Option<String>,
+    /// The cold repeats, by repeat number.
+    pub repeats: Vec<RepeatResult>,
+    /// The determinism diff of r1 against r2, when both have artifacts.
+    pub determinism: Option<DeterminismReport>,
+    /// The comparison against the baseline lane's same cell and GPU.
+    pub comparison: Option<Comparison>,
+    /// Why no comparison was made although a baseline exists (refused).
+    pub comparison_note: Option<String>,
+}
+
+/// One cold repeat of a cell.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RepeatResult {
+    /// The repeat number (1, 2, ...).
+    pub repeat: u32,
+    /// The orchestrator's record (`mint.json`), when present.
+    pub mint: Option<MintRecord>,
+    /// The breakdown; [`MintBreakdown::missing`] when there is no report.
+    pub breakdown: MintBreakdown,
+}
+
+impl RepeatResult {
+    /// True when the repeat has a report (a measurement).
+    pub fn measured(&self) -> bool {
+        !matches!(
+            self.breakdown.ledger,
+            lane_ledger::LedgerKind::Missing { .. }
+        )
+    }
+}
+
+/// What the orchestrator recorded about one mint job (`mint.json`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MintRecord {
+    /// The job's status (`minted`, `failed`, ...).
+    pub status: Option<String>,
+    /// The job's wall time; kept for failed jobs too.
+    pub wall_s: Option<f64>,
+    /// The child's exit code.
+    pub exit_code: Option<i64>,
+    /// Which attempt this was.
+    pub attempt: Option<u32>,
+    /// True when replayed rather than measured.
+    pub replay: bool,
+}

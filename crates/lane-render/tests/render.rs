@@ -1,0 +1,282 @@
+//! lane-render end to end: snapshots of the comment on the real fixtures,
+//! escaping of hostile strings, the 65,536-character budget, the policy.
+
+use lane_ledger::{compare, from_report, parse_report, MintBreakdown, NoiseRule};
+use lane_render::{
+    conclusion, escape, render_comment, CellResult, Conclusion, GuardVerdict, LaneResults, Level,
+    MintRecord, RenderOptions, RepeatResult, Wheel, GITHUB_BODY_LIMIT,
+};
+
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+
+fn mint(rel: &str, label: &str) -> MintBreakdown {
+    let bytes = std::fs::read(format!("{ROOT}/tests/data/{rel}")).expect("fixture");
+    from_report(label, &parse_report(&bytes).expect("parses"))
+}
+
+fn jit() -> MintBreakdown {
+    mint("h200-torch2.11/jit_report.json", "probe-jit/H200/r1")
+}
+
+fn seed() -> MintBreakdown {
+    mint(
+        "seed-phase-table/sdxl-w8a8-lora64.L40S.gw0.93.1.report.json",
+        "sdxl-w8a8-lora64/L40S/r1",
+    )
+}
+
+fn rep(n: u32, b: MintBreakdown, status: &str) -> RepeatResult {
+    RepeatResult {
+        repeat: n,
+        mint: Some(MintRecord {
+            status: Some(status.into()),
+            wall_s: Some(30.0),
+            exit_code: Some(0),
+            attempt: Some(1),
+            replay: false,
+        }),
+        breakdown: b,
+    }
+}
+
+fn cell(name: &str, gpu: &str, repeats: Vec<RepeatResult>) -> CellResult {
+    CellResult {
+        cell: name.into(),
+        gpu: gpu.into(),
+        recipe: None,
+        repeats,
+        determinism: None,
+        comparison: None,
+        comparison_note: None,
+    }
+}
+
+fn lane(cells: Vec<CellResult>) -> LaneResults {
+    LaneResults {
+        lane: "0.93.3".into(),
+        title: Some("honest mint phases".into()),
+        base: Some("v0.93.2".into()),
+        branch: Some("release/0.93.3".into()),
+        picks: vec!["PR #515".into(), "PR #511".into()],
+        wheel: Some(Wheel {
+            file: "gen_worker-0.93.3-py3-none-any.whl".into(),
+            sha256: "ab".repeat(32),
+        }),
+        guard: Some(GuardVerdict {
+            passed: true,
+            summary: "wire-v1 held".into(),
+        }),
+        green: None,
+        replay: false,
+        baseline: Some("0.93.2".into()),
+        report_url: Some("https://example.invalid/lanes/0.93.3/report.html".into()),
+        cells,
+    }
+}
+
+fn demo() -> LaneResults {
+    let mut jit_cell = cell(
+        "probe-jit",
+        "H200",
+        vec![
+            rep(1, jit(), "minted"),
+            RepeatResult {
+                repeat: 2,
+                mint: Some(MintRecord {
+                    status: Some("resource".into()),
+                    wall_s: Some(12.4),
+                    exit_code: Some(137),
+                    attempt: Some(1),
+                    replay: false,
+                }),
+                breakdown: MintBreakdown::missing("probe-jit/H200/r2", "no report.json"),
+            },
+        ],
+    );
+    jit_cell.comparison = Some(compare(&[jit()], &[jit()], &NoiseRule::default()).unwrap());
+    lane(vec![
+        jit_cell,
+        cell("sdxl-w8a8-lora64", "L40S", vec![rep(1, seed(), "minted")]),
+    ])
+}
+
+#[test]
+fn snapshot_real_fixtures() {
+    let r = render_comment(&demo(), &RenderOptions::default());
+    assert_eq!(r.level, Level::Full);
+    insta::assert_snapshot!("comment_real_fixtures", r.body);
+}
+
+#[test]
+fn the_seed_mint_is_flagged_not_repeated() {
+    let body = render_comment(&demo(), &RenderOptions::default()).body;
+    assert!(body.contains("warmup\\_forward 4416.910 s (97.6 %)"));
+    assert!(body.contains("compile_named_zero"));
+    assert!(body.contains("no split (ledger cannot say)"));
+    // The missing repeat shows no numbers, and its job keeps its seconds.
+    assert!(body.contains("no report (job wall 12.400 s)"));
+    // The residual is named, overlays are apart.
+    assert!(body.contains("*compile\\_other\\_s (residual)*"));
+    assert!(body.contains("Overlays (shown apart, never summed"));
+}
+
+const HOSTILE: &str = "<script>alert(1)</script>|@octocat fixes #123 `rm -rf` [x](javascript:y)";
+
+fn table_rows_are_whole(body: &str) {
+    let mut width = None;
+    for line in body.lines() {
+        if line.starts_with('|') {
+            let n = line.matches('|').count() - line.matches("\\|").count();
+            match width {
+                None => width = Some(n),
+                Some(w) => assert_eq!(w, n, "a table row was split or merged: {line}"),
+            }
+        } else {
+            width = None;
+        }
+    }
+}
+
+#[test]
+fn hostile_strings_are_inert() {
+    let long = "y".repeat(50_000);
+    let mut b = jit();
+    b.phases[0].name = HOSTILE.into();
+    b.findings[0].message = format!("{HOSTILE} {long}");
+    let mut r = lane(vec![cell(
+        HOSTILE,
+        &format!("{HOSTILE}{long}"),
+        vec![rep(1, b, HOSTILE)],
+    )]);
+    r.title = Some(HOSTILE.into());
+    r.picks = vec![HOSTILE.into()];
+    r.report_url = Some(format!("https://x.invalid/a)<b>{HOSTILE}"));
+    let full = render_comment(&r, &RenderOptions::default()).body;
+    // A link's destination is percent-encoded and never autolinked.
+    let body = match full.find("](https://") {
+        Some(i) => full[..i].to_owned() + &full[i..][full[i..].find(')').unwrap()..],
+        None => full.clone(),
+    };
+    assert!(!full.contains("<script"), "{full}");
+    let at = body
+        .find("@octocat")
+        .map(|i| &body[i.saturating_sub(200)..i + 10]);
+    assert!(at.is_none(), "{at:?}");
+    assert!(!body.contains("#123"));
+    assert!(!body.contains("`rm"));
+    assert!(!body.replace("\\](", "").contains("](javascript"));
+    assert!(
+        body.lines().all(|l| l.chars().count() < 20_000),
+        "a very long line survived"
+    );
+    assert!(body.contains(&format!("@{}octocat", escape::ZWJ)));
+    table_rows_are_whole(&body);
+}
+
+fn many_cells(n: usize) -> LaneResults {
+    let cells = (0..n)
+        .map(|i| {
+            cell(
+                &format!("cell-{i:04}"),
+                "H200",
+                vec![rep(1, jit(), "minted")],
+            )
+        })
+        .collect();
+    lane(cells)
+}
+
+#[test]
+fn the_body_limit_degrades_in_steps_and_never_cuts_a_table() {
+    let mut seen = Vec::new();
+    for n in (1..=400).step_by(13) {
+        let r = render_comment(&many_cells(n), &RenderOptions::default());
+        assert!(
+            r.body.chars().count() <= GITHUB_BODY_LIMIT,
+            "{n} cells: {}",
+            r.body.len()
+        );
+        assert!(r.body.starts_with("<!-- lane-report lane=0.93.3 -->"));
+        table_rows_are_whole(&r.body);
+        seen.push(r.level);
+    }
+    assert_eq!(seen[0], Level::Full);
+    assert!(seen.contains(&Level::Summary), "{seen:?}");
+    assert_eq!(*seen.last().unwrap(), Level::Link);
+    let link = render_comment(&many_cells(400), &RenderOptions::default()).body;
+    assert!(link.contains("https://example.invalid/lanes/0.93.3/report.html"));
+}
+
+#[test]
+fn exactly_at_the_limit() {
+    let r = many_cells(3);
+    let full = render_comment(&r, &RenderOptions::default()).body;
+    let len = full.chars().count();
+    let at = render_comment(
+        &r,
+        &RenderOptions {
+            limit: len,
+            marker: true,
+        },
+    );
+    assert_eq!(at.level, Level::Full);
+    assert_eq!(at.body, full);
+    let below = render_comment(
+        &r,
+        &RenderOptions {
+            limit: len - 1,
+            marker: true,
+        },
+    );
+    assert_eq!(below.level, Level::Collapsed);
+    assert!(below.body.chars().count() < len);
+    // Each step down, one character below the previous level's length.
+    let summary = render_comment(
+        &r,
+        &RenderOptions {
+            limit: below.body.chars().count() - 1,
+            marker: true,
+        },
+    );
+    assert_eq!(summary.level, Level::Summary);
+    let link = render_comment(
+        &r,
+        &RenderOptions {
+            limit: summary.body.chars().count() - 1,
+            marker: true,
+        },
+    );
+    assert_eq!(link.level, Level::Link);
+    for b in [&below.body, &summary.body, &link.body] {
+        table_rows_are_whole(b);
+    }
+}
+
+#[test]
+fn policy() {
+    assert_eq!(conclusion(&demo()).conclusion, Conclusion::Neutral);
+    let ok = lane(vec![cell(
+        "probe-jit",
+        "H200",
+        vec![rep(1, jit(), "minted")],
+    )]);
+    // The JIT mint carries info findings only.
+    assert_eq!(
+        conclusion(&ok).conclusion,
+        Conclusion::Success,
+        "{:?}",
+        conclusion(&ok)
+    );
+    let mut refused = ok.clone();
+    refused.guard = Some(GuardVerdict {
+        passed: false,
+        summary: "wire-v1".into(),
+    });
+    assert_eq!(conclusion(&refused).conclusion, Conclusion::Failure);
+    let failed = lane(vec![cell(
+        "probe-jit",
+        "H200",
+        vec![rep(1, jit(), "crashed")],
+    )]);
+    assert_eq!(conclusion(&failed).conclusion, Conclusion::Failure);
+}

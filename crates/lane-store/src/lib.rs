@@ -1,0 +1,145 @@
+//! lane's artifact store: where a lane's verified wheel is staged so GPU pods
+//! can fetch it before it is published, and where mint result bundles land
+//! later. One interface, [`ArtifactStore`], with two stores: [`LocalStore`]
+//! (a folder, the embedded default) and [`S3Store`] (any S3-compatible
+//! bucket, for clusters). Start at [`open`], which turns a `file://` or
+//! `s3://` location into a store, and at [`lane_key`] for the key layout
+//! `lanes/<lane>/<commit>/<file>`.
+//!
+//! Every store is write-once and atomic: a reader never sees a partial
+//! object; putting identical content under an existing key is a no-op;
+//! different content under an existing key is refused with both digests.
+//! Pods read through [`ArtifactStore::fetch_location`]: a time-limited
+//! presigned URL (S3) or a path (local).
+//!
+//! This crate knows nothing of lanes, wheels or git: it moves bytes under
+//! keys. It never prints, and never lets a secret (the S3 secret key, a
+//! session token) reach a `Debug`, `Display` or error text.
+
+mod error;
+mod key;
+mod local;
+mod s3;
+mod sigv4;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub use error::StoreError;
+pub use key::{lane_key, StoreKey};
+pub use local::LocalStore;
+pub use s3::{S3Config, S3Credentials, S3Store};
+
+/// What a put did.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case", tag = "outcome")]
+pub enum PutOutcome {
+    /// The object was written (and became visible at once, whole).
+    Written {
+        /// Hex sha256 of the content.
+        sha256: String,
+        /// Its size in bytes.
+        size: u64,
+    },
+    /// The key already held exactly this content; nothing was written.
+    AlreadyThere {
+        /// Hex sha256 of the content.
+        sha256: String,
+        /// Its size in bytes.
+        size: u64,
+    },
+}
+
+impl PutOutcome {
+    /// Hex sha256 of the content put.
+    pub fn sha256(&self) -> &str {
+        match self {
+            PutOutcome::Written { sha256, .. } | PutOutcome::AlreadyThere { sha256, .. } => sha256,
+        }
+    }
+}
+
+/// Where a pod reads an object from.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FetchLocation {
+    /// A presigned URL that works without credentials until it expires.
+    Url(String),
+    /// A path on a filesystem the pod shares with the store.
+    Path(PathBuf),
+}
+
+/// Content to put: bytes in memory or a file to read.
+#[derive(Debug, Clone, Copy)]
+pub enum Content<'a> {
+    /// Bytes in memory.
+    Bytes(&'a [u8]),
+    /// A file, read whole.
+    File(&'a Path),
+}
+
+impl Content<'_> {
+    fn load(&self) -> Result<std::borrow::Cow<'_, [u8]>, StoreError> {
+        match self {
+            Content::Bytes(b) => Ok(std::borrow::Cow::Borrowed(b)),
+            Content::File(p) => std::fs::read(p)
+                .map(std::borrow::Cow::Owned)
+                .map_err(|source| StoreError::Io {
+                    what: format!("reading {}", p.display()),
+                    source,
+                }),
+        }
+    }
+}
+
+/// A write-once artifact store. See the crate documentation for the rules
+/// every implementation keeps.
+pub trait ArtifactStore: std::fmt::Debug + Send + Sync {
+    /// Puts `content` under `key` atomically: a no-op when the key already
+    /// holds the same bytes, [`StoreError::Conflict`] when it holds others.
+    fn put_atomic(&self, key: &StoreKey, content: Content<'_>) -> Result<PutOutcome, StoreError>;
+    /// The bytes under `key`; [`StoreError::NotFound`] when absent.
+    fn get(&self, key: &StoreKey) -> Result<Vec<u8>, StoreError>;
+    /// Whether `key` holds an object.
+    fn exists(&self, key: &StoreKey) -> Result<bool, StoreError>;
+    /// Every key that starts with `prefix`, sorted.
+    fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError>;
+    /// Where a pod reads `key` from: a URL valid for `ttl`, or a path.
+    fn fetch_location(&self, key: &StoreKey, ttl: Duration) -> Result<FetchLocation, StoreError>;
+    /// The store's location, without secrets (`file:///...`, `s3://bucket/prefix`).
+    fn location(&self) -> String;
+}
+
+/// Opens the store at `location`: `file:///abs/path`, a plain path, or
+/// `s3://bucket/optional/prefix` (credentials, region and endpoint from the
+/// environment: see [`S3Config::from_env`]).
+pub fn open(location: &str) -> Result<Box<dyn ArtifactStore>, StoreError> {
+    if let Some(rest) = location.strip_prefix("s3://") {
+        let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
+        let config = S3Config::from_env(bucket, prefix)?;
+        return Ok(Box::new(S3Store::new(config)?));
+    }
+    let path = location.strip_prefix("file://").unwrap_or(location);
+    if path.is_empty() || location.contains("://") && !location.starts_with("file://") {
+        return Err(StoreError::BadLocation {
+            location: location.to_owned(),
+            why: "expected file:///path, a path, or s3://bucket/prefix".into(),
+        });
+    }
+    Ok(Box::new(LocalStore::new(path)?))
+}
+
+/// Hex sha256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    hex(&sha2::Sha256::digest(bytes))
+}
+
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}

@@ -1,0 +1,132 @@
+//! Uploading a wheel to a package index the way twine does: one
+//! `multipart/form-data` POST to the index's legacy upload URL with basic
+//! auth (`__token__` and the token). The token is never shown.
+
+use base64::Engine as _;
+use sha2::{Digest, Sha256};
+use std::time::Duration;
+
+use crate::error::WheelError;
+use crate::verify::VerifiedWheel;
+
+/// An index token: `Debug` and `Display` show `<redacted>`.
+#[derive(Clone)]
+pub struct IndexToken(String);
+
+impl IndexToken {
+    /// Wraps a token.
+    pub fn new(token: impl Into<String>) -> IndexToken {
+        IndexToken(token.into())
+    }
+}
+
+impl std::fmt::Debug for IndexToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("IndexToken(<redacted>)")
+    }
+}
+
+impl std::fmt::Display for IndexToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+/// Where to upload and as whom.
+#[derive(Debug, Clone)]
+pub struct IndexTarget {
+    /// The legacy upload URL (`https://upload.pypi.org/legacy/`, or a
+    /// pypiserver's root `http://host:port/`).
+    pub upload_url: String,
+    /// The user name (`__token__` for API tokens).
+    pub username: String,
+    /// The token or password.
+    pub token: IndexToken,
+}
+
+/// What the index said.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct UploadReceipt {
+    /// The URL uploaded to.
+    pub upload_url: String,
+    /// The HTTP status.
+    pub status: u16,
+}
+
+/// Uploads `wheel` (its bytes, already verified as `verified`) to `target`.
+pub fn upload(
+    target: &IndexTarget,
+    verified: &VerifiedWheel,
+    wheel: &[u8],
+) -> Result<UploadReceipt, WheelError> {
+    let boundary = format!(
+        "lane-{}",
+        crate::hex(&Sha256::digest(wheel))[..32].to_owned()
+    );
+    let sha256 = crate::hex(&Sha256::digest(wheel));
+    let fields: [(&str, &str); 9] = [
+        (":action", "file_upload"),
+        ("protocol_version", "1"),
+        ("name", &verified.name),
+        ("version", &verified.version),
+        ("filetype", "bdist_wheel"),
+        ("pyversion", &verified.python_tag),
+        ("metadata_version", &verified.metadata_version),
+        ("sha256_digest", &sha256),
+        ("comment", "uploaded by lane publish"),
+    ];
+    let mut body = Vec::with_capacity(wheel.len() + 2048);
+    for (k, v) in fields {
+        body.extend_from_slice(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n")
+                .as_bytes(),
+        );
+    }
+    body.extend_from_slice(
+        format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"content\"; filename=\"{}\"\r\nContent-Type: application/octet-stream\r\n\r\n",
+            verified.file_name
+        )
+        .as_bytes(),
+    );
+    body.extend_from_slice(wheel);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+
+    let auth = base64::engine::general_purpose::STANDARD
+        .encode(format!("{}:{}", target.username, target.token.0));
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(300)))
+        .build()
+        .into();
+    let mut resp = agent
+        .post(&target.upload_url)
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={boundary}"),
+        )
+        .header("authorization", format!("Basic {auth}"))
+        .send(&body[..])
+        .map_err(|e| WheelError::IndexTransport {
+            url: target.upload_url.clone(),
+            source: Box::new(e),
+        })?;
+    let status = resp.status().as_u16();
+    if !(200..300).contains(&status) {
+        let text = resp.body_mut().read_to_string().unwrap_or_default();
+        return Err(WheelError::IndexRefused {
+            url: target.upload_url.clone(),
+            status,
+            body: text
+                .replace(&target.token.0, "<redacted>")
+                .chars()
+                .take(400)
+                .collect(),
+        });
+    }
+    tracing::info!(url = %target.upload_url, wheel = %verified.file_name, "uploaded");
+    Ok(UploadReceipt {
+        upload_url: target.upload_url.clone(),
+        status,
+    })
+}

@@ -1,0 +1,290 @@
+//! The wheel built for real with `uv build` from a generated gen-worker-like
+//! upstream, verified, staged; and every refusal on a tampered wheel.
+
+use lane_store::{ArtifactStore, LocalStore, PutOutcome};
+use lane_wheel::{build, stage, BuildRequest, WheelError};
+use std::io::{Cursor, Read, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn tools() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.tools"))
+}
+
+fn upstream() -> (tempfile::TempDir, git2::Repository) {
+    let dir = tempfile::tempdir().unwrap();
+    let up = lane_fixture::generate_upstream(&dir.path().join("up"), &Default::default()).unwrap();
+    let repo = git2::Repository::open(&up.path).unwrap();
+    (dir, repo)
+}
+
+fn request(lane: &str, branch: &str) -> BuildRequest {
+    BuildRequest {
+        lane: lane.into(),
+        branch: branch.into(),
+        tools_dir: tools(),
+    }
+}
+
+/// Rewrites `wheel`, passing each (name, bytes) through `edit` (None drops it).
+fn rezip(
+    wheel: &[u8],
+    edit: impl Fn(&str, Vec<u8>) -> Option<Vec<u8>>,
+    extra: Option<(&str, &[u8])>,
+) -> Vec<u8> {
+    let mut src = zip::ZipArchive::new(Cursor::new(wheel)).unwrap();
+    let mut out = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    let opts =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for i in 0..src.len() {
+        let mut f = src.by_index(i).unwrap();
+        let name = f.name().to_owned();
+        let mut data = Vec::new();
+        f.read_to_end(&mut data).unwrap();
+        if let Some(d) = edit(&name, data) {
+            out.start_file(name, opts).unwrap();
+            out.write_all(&d).unwrap();
+        }
+    }
+    if let Some((n, d)) = extra {
+        out.start_file(n, opts).unwrap();
+        out.write_all(d).unwrap();
+    }
+    out.finish().unwrap().into_inner()
+}
+
+fn record_line(name: &str, data: &[u8]) -> String {
+    use base64::Engine as _;
+    use sha2::Digest;
+    let h = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(sha2::Sha256::digest(data));
+    format!("{name},sha256={h},{}", data.len())
+}
+
+#[test]
+fn builds_from_the_branch_tree_verifies_stages_and_refuses_tampering() {
+    let (dir, repo) = upstream();
+    // A change in the work tree must not reach the wheel: lane builds from the branch's tree.
+    let workdir = repo.workdir().unwrap().to_owned();
+    std::fs::write(
+        workdir.join("src/gen_worker/__init__.py"),
+        "WORK TREE EDIT\n",
+    )
+    .unwrap();
+    std::fs::write(workdir.join("src/gen_worker/untracked.py"), "x = 1\n").unwrap();
+
+    let mut built = build(&repo, &request("0.93.2", "release/0.93.2")).unwrap();
+    let m = built.manifest.clone();
+    assert_eq!(m.wheel, "gen_worker-0.93.2-py3-none-any.whl");
+    assert_eq!(m.verified.name, "gen-worker");
+    assert_eq!(m.verified.version, "0.93.2");
+    assert!(m.verified.package_files >= 5, "{m:?}");
+    let branch = repo
+        .find_branch("release/0.93.2", git2::BranchType::Local)
+        .unwrap();
+    let commit = branch.get().peel_to_commit().unwrap();
+    assert_eq!(m.commit, commit.id().to_string());
+    assert_eq!(m.tree, commit.tree_id().to_string());
+    assert!(m.tools.uv.starts_with("uv "), "{:?}", m.tools);
+    assert!(m.tools.python.starts_with("Python 3"), "{:?}", m.tools);
+    let bytes = std::fs::read(&built.path).unwrap();
+    assert_eq!(m.sha256, lane_store::sha256_hex(&bytes));
+    assert_eq!(m.size, bytes.len() as u64);
+
+    let store = LocalStore::new(dir.path().join("store")).unwrap();
+    let staged = stage(&store, &mut built, Duration::from_secs(60)).unwrap();
+    assert!(matches!(staged.wheel, PutOutcome::Written { .. }));
+    assert_eq!(
+        staged.wheel_key,
+        format!("lanes/0.93.2/{}/{}", m.commit, m.wheel)
+    );
+    let (loaded, wheel) = lane_wheel::load_staged(&store, "0.93.2", &m.commit).unwrap();
+    assert_eq!(loaded, m);
+    lane_wheel::reverify(&repo, &loaded, &wheel).unwrap();
+    // A rebuild of the same commit is the same wheel: re-staging is a no-op.
+    let mut again = build(&repo, &request("0.93.2", "release/0.93.2")).unwrap();
+    assert_eq!(again.manifest, m, "the build is reproducible");
+    let staged = stage(&store, &mut again, Duration::from_secs(60)).unwrap();
+    assert!(matches!(staged.wheel, PutOutcome::AlreadyThere { .. }));
+    assert!(matches!(staged.manifest, PutOutcome::AlreadyThere { .. }));
+    assert_eq!(store.list("lanes/0.93.2/").unwrap().len(), 2);
+
+    check_refusals(&repo, &m, &bytes);
+}
+
+fn check_refusals(repo: &git2::Repository, m: &lane_wheel::WheelManifest, bytes: &[u8]) {
+    let di = "gen_worker-0.93.2.dist-info";
+    let verify = |name: &str, b: &[u8]| {
+        let mut mm = m.clone();
+        mm.wheel = name.to_owned();
+        lane_wheel::reverify(repo, &mm, b).unwrap_err()
+    };
+    // A package file changed, RECORD updated to match: the tree catches it.
+    let evil = b"print('not the lane')\n";
+    let tampered = rezip(
+        bytes,
+        |n, d| match n {
+            "gen_worker/__init__.py" => Some(evil.to_vec()),
+            n if n == format!("{di}/RECORD") => Some(
+                String::from_utf8(d)
+                    .unwrap()
+                    .lines()
+                    .map(|l| {
+                        if l.starts_with("gen_worker/__init__.py,") {
+                            record_line("gen_worker/__init__.py", evil)
+                        } else {
+                            l.to_owned()
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    .into_bytes(),
+            ),
+            _ => Some(d),
+        },
+        None,
+    );
+    let e = verify(&m.wheel, &tampered);
+    let msg = e.to_string();
+    assert!(matches!(e, WheelError::PackageFileDiffers { .. }), "{msg}");
+    assert!(
+        msg.contains("src/gen_worker/__init__.py") && msg.contains("tree blob"),
+        "{msg}"
+    );
+
+    // A file changed without RECORD: RECORD catches it, both hashes shown.
+    let e = verify(
+        &m.wheel,
+        &rezip(
+            bytes,
+            |n, d| {
+                Some(if n == "gen_worker/__init__.py" {
+                    evil.to_vec()
+                } else {
+                    d
+                })
+            },
+            None,
+        ),
+    );
+    assert!(
+        matches!(
+            e,
+            WheelError::RecordMismatch {
+                field: "sha256",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("RECORD says `sha256="), "{e}");
+
+    // A file RECORD does not list.
+    let e = verify(
+        &m.wheel,
+        &rezip(bytes, |_, d| Some(d), Some(("gen_worker/extra.py", b"x"))),
+    );
+    assert!(matches!(e, WheelError::RecordIncomplete { .. }), "{e}");
+
+    // A file dropped from the wheel (and RECORD): the tree says it is missing.
+    let e = verify(
+        &m.wheel,
+        &rezip(
+            bytes,
+            |n, d| match n {
+                "gen_worker/__init__.py" => None,
+                n if n == format!("{di}/RECORD") => Some(
+                    String::from_utf8(d)
+                        .unwrap()
+                        .lines()
+                        .filter(|l| !l.starts_with("gen_worker/__init__.py,"))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                        .into_bytes(),
+                ),
+                _ => Some(d),
+            },
+            None,
+        ),
+    );
+    assert!(matches!(e, WheelError::MissingFromWheel { .. }), "{e}");
+
+    // METADATA claims another version: refused with both values.
+    let e = verify(
+        &m.wheel,
+        &rezip(
+            bytes,
+            |n, d| {
+                Some(if n.ends_with("/METADATA") {
+                    String::from_utf8(d)
+                        .unwrap()
+                        .replace("Version: 0.93.2", "Version: 0.93.9")
+                        .into_bytes()
+                } else {
+                    d
+                })
+            },
+            None,
+        ),
+    );
+    let msg = e.to_string();
+    assert!(
+        matches!(
+            e,
+            WheelError::RecordMismatch { .. } | WheelError::IdentityMismatch { .. }
+        ),
+        "{msg}"
+    );
+    assert!(msg.contains("0.93.2") && msg.contains("0.93.9"), "{msg}");
+
+    // A file name naming another distribution.
+    let e = verify("other_pkg-0.93.2-py3-none-any.whl", bytes);
+    assert_eq!(
+        e.to_string(),
+        "file name name: the lane says `gen_worker`, the wheel says `other_pkg`"
+    );
+}
+
+#[test]
+fn a_lane_whose_version_is_not_the_trees_is_refused_with_both_versions() {
+    let (_dir, repo) = upstream();
+    let e = build(&repo, &request("0.93.3", "release/0.93.2")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "file name version: the lane says `0.93.3`, the wheel says `0.93.2`"
+    );
+    let e = build(&repo, &request("0.93.3", "release/0.93.3")).unwrap_err();
+    assert!(matches!(e, WheelError::NoBranch { .. }), "{e}");
+}
+
+#[test]
+fn a_failing_build_shows_the_log_tail() {
+    let (_dir, repo) = upstream();
+    let head = repo
+        .find_branch("release/0.93.2", git2::BranchType::Local)
+        .unwrap()
+        .get()
+        .peel_to_commit()
+        .unwrap();
+    let mut index = git2::Index::new().unwrap();
+    index.read_tree(&head.tree().unwrap()).unwrap();
+    let blob = repo.blob(b"[build-system]\nrequires = [\"hatchling\"]\nbuild-backend = \"hatchling.build\"\n[project]\nname = \"gen-worker\"\nversion = \"0.93.2\"\n[tool.hatch.build.targets.wheel]\npackages = [\"src/no_such_package\"]\nbogus = [\n").unwrap();
+    let mut entry = index
+        .get_path(std::path::Path::new("pyproject.toml"), 0)
+        .unwrap();
+    entry.id = blob;
+    index.add(&entry).unwrap();
+    let tree = repo.find_tree(index.write_tree_to(&repo).unwrap()).unwrap();
+    let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
+    let c = repo
+        .commit(None, &sig, &sig, "break the build", &tree, &[&head])
+        .unwrap();
+    repo.branch("broken", &repo.find_commit(c).unwrap(), false)
+        .unwrap();
+    let e = build(&repo, &request("0.93.2", "broken")).unwrap_err();
+    let msg = e.to_string();
+    assert!(matches!(e, WheelError::BuildFailed { .. }), "{msg}");
+    assert!(
+        msg.contains("uv build failed") && msg.contains("pyproject.toml"),
+        "{msg}"
+    );
+}

@@ -54,7 +54,7 @@ pub fn run(args: Args) -> CliResult {
     let out = args.out;
     prepare(&out)?;
     println!("lane demo: a whole lane on embedded defaults (no cluster, no GitHub, no GPU)");
-    println!("[1/5] generating the demo upstream (gen-worker with a wire-v1 cut on master)");
+    println!("[1/6] generating the demo upstream (gen-worker with a wire-v1 cut on master)");
     let up = lane_fixture::generate_upstream(
         &out.join("upstream"),
         &lane_fixture::UpstreamSpec::default(),
@@ -89,12 +89,12 @@ pub fn run(args: Args) -> CliResult {
         lane_file: lane_path.clone(),
     };
 
-    println!("[2/5] lane cut 0.93.3 --dry-run");
+    println!("[2/6] lane cut 0.93.3 --dry-run");
     let plan = lane_git::cut::cut(&repo, &lane, &opts(true)).map_err(git_exit)?;
     for line in render(&plan, false).lines() {
         println!("      {line}");
     }
-    println!("[3/5] lane cut 0.93.3 --tag");
+    println!("[3/6] lane cut 0.93.3 --tag");
     let done = lane_git::cut::cut(&repo, &lane, &opts(false)).map_err(git_exit)?;
     if done.status != CutStatus::Cut {
         print!("{}", render(&done, false));
@@ -108,7 +108,7 @@ pub fn run(args: Args) -> CliResult {
         render(&done, false).lines().last().unwrap_or_default()
     );
 
-    println!("[4/5] lane guard 0.93.3 (on release/0.93.3 and, for contrast, on master)");
+    println!("[4/6] lane guard 0.93.3 (on release/0.93.3 and, for contrast, on master)");
     let base = lane_git::repo::resolve_commit(&repo, "base tag", "v0.93.2")
         .map_err(git_exit)?
         .id();
@@ -136,8 +136,35 @@ pub fn run(args: Args) -> CliResult {
         }
         let _ = writeln!(report);
     }
+    println!("[5/6] lane wheel 0.93.3 (uv build from release/0.93.3's tree, verified, staged)");
+    let tools = lane_wheel::default_tools_dir(&std::env::current_dir().exit(Exit::Failure)?);
+    let request = lane_wheel::BuildRequest {
+        lane: "0.93.3".into(),
+        branch: "release/0.93.3".into(),
+        tools_dir: tools,
+    };
+    // The agents install the wheel with the same uv the build used.
+    let uv = lane_wheel::Uv::locate(&request.tools_dir).exit(Exit::Failure)?;
+    std::env::set_var("LANE_UV", &uv.path);
+    let mut built = lane_wheel::build(&repo, &request).exit(Exit::Verification)?;
+    let store_dir = std::path::absolute(out.join("store")).exit(Exit::Failure)?;
+    let store = lane_store::open(&store_dir.to_string_lossy()).exit(Exit::Failure)?;
+    let staged = lane_wheel::stage(store.as_ref(), &mut built, std::time::Duration::from_secs(3600))
+        .exit(Exit::Failure)?;
     println!(
-        "[5/5] lane mint 0.93.3 (local backend; cells replay recorded H200 mints: labelled replay)"
+        "      {} (sha256 {}…, {} package files equal the tree) staged as {}",
+        built.manifest.wheel,
+        &built.manifest.sha256[..12],
+        built.manifest.verified.package_files,
+        staged.wheel_key
+    );
+    let _ = writeln!(
+        report,
+        "## Wheel\n\n`{}`, sha256 `{}`, built from `release/0.93.3` at `{}` (tree `{}`), verified and staged as `{}` in `store/`.\n",
+        built.manifest.wheel, built.manifest.sha256, built.manifest.commit, built.manifest.tree, staged.wheel_key
+    );
+    println!(
+        "[6/6] lane mint 0.93.3 (local backend; cells replay recorded H200 mints: labelled replay)"
     );
     let stop = std::sync::atomic::AtomicBool::new(false);
     let lane_out = std::path::absolute(out.join("lanes/0.93.3")).exit(Exit::Failure)?;
@@ -146,13 +173,13 @@ pub fn run(args: Args) -> CliResult {
         out: lane_out.clone(),
         agent: vec![exe.to_string_lossy().into_owned(), "agent".into()],
         concurrency: 2,
-        wheel: None,
+        wheel: Some(built.path.clone()),
         stop: &stop,
     };
     let summary = run
         .run(&mut |p| {
             if let lane_mint::local::Progress::Finished(id, outcome, wall, _) = p {
-                println!("      {id}: {outcome:?} in {wall:.3} s (replay)");
+                println!("      {id}: {outcome:?} in {wall:.3} s (replay; the wheel installed in its own venv)");
             }
         })
         .exit(Exit::Failure)?;

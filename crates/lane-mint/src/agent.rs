@@ -35,6 +35,8 @@ pub struct AgentSpec {
     pub timeout: Duration,
     /// A wheel to install into an isolated environment first (`uv`).
     pub wheel: Option<PathBuf>,
+    /// The artifact store the result bundle goes to (`lane_store::open` location).
+    pub store: Option<String>,
 }
 
 /// One artifact file's fingerprint.
@@ -73,6 +75,9 @@ pub struct AgentResult {
     pub files: Vec<FileFingerprint>,
     /// Whether the mint replayed a recorded bundle (no real compile).
     pub replay: bool,
+    /// Where the result bundle went (absent when no store was given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bundle: Option<crate::bundle::BundleState>,
 }
 
 /// Exit code of `lane agent` when another live agent holds the mint folder.
@@ -224,7 +229,24 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
         stderr_tail: tail(&stderr_path, 4096),
         files,
         replay,
+        bundle: None,
     };
+    let mut result = result;
+    if let Some(location) = &spec.store {
+        let before = serde_json::to_vec_pretty(&result).expect("a result always serializes");
+        result.bundle = Some(match lane_store::open(location) {
+            Ok(store) => {
+                crate::bundle::write_bundle(store.as_ref(), &spec.id, dir, &before, &result.files)
+            }
+            Err(e) => crate::bundle::BundleState::Failed {
+                key: crate::bundle::bundle_key(&spec.id),
+                error: format!("cannot open the store: {e}"),
+            },
+        });
+        if let Some(crate::bundle::BundleState::Failed { key, error }) = &result.bundle {
+            warn!(mint = %spec.id, %key, %error, "the result bundle did not reach the store");
+        }
+    }
     let tmp = dir.join("result.json.tmp");
     let bytes = serde_json::to_vec_pretty(&result).expect("a result always serializes");
     let mut f = std::fs::File::create(&tmp).map_err(io(&tmp))?;

@@ -36,6 +36,9 @@ pub struct MintRecord<'a> {
     pub replay: bool,
     /// Wall seconds of every attempt of this slot, in order (retries cost too).
     pub attempts_wall_s: Vec<f64>,
+    /// Where the result bundle went.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bundle: Option<&'a crate::bundle::BundleState>,
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MintError + '_ {
@@ -106,6 +109,7 @@ pub fn gather(
         },
         replay: result.replay,
         attempts_wall_s,
+        bundle: result.bundle.as_ref(),
     };
     let json = serde_json::to_vec_pretty(&record).expect("a record always serializes");
     std::fs::write(tmp.join("mint.json"), json).map_err(io(&tmp))?;

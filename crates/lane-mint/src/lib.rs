@@ -13,6 +13,7 @@
 //! nothing of Kubernetes or GitHub.
 
 pub mod agent;
+pub mod bundle;
 mod error;
 pub mod gather;
 pub mod local;

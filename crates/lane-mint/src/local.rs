@@ -38,6 +38,8 @@ pub struct LocalRun<'a> {
     pub concurrency: usize,
     /// The wheel each agent installs, if any.
     pub wheel: Option<PathBuf>,
+    /// The artifact store every agent writes its result bundle to.
+    pub store: Option<String>,
     /// Set to stop: running agents are killed and the state is kept.
     pub stop: &'a AtomicBool,
 }
@@ -225,6 +227,9 @@ impl LocalRun<'_> {
         if let Some(w) = &self.wheel {
             cmd.arg("--wheel").arg(w);
         }
+        if let Some(s) = &self.store {
+            cmd.arg("--store").arg(s);
+        }
         for (k, v) in &cell.env {
             cmd.arg("--env").arg(format!("{k}={v}"));
         }
@@ -339,6 +344,7 @@ impl LocalRun<'_> {
                     stderr_tail: String::new(),
                     files: Vec::new(),
                     replay: false,
+                    bundle: None,
                 };
                 gather(&results_dir(&self.out), &dir, &result, recipe, walls)?;
             }

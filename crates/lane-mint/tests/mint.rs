@@ -28,6 +28,7 @@ fn spec(dir: &Path, script: &str, timeout_s: u64) -> AgentSpec {
         env: BTreeMap::new(),
         timeout: Duration::from_secs(timeout_s),
         wheel: None,
+        store: None,
     }
 }
 
@@ -206,4 +207,59 @@ fn the_run_store_survives_reopening_and_counts_submissions() {
         (Some(Outcome::Failed), Some(3.5))
     );
     assert_eq!(s.submissions(&a).unwrap(), 1);
+}
+
+#[test]
+fn the_result_bundle_goes_to_the_store_with_the_report_and_artifacts() {
+    let d = tempfile::tempdir().unwrap();
+    let store = d.path().join("store");
+    let mut s = spec(
+        &d.path().join("m"),
+        &format!(
+            r#"mkdir -p "$LANE_ARTIFACTS_DIR/cache" && echo cfg > "$LANE_ARTIFACTS_DIR/cache/k.best_config"; {MINTED}"#
+        ),
+        30,
+    );
+    s.store = Some(store.to_string_lossy().into_owned());
+    let r = run_agent(&s).unwrap();
+    let Some(lane_mint::bundle::BundleState::Stored { key, .. }) = &r.bundle else {
+        panic!("{:?}", r.bundle)
+    };
+    assert_eq!(key, "lanes/0.93.3/mints/sdxl/L4/r1/a1/bundle.zip");
+    let file = std::fs::File::open(store.join(key)).unwrap();
+    let mut zip = zip::ZipArchive::new(file).unwrap();
+    let mut names: Vec<String> = (0..zip.len())
+        .map(|i| zip.by_index(i).unwrap().name().to_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "artifacts/cache/k.best_config",
+            "report.json",
+            "result.json",
+            "stderr.log"
+        ]
+    );
+}
+
+#[test]
+fn a_bundle_that_fails_to_upload_is_named_and_the_result_kept() {
+    let d = tempfile::tempdir().unwrap();
+    let blocker = d.path().join("not-a-folder");
+    std::fs::write(&blocker, "a file where the store's folder should be").unwrap();
+    let mut s = spec(&d.path().join("m"), MINTED, 30);
+    s.store = Some(blocker.join("store").to_string_lossy().into_owned());
+    let r = run_agent(&s).unwrap();
+    assert_eq!(r.outcome, Outcome::Minted, "the mint itself minted");
+    match &r.bundle {
+        Some(lane_mint::bundle::BundleState::Failed { key, error }) => {
+            assert_eq!(key, "lanes/0.93.3/mints/sdxl/L4/r1/a1/bundle.zip");
+            assert!(!error.is_empty());
+        }
+        other => panic!("{other:?}"),
+    }
+    let kept: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.path().join("m/result.json")).unwrap()).unwrap();
+    assert_eq!(kept["bundle"]["kind"], "failed");
 }

@@ -30,6 +30,9 @@ pub struct Args {
     /// A wheel to install into an isolated environment first (needs `uv`).
     #[arg(long)]
     pub wheel: Option<PathBuf>,
+    /// The artifact store the result bundle goes to (a path, `file://…` or `s3://bucket/prefix`).
+    #[arg(long)]
+    pub store: Option<String>,
     /// Extra environment, `KEY=VALUE` (repeatable).
     #[arg(long = "env")]
     pub env: Vec<String>,
@@ -85,6 +88,7 @@ pub fn run(args: Args) -> CliResult {
         env,
         timeout: Duration::from_secs(args.timeout_s),
         wheel: args.wheel,
+        store: args.store,
     };
     match run_agent(&spec) {
         Ok(result) => {

@@ -149,8 +149,12 @@ pub fn run(args: Args) -> CliResult {
     let mut built = lane_wheel::build(&repo, &request).exit(Exit::Verification)?;
     let store_dir = std::path::absolute(out.join("store")).exit(Exit::Failure)?;
     let store = lane_store::open(&store_dir.to_string_lossy()).exit(Exit::Failure)?;
-    let staged = lane_wheel::stage(store.as_ref(), &mut built, std::time::Duration::from_secs(3600))
-        .exit(Exit::Failure)?;
+    let staged = lane_wheel::stage(
+        store.as_ref(),
+        &mut built,
+        std::time::Duration::from_secs(3600),
+    )
+    .exit(Exit::Failure)?;
     println!(
         "      {} (sha256 {}…, {} package files equal the tree) staged as {}",
         built.manifest.wheel,
@@ -174,6 +178,7 @@ pub fn run(args: Args) -> CliResult {
         agent: vec![exe.to_string_lossy().into_owned(), "agent".into()],
         concurrency: 2,
         wheel: Some(built.path.clone()),
+        store: Some(store_dir.to_string_lossy().into_owned()),
         stop: &stop,
     };
     let summary = run

@@ -34,6 +34,9 @@ pub struct Args {
     /// The wheel every mint installs first (with `uv`), e.g. the one `lane wheel` staged.
     #[arg(long)]
     pub wheel: Option<PathBuf>,
+    /// The artifact store every mint's result bundle goes to (default `<out>/store`).
+    #[arg(long, env = "LANE_STORE")]
+    pub store: Option<String>,
     /// Print the plan (every mint id) and run nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -127,30 +130,56 @@ pub fn run(args: Args) -> CliResult {
         agent: vec![exe.to_string_lossy().into_owned(), "agent".into()],
         concurrency,
         wheel: args.wheel.clone(),
+        store: Some(match &args.store {
+            Some(s) => s.clone(),
+            None => std::path::absolute(args.out.join("store"))
+                .map_err(|e| CliError::new(Exit::Failure, e))?
+                .to_string_lossy()
+                .into_owned(),
+        }),
         stop: &stop,
     };
     let total = plan(lane).len();
-    let tty = std::io::stderr().is_terminal();
-    let mut done = 0usize;
+    // A progress bar on a terminal; plain lines otherwise (logs, CI, pods).
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let b = indicatif::ProgressBar::new(total as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} mints {elapsed_precise} {msg}",
+            )
+            .expect("a valid template"),
+        );
+        b
+    });
     let mut on = |p: Progress| {
-        let line = match p {
+        let line = match &p {
             Progress::Started(id) => format!("started   {id}"),
             Progress::Adopted(id) => {
                 format!("adopted   {id} (still running from an earlier lane mint)")
             }
             Progress::Finished(id, outcome, wall, why) => {
-                done += 1;
                 format!("finished  {id}: {outcome:?} in {wall:.3} s ({why})")
             }
             Progress::Retry(id, d) => format!("retry     {id}: {d:?}"),
         };
-        if tty {
-            eprintln!("[{done}/{total}] {line}");
-        } else {
-            eprintln!("{line}");
+        match &bar {
+            Some(b) => {
+                if matches!(p, Progress::Finished(..)) {
+                    b.inc(1);
+                }
+                b.set_message(line.clone());
+                if !matches!(p, Progress::Started(..)) {
+                    b.println(line);
+                }
+            }
+            None => eprintln!("{line}"),
         }
     };
-    let summary = match run.run(&mut on) {
+    let outcome = run.run(&mut on);
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let summary = match outcome {
         Ok(s) => s,
         Err(e @ MintError::Interrupted) => return Err(CliError::new(Exit::Failure, e)),
         Err(e) => return Err(CliError::new(Exit::Failure, e)),

@@ -1,0 +1,125 @@
+//! The result bundle: ONE zip per attempt (its `result.json`, the report,
+//! the logs' tails and the artifact files up to a size limit, deflated),
+//! written to the artifact store under
+//! `lanes/<lane>/mints/<cell>/<gpu>/r<N>/a<M>/bundle.zip`. This is how a
+//! pod's result comes back; the local backend writes it too, so a lane's
+//! store holds every mint the same way whichever backend ran it.
+
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::Path;
+
+use lane_store::{ArtifactStore, Content, StoreKey};
+
+use crate::plan::MintId;
+
+/// Artifact files larger than this are fingerprinted in `result.json` but
+/// not carried in the bundle (cubins and shared objects of real models).
+pub const MAX_BUNDLED_FILE: u64 = 16 << 20;
+
+/// Where the bundle went.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum BundleState {
+    /// Stored under this key.
+    Stored {
+        /// The store key.
+        key: String,
+        /// The bundle's sha256.
+        sha256: String,
+        /// Artifact files left out for size.
+        skipped: Vec<String>,
+    },
+    /// The upload failed; the attempt's folder still holds everything.
+    Failed {
+        /// The key it was meant for.
+        key: String,
+        /// Why, in words.
+        error: String,
+    },
+}
+
+/// The store key of an attempt's bundle.
+pub fn bundle_key(id: &MintId) -> String {
+    format!(
+        "lanes/{}/mints/{}/{}/r{}/a{}/bundle.zip",
+        id.lane, id.cell, id.gpu, id.repeat, id.attempt
+    )
+}
+
+fn add(
+    zip: &mut zip::ZipWriter<std::io::Cursor<Vec<u8>>>,
+    name: &str,
+    bytes: &[u8],
+) -> std::io::Result<()> {
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .last_modified_time(zip::DateTime::default());
+    zip.start_file(name, opts).map_err(std::io::Error::other)?;
+    zip.write_all(bytes)
+}
+
+/// Builds the bundle of the attempt in `mint_dir` (whose `result_json` is
+/// given) and puts it in `store`.
+pub fn write_bundle(
+    store: &dyn ArtifactStore,
+    id: &MintId,
+    mint_dir: &Path,
+    result_json: &[u8],
+    files: &[crate::agent::FileFingerprint],
+) -> BundleState {
+    let key = bundle_key(id);
+    let mut skipped = Vec::new();
+    let built = (|| -> std::io::Result<Vec<u8>> {
+        let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        add(&mut zip, "result.json", result_json)?;
+        for name in ["report.json", "stderr.log"] {
+            if let Ok(bytes) = std::fs::read(mint_dir.join(name)) {
+                let keep = if name.ends_with(".log") && bytes.len() > 65_536 {
+                    &bytes[bytes.len() - 65_536..]
+                } else {
+                    &bytes[..]
+                };
+                add(&mut zip, name, keep)?;
+            }
+        }
+        for f in files {
+            if f.size > MAX_BUNDLED_FILE {
+                skipped.push(f.path.clone());
+                continue;
+            }
+            let bytes = std::fs::read(mint_dir.join("artifacts").join(&f.path))?;
+            add(&mut zip, &format!("artifacts/{}", f.path), &bytes)?;
+        }
+        Ok(zip.finish().map_err(std::io::Error::other)?.into_inner())
+    })();
+    let bytes = match built {
+        Ok(b) => b,
+        Err(e) => {
+            return BundleState::Failed {
+                key,
+                error: format!("building the bundle: {e}"),
+            }
+        }
+    };
+    let store_key = match StoreKey::new(key.clone()) {
+        Ok(k) => k,
+        Err(e) => {
+            return BundleState::Failed {
+                key,
+                error: e.to_string(),
+            }
+        }
+    };
+    match store.put_atomic(&store_key, Content::Bytes(&bytes)) {
+        Ok(outcome) => BundleState::Stored {
+            key,
+            sha256: outcome.sha256().to_owned(),
+            skipped,
+        },
+        Err(e) => BundleState::Failed {
+            key,
+            error: format!("{e:#}"),
+        },
+    }
+}

@@ -18,12 +18,14 @@
 //! seconds.
 
 pub mod escape;
+pub mod html;
 mod markdown;
 mod policy;
 
 use lane_ledger::{Comparison, DeterminismReport, MintBreakdown};
 use serde::Serialize;
 
+pub use html::render_html;
 pub use markdown::{marker, render_comment, Level, RenderOptions, Rendered, GITHUB_BODY_LIMIT};
 pub use policy::{conclusion, Conclusion, Verdict};
 

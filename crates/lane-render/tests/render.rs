@@ -7,6 +7,9 @@ use lane_render::{
     MintRecord, RenderOptions, RepeatResult, Wheel, GITHUB_BODY_LIMIT,
 };
 
+#[path = "render/html.rs"]
+mod html;
+
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 
 fn mint(rel: &str, label: &str) -> MintBreakdown {

@@ -235,6 +235,13 @@ pub fn run(args: Args) -> CliResult {
         }
     }
     println!("      results: {}", results.display());
+    let files =
+        crate::cmd::report::write_lane_report(&lane, &results, None, &lane_out.join("report"))?;
+    println!("      per-cell report: {}", files.html.display());
+    let _ = writeln!(
+        report,
+        "The per-cell report: `lanes/0.93.3/report/report.html` (also `report.md`, the PR comment, and `report.json`).\n"
+    );
     let report_path = out.join("report.md");
     std::fs::write(&report_path, report).exit(Exit::Failure)?;
     println!("report: {}", report_path.display());

@@ -206,6 +206,21 @@ pub fn run(args: Args) -> CliResult {
         }
         println!("results: {}", lane_mint::local::results_dir(&out).display());
     }
+    // Every mint is in: the per-cell report, for people (HTML), PRs (markdown) and scripts (JSON).
+    let files = crate::cmd::report::write_lane_report(
+        lane,
+        &lane_mint::local::results_dir(&out),
+        None,
+        &out.join("report"),
+    )?;
+    if !args.json {
+        println!(
+            "report: {} (also {} and {})",
+            files.html.display(),
+            files.markdown.display(),
+            files.json.display()
+        );
+    }
     Ok(if summary.green {
         Exit::Ok
     } else {

@@ -15,7 +15,7 @@ use anyhow::anyhow;
 use lane_file::PickRef;
 use lane_github::{plan, Auth, CheckRun, ClientConfig, GithubClient, Repo};
 use lane_ledger::NoiseRule;
-use lane_render::{conclusion, marker, render_comment, LaneResults, RenderOptions};
+use lane_render::{conclusion, marker, render_comment, render_html, LaneResults, RenderOptions};
 use serde::Serialize;
 
 use crate::exit::{CliError, CliResult, Exit};
@@ -57,6 +57,8 @@ pub struct Args {
 #[derive(Serialize)]
 struct ReportOutput {
     markdown: PathBuf,
+    json_report: PathBuf,
+    html: PathBuf,
     level: lane_render::Level,
     conclusion: lane_render::Verdict,
     targets: Vec<u64>,
@@ -79,19 +81,31 @@ fn write(path: &Path, text: &str) -> Result<(), CliError> {
     std::fs::write(path, text).map_err(|e| fail(format!("{}: {e}", path.display())))
 }
 
-/// Runs `lane report`.
-pub fn run(args: Args) -> CliResult {
-    let loaded = crate::lane::load(&args.lane)?;
-    let lane = &loaded.lane;
+/// The files [`write_lane_report`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LaneReportFiles {
+    /// `report.md`: the same markdown `lane report` renders (the PR comment).
+    pub markdown: PathBuf,
+    /// `report.json`: the [`LaneResults`] model as JSON.
+    pub json: PathBuf,
+    /// `report.html`: the static page with inline SVG charts.
+    pub html: PathBuf,
+}
+
+/// Loads a results folder exactly as `lane report` does: `summary.json`,
+/// the cells, and the comparison with the baseline lane's results
+/// (`baseline_results`, else `out/lanes/<baseline>/results` when the lane
+/// names a baseline and that folder exists). A given `baseline_results`
+/// that is not a folder is an invalid input.
+fn load(
+    lane: &lane_file::LaneFile,
+    results_dir: &Path,
+    baseline_results: Option<&Path>,
+) -> Result<LaneResults, CliError> {
     let version = lane.version.to_string();
-    let lane_out = PathBuf::from("out/lanes").join(&version);
-    let results_dir = args
-        .results
-        .clone()
-        .unwrap_or_else(|| lane_out.join("results"));
-    let summary = results::summary(&results_dir)?;
-    let mut cells = results::cells(&results_dir)?;
-    let baseline_dir = args.baseline_results.clone().or_else(|| {
+    let summary = results::summary(results_dir)?;
+    let mut cells = results::cells(results_dir)?;
+    let baseline_dir = baseline_results.map(Path::to_path_buf).or_else(|| {
         lane.baseline.as_ref().map(|b| {
             PathBuf::from("out/lanes")
                 .join(b.to_string())
@@ -101,14 +115,14 @@ pub fn run(args: Args) -> CliResult {
     if let Some(dir) = baseline_dir.as_ref().filter(|d| d.is_dir()) {
         let base = results::cells(dir)?;
         results::compare_with(&mut cells, &base, &NoiseRule::default());
-    } else if let Some(dir) = &args.baseline_results {
+    } else if let Some(dir) = baseline_results {
         return Err(CliError::new(
             Exit::InvalidInput,
             anyhow!("no baseline results folder at {}", dir.display()),
         ));
     }
-    let results = LaneResults {
-        lane: version.clone(),
+    Ok(LaneResults {
+        lane: version,
         title: lane.title.clone(),
         base: Some(lane.base.to_string()),
         branch: Some(lane.branch_name()),
@@ -120,7 +134,56 @@ pub fn run(args: Args) -> CliResult {
         baseline: lane.baseline.as_ref().map(ToString::to_string),
         report_url: lane.github.as_ref().and_then(|g| g.report_url.clone()),
         cells,
+    })
+}
+
+fn write_json_and_html(
+    results: &LaneResults,
+    json_path: &Path,
+    html_path: &Path,
+) -> Result<(), CliError> {
+    let json = serde_json::to_string_pretty(results).map_err(fail)? + "\n";
+    write(json_path, &json)?;
+    write(html_path, &render_html(results))
+}
+
+/// Renders a lane's results folder into `out_dir`: `report.md` (the same
+/// markdown as `lane report`), `report.json` (the [`LaneResults`] model) and
+/// `report.html` (one self-contained page, inline SVG charts, no
+/// JavaScript). The results are loaded exactly as `lane report` loads them;
+/// `baseline_results`, when given, must exist (else exit 3); when absent,
+/// `out/lanes/<baseline>/results` is used if the lane names a baseline and
+/// that folder exists. Called by `lane mint` and `lane demo` when all mints
+/// are in.
+pub fn write_lane_report(
+    lane: &lane_file::LaneFile,
+    results: &Path,
+    baseline_results: Option<&Path>,
+    out_dir: &Path,
+) -> Result<LaneReportFiles, CliError> {
+    let model = load(lane, results, baseline_results)?;
+    let rendered = render_comment(&model, &RenderOptions::default());
+    let files = LaneReportFiles {
+        markdown: out_dir.join("report.md"),
+        json: out_dir.join("report.json"),
+        html: out_dir.join("report.html"),
     };
+    write(&files.markdown, &rendered.body)?;
+    write_json_and_html(&model, &files.json, &files.html)?;
+    Ok(files)
+}
+
+/// Runs `lane report`.
+pub fn run(args: Args) -> CliResult {
+    let loaded = crate::lane::load(&args.lane)?;
+    let lane = &loaded.lane;
+    let version = lane.version.to_string();
+    let lane_out = PathBuf::from("out/lanes").join(&version);
+    let results_dir = args
+        .results
+        .clone()
+        .unwrap_or_else(|| lane_out.join("results"));
+    let results = load(lane, &results_dir, args.baseline_results.as_deref())?;
     let verdict = conclusion(&results);
     let rendered = render_comment(&results, &RenderOptions::default());
     let md_path = args
@@ -128,10 +191,16 @@ pub fn run(args: Args) -> CliResult {
         .clone()
         .unwrap_or_else(|| lane_out.join("report.md"));
     write(&md_path, &rendered.body)?;
+    let dir = md_path.parent().unwrap_or(Path::new(""));
+    let json_path = dir.join("report.json");
+    let html_path = dir.join("report.html");
+    write_json_and_html(&results, &json_path, &html_path)?;
 
     let targets = targets(lane);
     let mut output = ReportOutput {
         markdown: md_path.clone(),
+        json_report: json_path,
+        html: html_path,
         level: rendered.level,
         conclusion: verdict.clone(),
         targets: targets.clone(),

@@ -40,3 +40,19 @@ fn the_demo_cuts_mints_by_replay_and_reports_honestly() {
     let o = lane(d.path(), &["demo", "--out", d.path().to_str().unwrap()]);
     assert_eq!(code(&o), 6, "{}", stderr(&o));
 }
+
+#[test]
+fn regression_a_cell_without_artifacts_gets_no_determinism_diff_not_an_error() {
+    // `lane demo` failed writing its per-cell report: the dynamo cell's
+    // repeats had empty artifact folders and the diff refused "no files".
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("demo");
+    let o = lane(d.path(), &["demo", "--out", out.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let html = std::fs::read_to_string(out.join("lanes/0.93.3/report/report.html")).unwrap();
+    assert!(
+        html.contains("probe-jit") && html.contains("<svg"),
+        "the dynamo cell is charted"
+    );
+    assert!(out.join("lanes/0.93.3/report/report.json").is_file());
+}

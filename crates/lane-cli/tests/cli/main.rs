@@ -2,6 +2,7 @@
 
 mod cut;
 mod demo;
+mod html;
 mod ledger;
 mod mint;
 mod report;

@@ -153,7 +153,9 @@ fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, CliError> {
         .iter()
         .take(2)
         .map(|(_, p)| p.join("artifacts"))
-        .filter(|p| p.is_dir())
+        // A mint that wrote no artifacts (a dynamo mint seals nothing here)
+        // has nothing to diff: no determinism verdict rather than an error.
+        .filter(|p| std::fs::read_dir(p).is_ok_and(|mut d| d.next().is_some()))
         .collect();
     let determinism = if let [a, b] = artifacts.as_slice() {
         Some(crate::cmd::diff::diff_paths(

@@ -94,9 +94,14 @@ impl LocalRun<'_> {
             lane: self.lane.version.to_string(),
         })?;
         let store = RunStore::open(&store_path(&self.out))?;
-        for p in plan(self.lane) {
+        let planned = plan(self.lane);
+        for p in &planned {
             store.ensure_planned(&p.id)?;
         }
+        // Only the slots the lane file names now: a cell, GPU or repeat
+        // removed since an earlier run is left alone, never run.
+        let slots: std::collections::HashSet<String> =
+            planned.iter().map(|p| p.id.slot()).collect();
         let mut children: HashMap<String, Child> = HashMap::new();
         let timeout = Duration::from_secs(m.timeout_s);
         loop {
@@ -113,7 +118,8 @@ impl LocalRun<'_> {
             children.retain(|_, c| !matches!(c.try_wait(), Ok(Some(_))));
 
             let rows = store.rows()?;
-            let latest = latest_per_slot(&rows);
+            let mut latest = latest_per_slot(&rows);
+            latest.retain(|slot, _| slots.contains(slot));
             let mut running = 0usize;
             let mut pending = 0usize;
             let mut to_submit = Vec::new();
@@ -354,7 +360,10 @@ impl LocalRun<'_> {
 
     fn summary(&self, store: &RunStore) -> Result<Summary, MintError> {
         let rows = store.rows()?;
-        let latest = latest_per_slot(&rows);
+        let slots: std::collections::HashSet<String> =
+            plan(self.lane).iter().map(|p| p.id.slot()).collect();
+        let mut latest = latest_per_slot(&rows);
+        latest.retain(|slot, _| slots.contains(slot));
         let mut mints = Vec::new();
         let mut replay = false;
         for row in latest.values() {

@@ -225,3 +225,23 @@ fn kill_9_at_random_points_never_duplicates_a_mint_nor_loses_a_result() {
         assert_eq!(summary(d.path()), want, "trial {trial} after {kills} kills");
     }
 }
+
+#[test]
+fn regression_a_cell_removed_from_the_lane_file_between_runs_is_left_alone() {
+    // The local backend looked up every stored row's cell in the lane file
+    // and would have panicked on one the file no longer names.
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), 2, 2, "");
+    assert_eq!(code(&lane(d.path(), &["mint", "0.93.3"])), 0);
+    write_lane(d.path(), 1, 2, "");
+    let o = lane(d.path(), &["mint", "0.93.3", "--json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let s: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let slots: Vec<&str> = s["mints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["slot"].as_str().unwrap())
+        .collect();
+    assert_eq!(slots, ["0.93.3/cell00/L4/r1", "0.93.3/cell00/L4/r2"]);
+}

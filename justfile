@@ -36,6 +36,9 @@ tools:
     @# uv (builds the wheel; lane wheel also installs it itself when missing)
     @[ -x {{tools}}/uv/bin/uv ] || python3 -m pip install --quiet --disable-pip-version-check --target {{tools}}/uv uv
     @ln -sf {{tools}}/uv/bin/uv {{tools}}/bin/uv
+    @# Kubernetes schemas (offline) and Helm's Go library, for the chart and Job manifests
+    @[ -d {{tools}}/kv/kubernetes_validate ] || python3 -m pip install --quiet --disable-pip-version-check --target {{tools}}/kv kubernetes-validate
+    @[ -d {{tools}}/helm/helm_python ] || python3 -m pip install --quiet --disable-pip-version-check --target {{tools}}/helm helm-python-sdk
     @# test servers: S3 (moto) and a package index (pypiserver), in a venv made by uv
     @[ -x {{tools}}/venv/bin/moto_server ] && [ -x {{tools}}/venv/bin/pypi-server ] || { {{tools}}/bin/uv venv -q --allow-existing {{tools}}/venv && {{tools}}/bin/uv pip install -q --python {{tools}}/venv/bin/python 'moto[server]' 'pypiserver[passlib]'; }
 

@@ -39,6 +39,11 @@ pub struct Args {
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Exit by the mint's outcome once the result is written (for Jobs'
+    /// `podFailurePolicy`): 0 minted/abandoned, 10 refused, 11 failed (the
+    /// Job fails at once), 1 crashed/resource (the Job retries).
+    #[arg(long)]
+    pub exit_by_outcome: bool,
     /// The mint command and its arguments.
     #[arg(last = true, required = true)]
     pub command: Vec<String>,
@@ -99,6 +104,18 @@ pub fn run(args: Args) -> CliResult {
                     "{}: {:?} in {:.3} s: {}",
                     result.id, result.outcome, result.wall_s, result.reason
                 );
+            }
+            if args.exit_by_outcome {
+                use lane_mint::outcome::Outcome;
+                let code = match result.outcome {
+                    Outcome::Minted | Outcome::Abandoned => 0,
+                    Outcome::Refused => lane_kube::EXIT_REFUSED,
+                    Outcome::Failed => lane_kube::EXIT_FAILED,
+                    Outcome::Crashed | Outcome::Resource => 1,
+                };
+                if code != 0 {
+                    std::process::exit(code);
+                }
             }
             Ok(Exit::Ok)
         }

@@ -25,9 +25,16 @@ pub struct Args {
     /// Where the lane's run lives (`<out>/lanes/<version>/`: run store, mints, results).
     #[arg(long, default_value = "out")]
     pub out: PathBuf,
-    /// Where mints run: `local` (this machine).
+    /// Where mints run: `local` (this machine) or `kube` (one Job per mint;
+    /// this version prints the Jobs with `--dry-run`).
     #[arg(long, default_value = "local")]
     pub backend: String,
+    /// The Kubernetes backend's configuration (YAML, `docs/kubernetes.md`).
+    #[arg(long)]
+    pub kube_config: Option<PathBuf>,
+    /// The run id label of the lane's Jobs.
+    #[arg(long, default_value = "manual")]
+    pub run_id: String,
     /// Mints at once (default: the lane's `mint.concurrency`, else one per visible GPU, at least 1).
     #[arg(long)]
     pub concurrency: Option<usize>,
@@ -84,14 +91,15 @@ pub fn run(args: Args) -> CliResult {
             },
         ));
     };
-    if args.backend != "local" {
-        return Err(CliError::new(
-            Exit::Usage,
-            anyhow::anyhow!(
-                "backend `{}` is not available: expected `local`",
-                args.backend
-            ),
-        ));
+    match args.backend.as_str() {
+        "local" => {}
+        "kube" => return kube(&args, lane),
+        other => {
+            return Err(CliError::new(
+                Exit::Usage,
+                anyhow::anyhow!("unknown backend `{other}`: expected `local` or `kube`"),
+            ))
+        }
     }
     if args.dry_run {
         let mints: Vec<String> = plan(lane).into_iter().map(|p| p.id.to_string()).collect();
@@ -226,4 +234,39 @@ pub fn run(args: Args) -> CliResult {
     } else {
         Exit::Findings
     })
+}
+
+/// `--backend kube`: the Jobs, as YAML. Creating and watching them is the
+/// next step of issue 7; until then only `--dry-run` is accepted.
+fn kube(args: &Args, lane: &lane_file::LaneFile) -> CliResult {
+    let Some(path) = &args.kube_config else {
+        return Err(CliError::new(
+            Exit::Usage,
+            anyhow::anyhow!("--backend kube needs --kube-config FILE (images, namespace, GPU classes; see docs/kubernetes.md)"),
+        ));
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        CliError::new(
+            Exit::InvalidInput,
+            anyhow::anyhow!("{}: {e}", path.display()),
+        )
+    })?;
+    let cfg: lane_kube::KubeConfig = serde_yaml::from_str(&text).map_err(|e| {
+        CliError::new(
+            Exit::InvalidInput,
+            anyhow::anyhow!("{}: {e}", path.display()),
+        )
+    })?;
+    if !args.dry_run {
+        return Err(CliError::new(
+            Exit::Usage,
+            anyhow::anyhow!("the kube backend can only print its Jobs in this version: add --dry-run (submitting and watching Jobs is not available yet)"),
+        ));
+    }
+    let mints = lane_kube::MintJob::plan(lane, &args.run_id, None)
+        .map_err(|e| CliError::new(Exit::InvalidInput, e))?;
+    let yaml =
+        lane_kube::jobs_yaml(&mints, &cfg).map_err(|e| CliError::new(Exit::InvalidInput, e))?;
+    print!("{yaml}");
+    Ok(Exit::Ok)
 }

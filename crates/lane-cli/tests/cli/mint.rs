@@ -245,3 +245,88 @@ fn regression_a_cell_removed_from_the_lane_file_between_runs_is_left_alone() {
         .collect();
     assert_eq!(slots, ["0.93.3/cell00/L4/r1", "0.93.3/cell00/L4/r2"]);
 }
+
+#[test]
+fn the_kube_backend_dry_run_prints_one_job_per_mint_and_creates_nothing() {
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), 2, 2, "");
+    std::fs::write(
+        d.path().join("kube.yaml"),
+        "laneImage: lane:test\nmintImage: mint:test\n",
+    )
+    .unwrap();
+    let o = lane(
+        d.path(),
+        &[
+            "mint",
+            "0.93.3",
+            "--backend",
+            "kube",
+            "--kube-config",
+            "kube.yaml",
+            "--dry-run",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let yaml = stdout(&o);
+    assert_eq!(yaml.matches("kind: Job").count(), 4, "{yaml}");
+    assert!(yaml.contains("lane.dev/mint-id: 0.93.3/cell00/L4/r1/a1"));
+    assert!(!d.path().join("out").exists());
+    let o = lane(
+        d.path(),
+        &[
+            "mint",
+            "0.93.3",
+            "--backend",
+            "kube",
+            "--kube-config",
+            "kube.yaml",
+        ],
+    );
+    assert_eq!(
+        code(&o),
+        2,
+        "without --dry-run the kube backend refuses plainly"
+    );
+    assert!(stderr(&o).contains("--dry-run"));
+}
+
+#[test]
+fn the_agent_exits_by_outcome_for_pod_failure_policies() {
+    let d = tempfile::tempdir().unwrap();
+    for (i, (status, want)) in [
+        ("minted", 0),
+        ("refused", 10),
+        ("failed", 11),
+        ("crashed", 1),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let script =
+            format!(r#"printf '{{"status":"{status}","recipe":"dynamo"}}' > "$LANE_REPORT_PATH""#);
+        let dir = d.path().join(format!("m{i}"));
+        let o = lane(
+            d.path(),
+            &[
+                "agent",
+                "--mint-dir",
+                dir.to_str().unwrap(),
+                "--id",
+                "0.93.3/c/L4/r1/a1",
+                "--recipe",
+                "dynamo",
+                "--exit-by-outcome",
+                "--",
+                "sh",
+                "-c",
+                &script,
+            ],
+        );
+        assert_eq!(code(&o), want, "{status}: {}", stderr(&o));
+        assert!(
+            dir.join("result.json").is_file(),
+            "{status}: the result is written first"
+        );
+    }
+}

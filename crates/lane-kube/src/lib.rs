@@ -1,0 +1,40 @@
+//! lane's Kubernetes backend: it owns the shape of the `batch/v1` Job that
+//! runs one mint attempt on a GPU pod (name, labels, GPU placement, the
+//! init container that brings lane's binary, the pod failure policy, the
+//! restricted security context) and the `--dry-run` YAML. Start at
+//! [`job_for`]; [`KubeConfig`] holds the GPU class map and images. This
+//! part is pure (values in, objects out): it must not talk to a cluster,
+//! print, or depend on `kube`; the watcher and client are a later layer.
+//! The exit-code contract with the agent is in `docs/kubernetes.md`.
+
+mod config;
+mod job;
+
+pub use config::{
+    default_gpu_classes, GpuClass, KubeConfig, GPU_PRODUCT_LABEL, NVIDIA_GPU_RESOURCE,
+};
+pub use job::{
+    agent_args, id_hash, job_for, job_name, jobs_yaml, label_value, labels_for, lane_selector,
+    pod_failure_policy, MintJob, ANNOTATION_MINT_ID, EXIT_FAILED, EXIT_REFUSED, INSTALL_CONTAINER,
+    LABEL_ATTEMPT, LABEL_CELL, LABEL_GPU, LABEL_KUEUE_QUEUE, LABEL_LANE, LABEL_MANAGED_BY,
+    LABEL_REPEAT, LABEL_RUN, LANE_IN_IMAGE, LANE_IN_POD, MAX_NAME, MINT_CONTAINER, MINT_DIR,
+};
+
+/// What can go wrong building Jobs.
+#[derive(Debug, thiserror::Error)]
+pub enum KubeError {
+    /// A mint names a GPU class the configuration does not map.
+    #[error("GPU class `{gpu}` has no entry in the Kubernetes GPU map (known: {known})")]
+    UnknownGpuClass {
+        /// The class.
+        gpu: String,
+        /// The classes the map has.
+        known: String,
+    },
+    /// The plan names a cell the lane file lacks (a bug).
+    #[error("the plan names cell `{0}`, which the lane file lacks")]
+    UnknownCell(String),
+    /// A Job could not be written as YAML.
+    #[error("writing a Job as YAML: {0}")]
+    Yaml(#[from] serde_yaml::Error),
+}

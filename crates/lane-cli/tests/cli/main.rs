@@ -5,6 +5,7 @@ mod demo;
 mod html;
 mod ledger;
 mod mint;
+mod probe;
 mod report;
 mod wheel;
 

@@ -1,0 +1,75 @@
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.reduction(
+    size_hints={'x': 8192, 'r0_': 4096},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_red_fused__safe_softmax_exp_prepare_softmax_online_sub_9', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 3, 'backend_hash': '91D1D1166449D9E2EB66EB9770C9E2C3B0FEB787341F27FEB4D3F0338DA50336', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': True, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'add_persistent_rblock': True, 'tiling_scores': {'x': 0, 'r0_': 127401984}}
+)
+@triton.jit
+def triton_red_fused__safe_softmax_exp_prepare_softmax_online_sub_9(in_out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 4608
+    r0_numel = 2304
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    x0 = xindex
+    _tmp7 = tl.full([XBLOCK, R0_BLOCK], False, tl.int1)
+    _tmp11_max = tl.full([XBLOCK, R0_BLOCK], float('-inf'), tl.float32)
+    _tmp11_sum = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_1 = r0_index
+        tmp0 = tl.load(in_out_ptr0 + (r0_1 + 2304*x0), r0_mask & xmask, eviction_policy='evict_last', other=0.0)
+        tmp1 = tl.full([1, 1], float("-inf"), tl.float32)
+        tmp2 = tmp0 == tmp1
+        tmp3 = tmp2 == 0
+        tmp4 = tmp3.to(tl.int64)
+        tmp5 = (tmp4 != 0)
+        tmp6 = tl.broadcast_to(tmp5, [XBLOCK, R0_BLOCK])
+        tmp8 = _tmp7 | tmp6
+        _tmp7 = tl.where(r0_mask & xmask, tmp8, _tmp7)
+        tmp10 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+
+        _tmp11_max_next, _tmp11_sum_next = triton_helpers.online_softmax_combine(
+            _tmp11_max, _tmp11_sum, tmp10, False
+        )
+
+        _tmp11_max = tl.where(r0_mask & xmask, _tmp11_max_next, _tmp11_max)
+        _tmp11_sum = tl.where(r0_mask & xmask, _tmp11_sum_next, _tmp11_sum)
+    tmp9 = _tmp7.to(tl.int8)
+    tmp7 = triton_helpers.any(tmp9, 1)[:, None]
+
+    tmp11, tmp12 = triton_helpers.online_softmax_reduce(
+        _tmp11_max, _tmp11_sum, 1, False)
+    tmp11 = tmp11[:, None]
+    tmp12 = tmp12[:, None]
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = r0_index < r0_numel
+        roffset = r0_offset
+        rindex = r0_index
+        r0_1 = r0_index
+        tmp14 = tl.load(in_out_ptr0 + (r0_1 + 2304*x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+        tmp13 = tmp7 == 0
+        tmp15 = tmp14 - tmp11
+        tmp16 = libdevice.exp(tmp15)
+        tmp17 = (tmp16 / tmp12)
+        tmp18 = tl.full([1, 1], 0.0, tl.float32)
+        tmp19 = tl.where(tmp13, tmp18, tmp17)
+        tl.store(in_out_ptr0 + (r0_1 + 2304*x0), tmp19, r0_mask & xmask)

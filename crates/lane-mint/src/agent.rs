@@ -37,6 +37,10 @@ pub struct AgentSpec {
     pub wheel: Option<PathBuf>,
     /// The artifact store the result bundle goes to (`lane_store::open` location).
     pub store: Option<String>,
+    /// Set (by a signal handler the caller installs) to stop: the mint's
+    /// process group is killed, the claim released and no result written, so
+    /// the next `lane mint` starts this attempt afresh.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// One artifact file's fingerprint.
@@ -205,7 +209,14 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
         Err(e) => ProcessEnd::SpawnFailed {
             error: e.to_string(),
         },
-        Ok(child) => wait(child, spec.timeout),
+        Ok(child) => match wait(child, spec.timeout, spec.stop.as_deref()) {
+            Some(end) => end,
+            None => {
+                // Stopped: no result, claim released; the attempt runs again later.
+                let _ = std::fs::remove_file(dir.join(LOCK));
+                return Err(MintError::Interrupted);
+            }
+        },
     };
     let wall_s = start.elapsed().as_secs_f64();
     let report = read_report(&report_path, spec);
@@ -345,30 +356,51 @@ fn kill_group(pid: u32) {
     let _ = nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL);
 }
 
-fn wait(mut child: std::process::Child, timeout: Duration) -> ProcessEnd {
+fn wait(
+    mut child: std::process::Child,
+    timeout: Duration,
+    stop: Option<&std::sync::atomic::AtomicBool>,
+) -> Option<ProcessEnd> {
     use std::os::unix::process::ExitStatusExt;
+    use std::sync::mpsc::RecvTimeoutError;
     let pid = child.id();
     // Block on the child in a thread so its end is seen at once (no polling
-    // latency on every mint), and the timeout on a channel.
+    // latency on every mint); the timeout and the stop flag on a channel.
     let (tx, rx) = std::sync::mpsc::channel();
     let waiter = std::thread::spawn(move || {
         let r = child.wait();
         let _ = tx.send(r);
     });
-    let end = match rx.recv_timeout(timeout) {
-        Ok(Ok(status)) => match (status.code(), status.signal()) {
-            (Some(code), _) => ProcessEnd::Exited { code },
-            (None, Some(signal)) => ProcessEnd::Signaled { signal },
-            (None, None) => ProcessEnd::Exited { code: -1 },
-        },
-        Ok(Err(e)) => ProcessEnd::SpawnFailed {
-            error: e.to_string(),
-        },
-        Err(_) => {
-            kill_group(pid);
-            let _ = rx.recv();
-            ProcessEnd::TimedOut {
-                after_s: timeout.as_secs(),
+    let start = Instant::now();
+    let end = loop {
+        let left = timeout.saturating_sub(start.elapsed());
+        match rx.recv_timeout(left.min(Duration::from_millis(50))) {
+            Ok(Ok(status)) => {
+                break Some(match (status.code(), status.signal()) {
+                    (Some(code), _) => ProcessEnd::Exited { code },
+                    (None, Some(signal)) => ProcessEnd::Signaled { signal },
+                    (None, None) => ProcessEnd::Exited { code: -1 },
+                })
+            }
+            Ok(Err(e)) => {
+                break Some(ProcessEnd::SpawnFailed {
+                    error: e.to_string(),
+                })
+            }
+            Err(RecvTimeoutError::Disconnected) => break Some(ProcessEnd::Exited { code: -1 }),
+            Err(RecvTimeoutError::Timeout) => {
+                if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst)) {
+                    kill_group(pid);
+                    let _ = rx.recv();
+                    break None;
+                }
+                if start.elapsed() >= timeout {
+                    kill_group(pid);
+                    let _ = rx.recv();
+                    break Some(ProcessEnd::TimedOut {
+                        after_s: timeout.as_secs(),
+                    });
+                }
             }
         }
     };

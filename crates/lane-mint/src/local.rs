@@ -106,12 +106,7 @@ impl LocalRun<'_> {
         let timeout = Duration::from_secs(m.timeout_s);
         loop {
             if self.stop.load(Ordering::SeqCst) {
-                for (id, mut child) in children.drain() {
-                    warn!(mint = %id, "stopping an agent");
-                    let pgid = nix::unistd::Pid::from_raw(child.id() as i32);
-                    let _ = nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL);
-                    let _ = child.wait();
-                }
+                self.stop_agents(&store, &mut children)?;
                 return Err(MintError::Interrupted);
             }
             // Reap our own children so they do not linger as zombies.
@@ -199,6 +194,47 @@ impl LocalRun<'_> {
         let summary = self.summary(&store)?;
         write_summary(&results_dir(&self.out), &summary)?;
         Ok(summary)
+    }
+
+    /// Asks every agent of the lane to stop (SIGTERM: it kills its mint's
+    /// process group and releases its claim), then kills what is left.
+    fn stop_agents(
+        &self,
+        store: &RunStore,
+        children: &mut HashMap<String, Child>,
+    ) -> Result<(), MintError> {
+        use nix::sys::signal::{kill, killpg, Signal};
+        use nix::unistd::Pid;
+        let mut pids: Vec<u32> = children.values().map(Child::id).collect();
+        for row in store.rows()? {
+            if row.state == MintState::Submitted {
+                let dir = row
+                    .mint_dir
+                    .clone()
+                    .unwrap_or_else(|| self.mint_dir(&row.id));
+                pids.extend(live_claim(&dir));
+            }
+        }
+        pids.sort_unstable();
+        pids.dedup();
+        for pid in &pids {
+            warn!(pid, "stopping an agent");
+            let _ = kill(Pid::from_raw(*pid as i32), Signal::SIGTERM);
+        }
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while std::time::Instant::now() < deadline && pids.iter().any(|p| pid_alive(*p)) {
+            children.retain(|_, c| !matches!(c.try_wait(), Ok(Some(_))));
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        for pid in &pids {
+            if pid_alive(*pid) {
+                let _ = killpg(Pid::from_raw(*pid as i32), Signal::SIGKILL);
+            }
+        }
+        for (_, mut c) in children.drain() {
+            let _ = c.wait();
+        }
+        Ok(())
     }
 
     fn submit(&self, store: &RunStore, id: &MintId, timeout: Duration) -> Result<Child, MintError> {

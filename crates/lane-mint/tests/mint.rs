@@ -29,6 +29,7 @@ fn spec(dir: &Path, script: &str, timeout_s: u64) -> AgentSpec {
         timeout: Duration::from_secs(timeout_s),
         wheel: None,
         store: None,
+        stop: None,
     }
 }
 

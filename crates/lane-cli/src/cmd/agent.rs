@@ -94,6 +94,7 @@ pub fn run(args: Args) -> CliResult {
         timeout: Duration::from_secs(args.timeout_s),
         wheel: args.wheel,
         store: args.store,
+        stop: Some(stop_flag()?),
     };
     match run_agent(&spec) {
         Ok(result) => {
@@ -119,10 +120,24 @@ pub fn run(args: Args) -> CliResult {
             }
             Ok(Exit::Ok)
         }
+        Err(e @ MintError::Interrupted) => {
+            eprintln!("stopped: {e}");
+            std::process::exit(130);
+        }
         Err(e @ MintError::Claimed { .. }) => {
             eprintln!("error: {e}");
             std::process::exit(EXIT_CLAIMED);
         }
         Err(e) => Err(CliError::new(Exit::Failure, e)),
     }
+}
+
+/// SIGTERM and SIGINT set this flag; the agent then stops its mint.
+fn stop_flag() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>, CliError> {
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+        signal_hook::flag::register(sig, std::sync::Arc::clone(&flag))
+            .map_err(|e| CliError::new(Exit::Failure, e))?;
+    }
+    Ok(flag)
 }

@@ -330,3 +330,75 @@ fn the_agent_exits_by_outcome_for_pod_failure_policies() {
         );
     }
 }
+
+#[test]
+fn ctrl_c_stops_every_agent_keeps_the_state_and_a_rerun_finishes() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(d.path().join("lanes")).unwrap();
+    let pids = d.path().join("pids");
+    let script = format!(
+        r#"echo $$ >> {}; if [ -e {} ]; then sleep 30; fi; printf '{{"status":"minted","recipe":"dynamo"}}' > "$LANE_REPORT_PATH""#,
+        pids.display(),
+        d.path().join("slow").display()
+    );
+    std::fs::write(d.path().join("slow"), "").unwrap();
+    let slow = serde_json::to_string(&script).unwrap();
+    std::fs::write(
+        d.path().join("lanes/0.93.3.yaml"),
+        format!("version: \"0.93.3\"\nupstream: {{repo: ./up}}\nbase: v0.93.2\nmint:\n  gpus: [L4]\n  cold_repeats: 2\n  concurrency: 2\n  cells:\n    - {{name: slow, recipe: dynamo, command: [sh, -c, {slow}]}}\n"),
+    )
+    .unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_lane"))
+        .args(["mint", "0.93.3"])
+        .current_dir(d.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::fs::read_to_string(&pids)
+        .unwrap_or_default()
+        .lines()
+        .count()
+        < 2
+    {
+        assert!(Instant::now() < deadline, "the mints did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
+    std::thread::sleep(Duration::from_millis(200));
+    for pid in std::fs::read_to_string(&pids).unwrap().lines() {
+        let alive = std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+            !s.rsplit_once(')')
+                .is_some_and(|(_, r)| r.trim_start().starts_with('Z'))
+        });
+        assert!(!alive, "mint process {pid} survived Ctrl-C");
+    }
+    let o = lane(d.path(), &["status", "0.93.3", "--json"]);
+    let rows: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 2, "the state was kept");
+    // Run again: the stopped attempts start afresh (not counted as crashes).
+    std::fs::remove_file(d.path().join("slow")).unwrap();
+    let o = lane(d.path(), &["mint", "0.93.3", "--json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let s: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    for m in s["mints"].as_array().unwrap() {
+        assert_eq!(
+            (m["attempt"].as_u64(), m["status"].as_str()),
+            (Some(1), Some("minted")),
+            "{m}"
+        );
+    }
+}

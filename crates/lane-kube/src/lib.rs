@@ -2,13 +2,23 @@
 //! runs one mint attempt on a GPU pod (name, labels, GPU placement, the
 //! init container that brings lane's binary, the pod failure policy, the
 //! restricted security context) and the `--dry-run` YAML. Start at
-//! [`job_for`]; [`KubeConfig`] holds the GPU class map and images. This
-//! part is pure (values in, objects out): it must not talk to a cluster,
-//! print, or depend on `kube`; the watcher and client are a later layer.
-//! The exit-code contract with the agent is in `docs/kubernetes.md`.
+//! [`job_for`]; [`KubeConfig`] holds the GPU class map and images. The
+//! Job building (`job`, `config`) is pure (values in, objects out) and
+//! never talks to a cluster or prints. The client layer on top:
+//! [`KubeBackend`] (create with adoption, list a lane's Jobs, cancel, the
+//! capped pod log) and the watcher ([`watch_lane`], [`LaneView`],
+//! [`job_state`]). The exit-code contract with the agent is in
+//! `docs/kubernetes.md`.
 
+mod client;
 mod config;
 mod job;
+mod watch;
+
+pub use client::{
+    mint_id_of, still_to_create, CancelReport, KubeBackend, Submitted, LABEL_JOB_NAME,
+};
+pub use watch::{job_state, watch_lane, JobState, LaneEvent, LaneView};
 
 pub use config::{
     default_gpu_classes, GpuClass, KubeConfig, GPU_PRODUCT_LABEL, NVIDIA_GPU_RESOURCE,
@@ -20,7 +30,7 @@ pub use job::{
     LABEL_REPEAT, LABEL_RUN, LANE_IN_IMAGE, LANE_IN_POD, MAX_NAME, MINT_CONTAINER, MINT_DIR,
 };
 
-/// What can go wrong building Jobs.
+/// What can go wrong building or submitting Jobs.
 #[derive(Debug, thiserror::Error)]
 pub enum KubeError {
     /// A mint names a GPU class the configuration does not map.
@@ -37,4 +47,18 @@ pub enum KubeError {
     /// A Job could not be written as YAML.
     #[error("writing a Job as YAML: {0}")]
     Yaml(#[from] serde_yaml::Error),
+    /// The Kubernetes API refused or could not be reached.
+    #[error("Kubernetes API: {0}")]
+    Api(#[from] kube::Error),
+    /// A create was answered 409 and the Job of that name belongs to
+    /// another mint id (or to nothing lane knows): never adopted.
+    #[error("Job `{name}` exists for mint id {theirs:?}, not `{ours}`; refusing to adopt it")]
+    NameTaken {
+        /// The Job name.
+        name: String,
+        /// The mint id we submitted.
+        ours: String,
+        /// The existing Job's `lane.dev/mint-id`, if any.
+        theirs: Option<String>,
+    },
 }

@@ -11,6 +11,10 @@ use lane_file::Recipe;
 use lane_kube::*;
 use lane_mint::plan::MintId;
 
+/// The client half against a mock API server; the watcher state machine.
+#[path = "kube/client.rs"]
+mod client;
+
 const LANE: &str = r#"
 version: "0.93.3"
 upstream:

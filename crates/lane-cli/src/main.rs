@@ -46,6 +46,8 @@ enum Command {
     Mint(cmd::mint::Args),
     /// Where every mint of a lane stands (from its run store).
     Status(cmd::status::Args),
+    /// Delete a lane's Kubernetes Jobs and their pods.
+    Cancel(cmd::cancel::Args),
     /// Wrap one mint where it runs (used by the backends).
     Agent(cmd::agent::Args),
     /// A mint command that replays a recorded real mint (for the demo; labelled replay).
@@ -91,6 +93,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => cmd::demo::run(args),
         Command::Mint(args) => cmd::mint::run(args),
         Command::Status(args) => cmd::status::run(args),
+        Command::Cancel(args) => cmd::cancel::run(args),
         Command::Agent(args) => cmd::agent::run(args),
         Command::ReplayMint(args) => cmd::replay::run(args),
         Command::Wheel(args) => cmd::wheel::run(args),

@@ -13,11 +13,13 @@
 mod client;
 mod config;
 mod job;
+mod run;
 mod watch;
 
 pub use client::{
     mint_id_of, still_to_create, CancelReport, KubeBackend, Submitted, LABEL_JOB_NAME,
 };
+pub use run::KubeProgress;
 pub use watch::{job_state, watch_lane, JobState, LaneEvent, LaneView};
 
 pub use config::{

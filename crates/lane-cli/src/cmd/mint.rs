@@ -25,8 +25,8 @@ pub struct Args {
     /// Where the lane's run lives (`<out>/lanes/<version>/`: run store, mints, results).
     #[arg(long, default_value = "out")]
     pub out: PathBuf,
-    /// Where mints run: `local` (this machine) or `kube` (one Job per mint;
-    /// this version prints the Jobs with `--dry-run`).
+    /// Where mints run: `local` (this machine) or `kube` (one Job per mint,
+    /// in the cluster of the ambient kubeconfig or service account).
     #[arg(long, default_value = "local")]
     pub backend: String,
     /// The Kubernetes backend's configuration (YAML, `docs/kubernetes.md`).
@@ -236,8 +236,9 @@ pub fn run(args: Args) -> CliResult {
     })
 }
 
-/// `--backend kube`: the Jobs, as YAML. Creating and watching them is the
-/// next step of issue 7; until then only `--dry-run` is accepted.
+/// `--backend kube`: one Job per mint. `--dry-run` prints them as YAML;
+/// otherwise the lane's existing Jobs are adopted, the missing ones created,
+/// and all of them watched to their end.
 fn kube(args: &Args, lane: &lane_file::LaneFile) -> CliResult {
     let Some(path) = &args.kube_config else {
         return Err(CliError::new(
@@ -257,16 +258,68 @@ fn kube(args: &Args, lane: &lane_file::LaneFile) -> CliResult {
             anyhow::anyhow!("{}: {e}", path.display()),
         )
     })?;
-    if !args.dry_run {
-        return Err(CliError::new(
-            Exit::Usage,
-            anyhow::anyhow!("the kube backend can only print its Jobs in this version: add --dry-run (submitting and watching Jobs is not available yet)"),
-        ));
-    }
     let mints = lane_kube::MintJob::plan(lane, &args.run_id, None)
         .map_err(|e| CliError::new(Exit::InvalidInput, e))?;
-    let yaml =
-        lane_kube::jobs_yaml(&mints, &cfg).map_err(|e| CliError::new(Exit::InvalidInput, e))?;
-    print!("{yaml}");
-    Ok(Exit::Ok)
+    if args.dry_run {
+        let yaml =
+            lane_kube::jobs_yaml(&mints, &cfg).map_err(|e| CliError::new(Exit::InvalidInput, e))?;
+        print!("{yaml}");
+        return Ok(Exit::Ok);
+    }
+    let wanted = mints
+        .iter()
+        .map(|m| lane_kube::job_for(m, &cfg))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| CliError::new(Exit::InvalidInput, e))?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::new(Exit::Failure, e))?;
+    let lane_name = lane.version.to_string();
+    let states = rt
+        .block_on(async {
+            let backend = lane_kube::KubeBackend::connect(cfg.clone()).await?;
+            let mut on = |p: lane_kube::KubeProgress| match p {
+                lane_kube::KubeProgress::Adopted(n) => {
+                    eprintln!("adopted   {n} Jobs from an earlier lane mint")
+                }
+                lane_kube::KubeProgress::Created(id) => eprintln!("created   {id}"),
+                lane_kube::KubeProgress::AdoptedOnConflict(id) => {
+                    eprintln!("adopted   {id} (its Job already existed)")
+                }
+                lane_kube::KubeProgress::State(id, state) => eprintln!("{id}: {state}"),
+            };
+            backend
+                .run_lane(
+                    &lane_name,
+                    wanted,
+                    std::time::Duration::from_secs(UNSCHEDULABLE_AFTER_S),
+                    &mut on,
+                )
+                .await
+        })
+        .map_err(|e| CliError::new(Exit::Failure, e))?;
+    let green = !states.is_empty()
+        && states
+            .values()
+            .all(|s| matches!(s, lane_kube::JobState::Succeeded));
+    if args.json {
+        let rows: std::collections::BTreeMap<&String, String> =
+            states.iter().map(|(k, v)| (k, v.to_string())).collect();
+        print_json(&rows)?;
+    } else {
+        println!(
+            "lane {}: {} mints on Kubernetes, {}",
+            lane.version,
+            states.len(),
+            if green { "green" } else { "NOT green" }
+        );
+        for (id, state) in &states {
+            println!("  {id:<44} {state}");
+        }
+    }
+    Ok(if green { Exit::Ok } else { Exit::Findings })
 }
+
+/// A mint whose pod stays Unschedulable this long is reported by name.
+const UNSCHEDULABLE_AFTER_S: u64 = 600;

@@ -1,0 +1,98 @@
+//! Driving a lane's mints on Kubernetes to their end: adopt the lane's
+//! existing Jobs, create only the missing ones (a 409 is adopted), then
+//! follow them through the watcher until every one has finished, naming
+//! each mint that stays Unschedulable (and its GPU class) once.
+
+use futures::StreamExt;
+use k8s_openapi::api::batch::v1::Job;
+use k8s_openapi::jiff::Timestamp;
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+use tracing::warn;
+
+use crate::client::{still_to_create, KubeBackend, Submitted};
+use crate::watch::{watch_lane, JobState, LaneView};
+use crate::KubeError;
+
+/// Something the caller may want to show.
+#[derive(Debug, Clone)]
+pub enum KubeProgress {
+    /// Jobs found from an earlier run, adopted.
+    Adopted(usize),
+    /// A Job was created (its mint id).
+    Created(String),
+    /// A create was answered 409 by this mint's own Job: adopted.
+    AdoptedOnConflict(String),
+    /// A mint's Job changed state.
+    State(String, JobState),
+}
+
+impl KubeBackend {
+    /// Connects with the ambient configuration (the pod's service account
+    /// in a cluster, else `KUBECONFIG`).
+    pub async fn connect(cfg: crate::KubeConfig) -> Result<KubeBackend, KubeError> {
+        let client = kube::Client::try_default().await?;
+        Ok(KubeBackend::new(client, cfg))
+    }
+
+    /// Adopts, creates what is missing, and watches until every mint's Job
+    /// has finished. Returns each mint id's final state.
+    pub async fn run_lane(
+        &self,
+        lane: &str,
+        wanted: Vec<Job>,
+        unschedulable_after: Duration,
+        on: &mut (dyn FnMut(KubeProgress) + Send),
+    ) -> Result<BTreeMap<String, JobState>, KubeError> {
+        let ids: BTreeSet<String> = wanted
+            .iter()
+            .filter_map(|j| crate::client::mint_id_of(j).map(str::to_owned))
+            .collect();
+        let adopted = self.adopt(lane).await?;
+        if !adopted.is_empty() {
+            on(KubeProgress::Adopted(adopted.len()));
+        }
+        for job in still_to_create(wanted, &adopted) {
+            let id = crate::client::mint_id_of(&job)
+                .unwrap_or_default()
+                .to_owned();
+            match self.submit(&job).await? {
+                Submitted::Created(_) => on(KubeProgress::Created(id)),
+                Submitted::Adopted(_) => on(KubeProgress::AdoptedOnConflict(id)),
+            }
+        }
+        let mut view = LaneView::new();
+        let mut shown: BTreeMap<String, JobState> = BTreeMap::new();
+        let mut events = std::pin::pin!(watch_lane(
+            self.client().clone(),
+            &self.config().namespace,
+            lane
+        ));
+        while let Some(event) = events.next().await {
+            match event {
+                Ok(e) => view.apply(e),
+                Err(e) => {
+                    warn!(error = %e, "the watch failed; it retries with backoff");
+                    continue;
+                }
+            }
+            let states = view.states(Timestamp::now(), unschedulable_after);
+            for (id, state) in &states {
+                if ids.contains(id) && shown.get(id) != Some(state) {
+                    shown.insert(id.clone(), state.clone());
+                    on(KubeProgress::State(id.clone(), state.clone()));
+                }
+            }
+            let done = ids
+                .iter()
+                .all(|id| states.get(id).is_some_and(JobState::is_finished));
+            if done {
+                return Ok(states
+                    .into_iter()
+                    .filter(|(id, _)| ids.contains(id))
+                    .collect());
+            }
+        }
+        Ok(shown)
+    }
+}

@@ -68,13 +68,17 @@ impl KubeBackend {
             &self.config().namespace,
             lane
         ));
-        while let Some(event) = events.next().await {
-            match event {
-                Ok(e) => view.apply(e),
-                Err(e) => {
+        loop {
+            // Wake at least every 30 s without an event, so a pod that stays
+            // Unschedulable is named once its limit passes, not at the next event.
+            match tokio::time::timeout(Duration::from_secs(30), events.next()).await {
+                Ok(Some(Ok(e))) => view.apply(e),
+                Ok(Some(Err(e))) => {
                     warn!(error = %e, "the watch failed; it retries with backoff");
                     continue;
                 }
+                Ok(None) => break,
+                Err(_) => {}
             }
             let states = view.states(Timestamp::now(), unschedulable_after);
             for (id, state) in &states {

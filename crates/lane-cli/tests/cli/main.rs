@@ -3,6 +3,7 @@
 mod cut;
 mod demo;
 mod html;
+mod kube;
 mod ledger;
 mod mint;
 mod probe;

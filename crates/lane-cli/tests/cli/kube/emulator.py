@@ -1,0 +1,95 @@
+"""kmock's KubernetesEmulator on a loopback port, with the thin wrapper that
+kube-rs's watcher needs (issue 7):
+
+- every created or patched object gets `metadata.resourceVersion` (a global
+  counter), and a created one `uid`, `creationTimestamp` and `namespace`;
+- LIST answers with the current resourceVersion, and LIST and WATCH honour
+  an equality `labelSelector` (`k=v,k2=v2`);
+- 404s answer `reason: NotFound` and 409s `reason: AlreadyExists`, as a real
+  API server does.
+
+Usage: python emulator.py PORT_FILE   (writes the port it listens on)
+KMOCK_CREATE_DELAY_S=0.5 delays every create (before it is stored).
+"""
+
+import asyncio
+import datetime
+import itertools
+import os
+import sys
+import uuid
+
+import kmock
+
+_rv = itertools.count(1)
+_CREATE_DELAY_S = float(os.environ.get("KMOCK_CREATE_DELAY_S") or 0)
+
+
+def _selector(request):
+    sel = (request.params or {}).get("labelSelector") or ""
+    pairs = []
+    for part in filter(None, sel.split(",")):
+        k, _, v = part.partition("=")
+        pairs.append((k.strip(), v.lstrip("=").strip()))
+    return pairs
+
+
+def _matches(obj, pairs):
+    labels = ((obj or {}).get("metadata") or {}).get("labels") or {}
+    return all(labels.get(k) == v for k, v in pairs)
+
+
+class Emulator(kmock.KubernetesEmulator):
+    async def _handle(self, request):
+        if request.resource is not None and isinstance(request.data, dict):
+            meta = request.data.setdefault("metadata", {})
+            if request.action == kmock.action.CREATE:
+                meta.setdefault("uid", str(uuid.uuid4()))
+                meta.setdefault(
+                    "creationTimestamp",
+                    datetime.datetime.now(tz=datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                )
+                if request.namespace:
+                    meta.setdefault("namespace", request.namespace)
+                meta["resourceVersion"] = str(next(_rv))
+            elif request.action == kmock.action.UPDATE:
+                meta["resourceVersion"] = str(next(_rv))
+        if request.action == kmock.action.CREATE and _CREATE_DELAY_S:
+            # A slow API server, so that a test can kill lane between creates.
+            await asyncio.sleep(_CREATE_DELAY_S)
+        return await super()._handle(request)
+
+    async def _serve_list(self, request):
+        out = await super()._serve_list(request)
+        pairs = _selector(request)
+        out["items"] = [o for o in out["items"] if _matches(o, pairs)]
+        out["metadata"] = {"resourceVersion": str(next(_rv))}
+        return out
+
+    async def _serve_watch(self, request):
+        pairs = _selector(request)
+        async for event in super()._serve_watch(request):
+            if isinstance(event, dict) and not _matches(event.get("object"), pairs):
+                continue
+            yield event
+
+    async def _render_error(self, exc):
+        if isinstance(exc, kmock.KubernetesNotFoundError):
+            exc = kmock.KubernetesError(status=404, reason="NotFound", message=exc.message)
+        elif isinstance(exc, kmock.KubernetesError) and exc.status == 409:
+            exc = kmock.KubernetesError(status=409, reason="AlreadyExists", message=exc.message)
+        return await super()._render_error(exc)
+
+
+async def main(port_file):
+    async with Emulator() as emu, kmock.Server(emu) as srv:
+        emu.resources["batch/v1/jobs"] = {}
+        emu.resources["v1/pods"] = {}
+        with open(port_file + ".tmp", "w") as f:
+            f.write(str(srv.port))
+        os.replace(port_file + ".tmp", port_file)
+        await asyncio.Event().wait()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1]))

@@ -181,7 +181,7 @@ impl<'r> Scratch<'r> {
 }
 
 /// Writes every object of `mempack` into the repository as one pack.
-fn persist(
+pub(crate) fn persist(
     repo: &Repository,
     odb: &git2::Odb<'_>,
     mempack: &git2::Mempack<'_>,

@@ -197,16 +197,7 @@ pub fn continue_cut(repo: &Repository, lane: &LaneFile) -> Result<CutReport, Git
     )?;
     if let PickRun::Conflict { index: next, .. } = run {
         // Keep what was applied, move the branch forward, stop again.
-        let mut buf = git2::Buf::new();
-        mempack.dump(repo, &mut buf).ctx(|| "packing".into())?;
-        if !buf.is_empty() {
-            let mut w = odb.packwriter().ctx(|| "opening a pack writer".into())?;
-            std::io::Write::write_all(&mut w, &buf).map_err(|e| GitError::Git {
-                what: "writing a pack".into(),
-                source: git2::Error::from_str(&e.to_string()),
-            })?;
-            w.commit().ctx(|| "committing a pack".into())?;
-        }
+        crate::cut::persist(repo, &odb, &mempack)?;
         let last_good = progress.head;
         // A fresh handle has no in-memory store: what it writes lands on disk.
         let disk = crate::cut::on_disk(repo)?;

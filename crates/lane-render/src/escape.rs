@@ -23,36 +23,52 @@ pub fn text(s: &str) -> String {
 
 /// As [`text`], keeping at most `max` characters of `s`.
 pub fn text_max(s: &str, max: usize) -> String {
+    bounded(s, max, |out, c| match c {
+        '`' => out.push_str("&#96;"),
+        '|' => out.push_str("&#124;"),
+        '\\' | '*' | '_' | '[' | ']' | '~' => {
+            out.push('\\');
+            out.push(c);
+        }
+        '@' | '#' => {
+            out.push(c);
+            out.push(ZWJ);
+        }
+        c => html_char(out, c),
+    })
+}
+
+/// `s` made inert in HTML text and attribute values only (no markdown
+/// escapes: a static page shows `_` and `*` as they are), at most `max`
+/// characters of it kept.
+pub fn html_max(s: &str, max: usize) -> String {
+    bounded(s, max, html_char)
+}
+
+/// The HTML part both escapes share: entities for `&<>"'`, whitespace
+/// controls as spaces, other controls replaced.
+fn html_char(out: &mut String, c: char) {
+    match c {
+        '&' => out.push_str("&amp;"),
+        '<' => out.push_str("&lt;"),
+        '>' => out.push_str("&gt;"),
+        '"' => out.push_str("&quot;"),
+        '\'' => out.push_str("&#39;"),
+        '\r' | '\n' | '\t' => out.push(' '),
+        c if c.is_control() => out.push('\u{FFFD}'),
+        c => out.push(c),
+    }
+}
+
+/// Maps at most `max` characters of `s` through `push`; an ellipsis marks a cut.
+fn bounded(s: &str, max: usize, mut push: impl FnMut(&mut String, char)) -> String {
     let mut out = String::with_capacity(s.len().min(max) + 8);
     for (i, c) in s.chars().enumerate() {
         if i == max {
             out.push('…');
             break;
         }
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '`' => out.push_str("&#96;"),
-            '|' => out.push_str("&#124;"),
-            '\\' | '*' | '_' | '[' | ']' | '~' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '@' => {
-                out.push('@');
-                out.push(ZWJ);
-            }
-            '#' => {
-                out.push('#');
-                out.push(ZWJ);
-            }
-            '\r' | '\n' | '\t' => out.push(' '),
-            c if c.is_control() => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
+        push(&mut out, c);
     }
     out
 }

@@ -58,24 +58,7 @@ pub fn escape_html(s: &str) -> String {
 }
 
 fn escape_max(s: &str, max: usize) -> String {
-    let mut out = String::with_capacity(s.len().min(max) + 8);
-    for (i, c) in s.chars().enumerate() {
-        if i == max {
-            out.push('…');
-            break;
-        }
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\r' | '\n' | '\t' => out.push(' '),
-            c if c.is_control() => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::escape::html_max(s, max)
 }
 
 fn secs(v: Option<f64>) -> String {

@@ -136,24 +136,36 @@ impl KubeBackend {
         Ok(list.items)
     }
 
-    /// `lane cancel <LANE>`: deletes the lane's Jobs (propagation
-    /// `Background`, so the garbage collector removes their pods too) and
-    /// then the lane's pods directly (no pod outlives the cancel waiting
-    /// for the collector).
+    /// `lane cancel <LANE>`: deletes the lane's Jobs one by one (LIST by
+    /// [`lane_selector`], then DELETE with propagation `Background`, so the
+    /// garbage collector removes their pods too), then the lane's pods the
+    /// same way, so no pod outlives the cancel waiting for the collector.
+    /// One DELETE per object (not DELETE on the collection) names exactly
+    /// what was deleted, and an object already gone (404) is not an error.
     pub async fn cancel(&self, lane: &str) -> Result<CancelReport, KubeError> {
         let lp = ListParams::default().labels(&lane_selector(lane));
-        let jobs = self
-            .jobs()
-            .delete_collection(&DeleteParams::background(), &lp)
-            .await?;
-        let pods = self
-            .pods()
-            .delete_collection(&DeleteParams::default(), &lp)
-            .await?;
-        Ok(CancelReport {
-            jobs: jobs.left().map(names).unwrap_or_default(),
-            pods: pods.left().map(names).unwrap_or_default(),
-        })
+        let mut report = CancelReport::default();
+        for job in self.jobs().list(&lp).await?.items {
+            let Some(name) = job.metadata.name else {
+                continue;
+            };
+            match self.jobs().delete(&name, &DeleteParams::background()).await {
+                Ok(_) => report.jobs.push(name),
+                Err(kube::Error::Api(s)) if s.code == 404 => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        for pod in self.pods().list(&lp).await?.items {
+            let Some(name) = pod.metadata.name else {
+                continue;
+            };
+            match self.pods().delete(&name, &DeleteParams::default()).await {
+                Ok(_) => report.pods.push(name),
+                Err(kube::Error::Api(s)) if s.code == 404 => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok(report)
     }
 
     /// The last `limit_bytes` of the `mint` container's log of the newest
@@ -182,11 +194,4 @@ impl KubeBackend {
         };
         Ok(Some(self.pods().logs(&name, &lp).await?))
     }
-}
-
-fn names<K: kube::Resource + Clone>(list: kube::core::ObjectList<K>) -> Vec<String> {
-    list.items
-        .iter()
-        .filter_map(|o| o.meta().name.clone())
-        .collect()
 }

@@ -101,8 +101,18 @@ pub struct KubeConfig {
     /// The pods' service account (none: the namespace default, no token mounted).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_account_name: Option<String>,
+    /// The artifact store pods write their result bundles to, and `lane
+    /// mint` stages and gathers through (`s3://bucket/prefix`; a `file://`
+    /// path only where every pod mounts it). Required for a live run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub store: Option<String>,
+    /// Non-secret store settings for the mint container's environment
+    /// (`LANE_S3_ENDPOINT`, `AWS_REGION`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub store_env: BTreeMap<String, String>,
     /// A Secret whose keys become the mint container's environment (the
-    /// store credentials); referenced, never copied.
+    /// store credentials, `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`);
+    /// referenced, never copied.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub store_secret: Option<String>,
     /// Image pull Secrets, by name.
@@ -118,6 +128,14 @@ pub struct KubeConfig {
     /// The uid/gid the pods run as (non-root).
     #[serde(default = "default_uid")]
     pub run_as_user: i64,
+    /// Seconds a mint's pod may stay Unschedulable before `lane mint`
+    /// names it (and the GPU class that has no room).
+    #[serde(default = "default_unschedulable")]
+    pub unschedulable_after_s: u64,
+}
+
+fn default_unschedulable() -> u64 {
+    600
 }
 
 fn default_namespace() -> String {
@@ -145,11 +163,14 @@ impl KubeConfig {
             queue_name: None,
             priority_class_name: None,
             service_account_name: None,
+            store: None,
+            store_env: BTreeMap::new(),
             store_secret: None,
             image_pull_secrets: Vec::new(),
             ttl_seconds_after_finished: default_ttl(),
             startup_grace_s: default_grace(),
             run_as_user: default_uid(),
+            unschedulable_after_s: default_unschedulable(),
         }
     }
 }

@@ -81,8 +81,19 @@ pub struct MintJob {
     pub crashed_retries: u32,
     /// The run this attempt belongs to.
     pub run_id: String,
-    /// A signed URL of the wheel to install first.
-    pub wheel_url: Option<String>,
+    /// The staged wheel to install first: its presigned URL and sha256.
+    pub wheel: Option<StagedWheel>,
+    /// The artifact store the result bundle goes to.
+    pub store: Option<String>,
+}
+
+/// A wheel staged in the artifact store, as a pod fetches it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StagedWheel {
+    /// A presigned URL, valid for the lane's whole deadline.
+    pub url: String,
+    /// Its sha256 (hex), from the staged manifest.
+    pub sha256: String,
 }
 
 impl MintJob {
@@ -90,7 +101,8 @@ impl MintJob {
     pub fn plan(
         lane: &LaneFile,
         run_id: &str,
-        wheel_url: Option<&str>,
+        wheel: Option<&StagedWheel>,
+        store: Option<&str>,
     ) -> Result<Vec<MintJob>, KubeError> {
         let Some(matrix) = &lane.mint else {
             return Ok(Vec::new());
@@ -111,7 +123,8 @@ impl MintJob {
                     timeout_s: matrix.timeout_s,
                     crashed_retries: matrix.retry.crashed,
                     run_id: run_id.to_owned(),
-                    wheel_url: wheel_url.map(str::to_owned),
+                    wheel: wheel.cloned(),
+                    store: store.map(str::to_owned),
                 })
             })
             .collect()
@@ -223,9 +236,16 @@ pub fn agent_args(mint: &MintJob) -> Vec<String> {
         mint.timeout_s.to_string(),
         "--exit-by-outcome".to_owned(),
     ];
-    if let Some(url) = &mint.wheel_url {
+    if let Some(store) = &mint.store {
+        a.push("--store".to_owned());
+        a.push(store.clone());
+        a.push("--attempt-from-store".to_owned());
+    }
+    if let Some(w) = &mint.wheel {
         a.push("--wheel-url".to_owned());
-        a.push(url.clone());
+        a.push(w.url.clone());
+        a.push("--wheel-sha256".to_owned());
+        a.push(w.sha256.clone());
     }
     for (k, v) in &mint.env {
         a.push("--env".to_owned());
@@ -336,7 +356,7 @@ pub fn job_for(mint: &MintJob, cfg: &KubeConfig) -> Result<Job, KubeError> {
         security_context: Some(restricted()),
         ..Default::default()
     };
-    let env = vec![
+    let mut env = vec![
         EnvVar {
             name: "HOME".to_owned(),
             value: Some("/work/home".to_owned()),
@@ -353,6 +373,11 @@ pub fn job_for(mint: &MintJob, cfg: &KubeConfig) -> Result<Job, KubeError> {
             ..Default::default()
         },
     ];
+    env.extend(cfg.store_env.iter().map(|(k, v)| EnvVar {
+        name: k.clone(),
+        value: Some(v.clone()),
+        ..Default::default()
+    }));
     let main = Container {
         name: MINT_CONTAINER.to_owned(),
         image: Some(cfg.mint_image.clone()),

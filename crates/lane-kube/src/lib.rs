@@ -19,17 +19,18 @@ mod watch;
 pub use client::{
     mint_id_of, still_to_create, CancelReport, KubeBackend, Submitted, LABEL_JOB_NAME,
 };
-pub use run::KubeProgress;
-pub use watch::{job_state, watch_lane, JobState, LaneEvent, LaneView};
+pub use run::{JobEnd, KubeProgress};
+pub use watch::{job_seconds, job_state, watch_lane, JobState, LaneEvent, LaneView};
 
 pub use config::{
     default_gpu_classes, GpuClass, KubeConfig, GPU_PRODUCT_LABEL, NVIDIA_GPU_RESOURCE,
 };
 pub use job::{
     agent_args, id_hash, job_for, job_name, jobs_yaml, label_value, labels_for, lane_selector,
-    pod_failure_policy, MintJob, ANNOTATION_MINT_ID, EXIT_FAILED, EXIT_REFUSED, INSTALL_CONTAINER,
-    LABEL_ATTEMPT, LABEL_CELL, LABEL_GPU, LABEL_KUEUE_QUEUE, LABEL_LANE, LABEL_MANAGED_BY,
-    LABEL_REPEAT, LABEL_RUN, LANE_IN_IMAGE, LANE_IN_POD, MAX_NAME, MINT_CONTAINER, MINT_DIR,
+    pod_failure_policy, MintJob, StagedWheel, ANNOTATION_MINT_ID, EXIT_FAILED, EXIT_REFUSED,
+    INSTALL_CONTAINER, LABEL_ATTEMPT, LABEL_CELL, LABEL_GPU, LABEL_KUEUE_QUEUE, LABEL_LANE,
+    LABEL_MANAGED_BY, LABEL_REPEAT, LABEL_RUN, LANE_IN_IMAGE, LANE_IN_POD, MAX_NAME,
+    MINT_CONTAINER, MINT_DIR,
 };
 
 /// What can go wrong building or submitting Jobs.
@@ -52,6 +53,10 @@ pub enum KubeError {
     /// The Kubernetes API refused or could not be reached.
     #[error("Kubernetes API: {0}")]
     Api(#[from] kube::Error),
+    /// The watch stream ended before every Job finished (it never should:
+    /// the watcher retries forever).
+    #[error("the watch on the lane's Jobs ended before every Job finished")]
+    WatchEnded,
     /// A create was answered 409 and the Job of that name belongs to
     /// another mint id (or to nothing lane knows): never adopted.
     #[error("Job `{name}` exists for mint id {theirs:?}, not `{ours}`; refusing to adopt it")]

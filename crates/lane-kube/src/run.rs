@@ -11,8 +11,20 @@ use std::time::Duration;
 use tracing::warn;
 
 use crate::client::{still_to_create, KubeBackend, Submitted};
-use crate::watch::{watch_lane, JobState, LaneView};
+use crate::watch::{job_seconds, watch_lane, JobState, LaneView};
 use crate::KubeError;
+
+/// How one mint's Job ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobEnd {
+    /// The Job's name.
+    pub job: String,
+    /// Its final state.
+    pub state: JobState,
+    /// Seconds from the Job's start to its end, when it started (a failed
+    /// Job keeps its seconds; a Job that never started has none).
+    pub seconds: Option<f64>,
+}
 
 /// Something the caller may want to show.
 #[derive(Debug, Clone)]
@@ -36,14 +48,14 @@ impl KubeBackend {
     }
 
     /// Adopts, creates what is missing, and watches until every mint's Job
-    /// has finished. Returns each mint id's final state.
+    /// has finished. Returns how each mint id's Job ended.
     pub async fn run_lane(
         &self,
         lane: &str,
         wanted: Vec<Job>,
         unschedulable_after: Duration,
         on: &mut (dyn FnMut(KubeProgress) + Send),
-    ) -> Result<BTreeMap<String, JobState>, KubeError> {
+    ) -> Result<BTreeMap<String, JobEnd>, KubeError> {
         let ids: BTreeSet<String> = wanted
             .iter()
             .filter_map(|j| crate::client::mint_id_of(j).map(str::to_owned))
@@ -63,6 +75,9 @@ impl KubeBackend {
         }
         let mut view = LaneView::new();
         let mut shown: BTreeMap<String, JobState> = BTreeMap::new();
+        // Mint ids whose Job the watch has seen: one that then vanishes was
+        // deleted (`lane cancel`, a person) and will never finish.
+        let mut seen: BTreeSet<String> = BTreeSet::new();
         let mut events = std::pin::pin!(watch_lane(
             self.client().clone(),
             &self.config().namespace,
@@ -80,7 +95,16 @@ impl KubeBackend {
                 Ok(None) => break,
                 Err(_) => {}
             }
-            let states = view.states(Timestamp::now(), unschedulable_after);
+            let mut states = view.states(Timestamp::now(), unschedulable_after);
+            seen.extend(states.keys().filter(|id| ids.contains(*id)).cloned());
+            for id in &seen {
+                states
+                    .entry(id.clone())
+                    .or_insert_with(|| JobState::Failed {
+                        reason: "Deleted: the Job was deleted before it finished (lane cancel?)"
+                            .to_owned(),
+                    });
+            }
             for (id, state) in &states {
                 if ids.contains(id) && shown.get(id) != Some(state) {
                     shown.insert(id.clone(), state.clone());
@@ -91,12 +115,28 @@ impl KubeBackend {
                 .iter()
                 .all(|id| states.get(id).is_some_and(JobState::is_finished));
             if done {
+                let jobs: BTreeMap<&str, &Job> = view
+                    .jobs()
+                    .values()
+                    .filter_map(|j| Some((crate::client::mint_id_of(j)?, j)))
+                    .collect();
                 return Ok(states
                     .into_iter()
                     .filter(|(id, _)| ids.contains(id))
+                    .map(|(id, state)| {
+                        let job = jobs.get(id.as_str());
+                        let end = JobEnd {
+                            job: job
+                                .and_then(|j| j.metadata.name.clone())
+                                .unwrap_or_default(),
+                            state,
+                            seconds: job.and_then(|j| job_seconds(j)),
+                        };
+                        (id, end)
+                    })
                     .collect());
             }
         }
-        Ok(shown)
+        Err(KubeError::WatchEnded)
     }
 }

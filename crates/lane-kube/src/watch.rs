@@ -136,6 +136,26 @@ pub fn job_state(job: &Job, pods: &[&Pod], now: Timestamp, limit: Duration) -> J
     JobState::Pending
 }
 
+/// Seconds from the Job's `startTime` to its end (`completionTime`, else
+/// the `Complete`/`Failed` condition's transition), when it started and
+/// ended. Pure.
+pub fn job_seconds(job: &Job) -> Option<f64> {
+    let status = job.status.as_ref()?;
+    let start = status.start_time.as_ref()?.0;
+    let end = status.completion_time.as_ref().map(|t| t.0).or_else(|| {
+        let conds = status.conditions.as_deref().unwrap_or_default();
+        condition_true(
+            conds,
+            &["Complete", "SuccessCriteriaMet", "Failed", "FailureTarget"],
+        )?
+        .last_transition_time
+        .as_ref()
+        .map(|t| t.0)
+    })?;
+    let d = end.duration_since(start).as_secs_f64();
+    (d >= 0.0).then_some(d)
+}
+
 /// One watcher event of either kind.
 // Events are moved once into the view; boxing would only add allocations.
 #[allow(clippy::large_enum_variant)]

@@ -55,6 +55,15 @@ fn id(lane: &str, cell: &str, gpu: &str, repeat: u32, attempt: u32) -> MintId {
     }
 }
 
+const SHA: &str = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+
+fn staged(url: &str) -> StagedWheel {
+    StagedWheel {
+        url: url.into(),
+        sha256: SHA.into(),
+    }
+}
+
 fn mint(id: MintId) -> MintJob {
     MintJob {
         id,
@@ -64,7 +73,8 @@ fn mint(id: MintId) -> MintJob {
         timeout_s: 600,
         crashed_retries: 1,
         run_id: "run-20250101T000000Z".into(),
-        wheel_url: None,
+        wheel: None,
+        store: None,
     }
 }
 
@@ -117,7 +127,7 @@ fn long_and_odd_names_are_shortened_and_stay_distinct() {
 
 #[test]
 fn every_planned_mint_has_its_own_name() {
-    let mints = MintJob::plan(&lane(), "r1", None).unwrap();
+    let mints = MintJob::plan(&lane(), "r1", None, None).unwrap();
     assert_eq!(mints.len(), 2 * 2 * 2);
     let mut names: Vec<String> = mints.iter().map(|m| job_name(&m.id)).collect();
     names.sort();
@@ -184,7 +194,13 @@ fn kueue_label_only_on_the_job() {
 
 #[test]
 fn building_is_deterministic() {
-    let mints = MintJob::plan(&lane(), "r1", Some("https://store.example/w.whl?sig=x")).unwrap();
+    let mints = MintJob::plan(
+        &lane(),
+        "r1",
+        Some(&staged("https://store.example/w.whl?sig=x")),
+        Some("s3://b/p"),
+    )
+    .unwrap();
     let a = jobs_yaml(&mints, &cfg()).unwrap();
     let b = jobs_yaml(&mints, &cfg()).unwrap();
     assert_eq!(a, b);
@@ -263,7 +279,8 @@ fn disruptions_are_ignored_and_deterministic_outcomes_fail_at_once() {
 #[test]
 fn the_agent_arrives_by_init_container_and_runs_the_cell() {
     let mut m = mint(id("0.93.3", "sdxl", "L4", 1, 2));
-    m.wheel_url = Some("https://store.example/w.whl?X-Sig=abc".into());
+    m.wheel = Some(staged("https://store.example/w.whl?X-Sig=abc"));
+    m.store = Some("s3://lanes/ci".into());
     m.env.insert("A".into(), "1".into());
     let job = job_for(&m, &cfg()).unwrap();
     let pod = job.spec.unwrap().template.spec.unwrap();
@@ -297,8 +314,13 @@ fn the_agent_arrives_by_init_container_and_runs_the_cell() {
             "--timeout-s",
             "600",
             "--exit-by-outcome",
+            "--store",
+            "s3://lanes/ci",
+            "--attempt-from-store",
             "--wheel-url",
             "https://store.example/w.whl?X-Sig=abc",
+            "--wheel-sha256",
+            SHA,
             "--env",
             "A=1",
             "--",
@@ -425,7 +447,16 @@ fn every_job_validates_against_kubernetes_1_30_and_the_newest() {
         .unwrap()
         .requests
         .extend([("cpu".into(), "4".into()), ("memory".into(), "32Gi".into())]);
-    let mints = MintJob::plan(&lane(), "r1", Some("https://s.example/w.whl?sig=1")).unwrap();
+    full.store = Some("s3://lanes/ci".into());
+    full.store_env
+        .insert("LANE_S3_ENDPOINT".into(), "https://s3.example".into());
+    let mints = MintJob::plan(
+        &lane(),
+        "r1",
+        Some(&staged("https://s.example/w.whl?sig=1")),
+        Some("s3://lanes/ci"),
+    )
+    .unwrap();
     let mut files = Vec::new();
     for (name, c) in [("default", cfg()), ("full", full)] {
         // One file per Job (the tool reads the first document of a stream

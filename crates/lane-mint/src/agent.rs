@@ -34,7 +34,7 @@ pub struct AgentSpec {
     /// Seconds before the process group is killed.
     pub timeout: Duration,
     /// A wheel to install into an isolated environment first (`uv`).
-    pub wheel: Option<PathBuf>,
+    pub wheel: Option<WheelSource>,
     /// The artifact store the result bundle goes to (`lane_store::open` location).
     pub store: Option<String>,
     /// Set (by a signal handler the caller installs) to stop: the mint's
@@ -42,6 +42,24 @@ pub struct AgentSpec {
     /// the next `lane mint` starts this attempt afresh.
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
+
+/// Where the agent gets the wheel it installs before the mint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WheelSource {
+    /// A file on this machine (the local backend).
+    File(PathBuf),
+    /// A presigned URL of the staged wheel (a pod), checked against its
+    /// sha256 before anything is installed.
+    Url {
+        /// The URL (a bearer secret until it expires: never logged whole).
+        url: String,
+        /// The wheel's sha256, hex (from the staged manifest).
+        sha256: String,
+    },
+}
+
+/// The largest wheel the agent downloads (GPU wheels are big, not this big).
+pub const MAX_WHEEL_BYTES: u64 = 4 << 30;
 
 /// One artifact file's fingerprint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -190,7 +208,11 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
 
     let mut path_prefix = None;
     if let Some(wheel) = &spec.wheel {
-        path_prefix = Some(install_wheel(dir, wheel)?);
+        let file = match wheel {
+            WheelSource::File(p) => p.clone(),
+            WheelSource::Url { url, sha256 } => download_wheel(dir, url, sha256)?,
+        };
+        path_prefix = Some(install_wheel(dir, &file)?);
     }
 
     let started_at = now();
@@ -268,6 +290,66 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
     let _ = std::fs::remove_file(dir.join(LOCK));
     info!(mint = %spec.id, outcome = ?result.outcome, wall_s, "mint ended");
     Ok(result)
+}
+
+/// Downloads the wheel into `<dir>/wheel/<name>` (the name is the URL's
+/// last path segment: `uv` reads the version and tags from it) and checks
+/// its sha256.
+fn download_wheel(dir: &Path, url: &str, sha256: &str) -> Result<PathBuf, MintError> {
+    let shown = lane_store::redact_url(url);
+    let name = shown
+        .rsplit('/')
+        .next()
+        .map(percent_decode)
+        .filter(|n| n.ends_with(".whl") && !n.contains(['/', '\\']) && !n.starts_with('.'))
+        .ok_or_else(|| MintError::Wheel {
+            what: shown.clone(),
+            source: lane_store::StoreError::BadLocation {
+                location: shown.clone(),
+                why: "the URL's last path segment must be a wheel file name (`*.whl`)".into(),
+            },
+        })?;
+    // `file://` where the store is a folder every pod mounts.
+    let location = match url.strip_prefix("file://") {
+        Some(path) => lane_store::FetchLocation::Path(PathBuf::from(path)),
+        None => lane_store::FetchLocation::Url(url.to_owned()),
+    };
+    let bytes = lane_store::fetch(
+        &location,
+        Some(sha256),
+        MAX_WHEEL_BYTES,
+        Duration::from_secs(600),
+    )
+    .map_err(|source| MintError::Wheel {
+        what: shown.clone(),
+        source,
+    })?;
+    let folder = dir.join("wheel");
+    std::fs::create_dir_all(&folder).map_err(io(&folder))?;
+    let path = folder.join(name);
+    std::fs::write(&path, &bytes).map_err(io(&path))?;
+    info!(wheel = %shown, bytes = bytes.len(), "wheel downloaded and its sha256 checked");
+    Ok(path)
+}
+
+/// `%XX` escapes decoded (a wheel name with a local version carries `%2B`).
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            let hex = std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("");
+            if let Ok(v) = u8::from_str_radix(hex, 16) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn install_wheel(dir: &Path, wheel: &Path) -> Result<PathBuf, MintError> {

@@ -47,6 +47,46 @@ pub fn bundle_key(id: &MintId) -> String {
     )
 }
 
+/// The store prefix of every bundle of one slot (all its attempts).
+pub fn slot_prefix(id: &MintId) -> String {
+    format!(
+        "lanes/{}/mints/{}/{}/r{}/",
+        id.lane, id.cell, id.gpu, id.repeat
+    )
+}
+
+/// The attempts of `id`'s slot that have a bundle in `store`, ascending.
+pub fn stored_attempts(
+    store: &dyn ArtifactStore,
+    id: &MintId,
+) -> Result<Vec<u32>, lane_store::StoreError> {
+    let prefix = slot_prefix(id);
+    let mut attempts: Vec<u32> = store
+        .list(&prefix)?
+        .iter()
+        .filter_map(|k| {
+            k.strip_prefix(&prefix)?
+                .strip_suffix("/bundle.zip")?
+                .strip_prefix('a')?
+                .parse()
+                .ok()
+        })
+        .collect();
+    attempts.sort_unstable();
+    attempts.dedup();
+    Ok(attempts)
+}
+
+/// The attempt a pod's agent records under: `id`'s own, or one more than
+/// the slot's last bundle in the store if that is higher. A Job retries its
+/// pods under one mint id; numbering each retry after the bundles already
+/// there keeps every attempt's bundle (stores are write-once). Safe because
+/// a Job runs one pod at a time and replaces a pod only once it has ended.
+pub fn next_attempt(store: &dyn ArtifactStore, id: &MintId) -> Result<u32, lane_store::StoreError> {
+    let last = stored_attempts(store, id)?.last().copied().unwrap_or(0);
+    Ok(id.attempt.max(last + 1))
+}
+
 fn add(
     zip: &mut zip::ZipWriter<std::io::Cursor<Vec<u8>>>,
     name: &str,

@@ -49,4 +49,30 @@ pub enum MintError {
     /// The run was interrupted (Ctrl-C); state is persisted.
     #[error("interrupted: every agent was stopped and the run store is saved; run `lane mint` again to resume")]
     Interrupted,
+    /// The wheel could not be fetched (or was not the staged one).
+    #[error("fetching the wheel {what}")]
+    Wheel {
+        /// The wheel (a URL without its signature).
+        what: String,
+        /// Why.
+        #[source]
+        source: lane_store::StoreError,
+    },
+    /// The artifact store could not be read or written.
+    #[error("artifact store: {what}")]
+    ArtifactStore {
+        /// What lane was doing.
+        what: String,
+        /// Why.
+        #[source]
+        source: lane_store::StoreError,
+    },
+    /// A result bundle in the store is not a readable zip with a `result.json`.
+    #[error("result bundle {key}: {why}")]
+    BadBundle {
+        /// The bundle's store key.
+        key: String,
+        /// What is wrong with it.
+        why: String,
+    },
 }

@@ -5,7 +5,8 @@
 //! gathered results.
 //!
 //! Start at [`local::LocalRun::run`]; [`agent::run_agent`] is what `lane
-//! agent` runs; [`outcome`] holds the retry table.
+//! agent` runs; [`outcome`] holds the retry table; [`collect::collect`]
+//! gathers a lane whose mints ran in pods from their bundles in the store.
 //!
 //! This crate runs processes and writes the lane's `out/` folder; it does
 //! not parse mint reports beyond their `status` (that is `lane-ledger`'s),
@@ -14,6 +15,7 @@
 
 pub mod agent;
 pub mod bundle;
+pub mod collect;
 mod error;
 pub mod gather;
 pub mod local;

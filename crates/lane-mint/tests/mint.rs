@@ -264,3 +264,109 @@ fn a_bundle_that_fails_to_upload_is_named_and_the_result_kept() {
         serde_json::from_slice(&std::fs::read(d.path().join("m/result.json")).unwrap()).unwrap();
     assert_eq!(kept["bundle"]["kind"], "failed");
 }
+
+/// A lane of one cell on L4, one repeat.
+fn one_slot_lane() -> lane_file::LaneFile {
+    lane_file::parse(
+        "lane.yaml",
+        "version: \"0.93.3\"\nupstream: {repo: ./up}\nbase: v0.93.2\nmint:\n  gpus: [L4]\n  cold_repeats: 1\n  cells:\n    - name: sdxl\n      recipe: dynamo\n      command: [mint]\n",
+    )
+    .unwrap()
+}
+
+#[test]
+fn collecting_from_the_store_takes_the_last_attempt_and_every_attempts_seconds() {
+    let d = tempfile::tempdir().unwrap();
+    let store_dir = d.path().join("store");
+    let location = store_dir.to_string_lossy().into_owned();
+    // Two attempts, as a Job's two pods would leave them.
+    for (attempt, script) in [(1, "kill -SEGV $$"), (2, MINTED)] {
+        let mut s = spec(&d.path().join(format!("pod{attempt}")), script, 30);
+        s.id.attempt = attempt;
+        s.store = Some(location.clone());
+        run_agent(&s).unwrap();
+    }
+    let store = lane_store::open(&location).unwrap();
+    assert_eq!(
+        lane_mint::bundle::next_attempt(store.as_ref(), &id("sdxl")).unwrap(),
+        3
+    );
+    let out = d.path().join("out");
+    let mut asked = 0;
+    let summary = lane_mint::collect::collect(&one_slot_lane(), store.as_ref(), &out, &mut |_| {
+        asked += 1;
+        Default::default()
+    })
+    .unwrap();
+    assert_eq!(asked, 0, "a slot with bundles needs no fallback");
+    assert!(summary.green, "{summary:?}");
+    assert_eq!(summary.mints[0].attempt, 2);
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("results/sdxl/L4/r1/mint.json")).unwrap())
+            .unwrap();
+    assert_eq!(record["attempts_wall_s"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        record["bundle"]["key"],
+        "lanes/0.93.3/mints/sdxl/L4/r1/a2/bundle.zip"
+    );
+    assert!(out.join("results/sdxl/L4/r1/report.json").is_file());
+}
+
+#[test]
+fn a_slot_without_a_bundle_is_crashed_with_the_jobs_reason_seconds_and_log() {
+    let d = tempfile::tempdir().unwrap();
+    let store = lane_store::open(&d.path().join("store").to_string_lossy()).unwrap();
+    let out = d.path().join("out");
+    let summary = lane_mint::collect::collect(&one_slot_lane(), store.as_ref(), &out, &mut |id| {
+        assert_eq!(id.to_string(), "0.93.3/sdxl/L4/r1/a1");
+        lane_mint::collect::NoBundle {
+            reason: "Job lane-x: failed (DeadlineExceeded: too long)".into(),
+            seconds: Some(42.5),
+            log_tail: Some("CUDA out of memory".into()),
+        }
+    })
+    .unwrap();
+    assert!(!summary.green);
+    let m = &summary.mints[0];
+    assert_eq!(m.status, Outcome::Crashed);
+    assert!(
+        m.reason.contains("no result bundle") && m.reason.contains("DeadlineExceeded"),
+        "{}",
+        m.reason
+    );
+    assert_eq!(m.wall_s, 42.5, "a failed Job keeps its seconds");
+}
+
+#[test]
+fn a_bundle_whose_entry_would_leave_the_mint_folder_is_refused() {
+    use std::io::Write;
+    let d = tempfile::tempdir().unwrap();
+    let location = d.path().join("store").to_string_lossy().into_owned();
+    let mut s = spec(&d.path().join("pod"), MINTED, 30);
+    s.store = None;
+    let result = run_agent(&s).unwrap();
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default();
+    zip.start_file("result.json", opts).unwrap();
+    zip.write_all(&serde_json::to_vec(&result).unwrap())
+        .unwrap();
+    zip.start_file("artifacts/../../../escaped.txt", opts)
+        .unwrap();
+    zip.write_all(b"x").unwrap();
+    let bytes = zip.finish().unwrap().into_inner();
+    let store = lane_store::open(&location).unwrap();
+    store
+        .put_atomic(
+            &lane_store::StoreKey::new(lane_mint::bundle::bundle_key(&id("sdxl"))).unwrap(),
+            lane_store::Content::Bytes(&bytes),
+        )
+        .unwrap();
+    let out = d.path().join("out");
+    let e = lane_mint::collect::collect(&one_slot_lane(), store.as_ref(), &out, &mut |_| {
+        Default::default()
+    })
+    .unwrap_err();
+    assert!(matches!(e, MintError::BadBundle { .. }), "{e}");
+    assert!(e.to_string().contains("would leave the mint folder"), "{e}");
+    assert!(!d.path().join("escaped.txt").exists());
+}

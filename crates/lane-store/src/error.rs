@@ -75,4 +75,22 @@ pub enum StoreError {
         /// The start of the response body (S3's error XML).
         body: String,
     },
+    /// A fetched object is larger than the limit the reader set.
+    #[error("{what} is larger than {limit} bytes")]
+    TooLarge {
+        /// The object (a path, or a URL without its signature).
+        what: String,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// A fetched object's sha256 is not the one expected.
+    #[error("{what}: sha256 {found}, expected {expected}")]
+    DigestMismatch {
+        /// The object (a path, or a URL without its signature).
+        what: String,
+        /// The sha256 expected.
+        expected: String,
+        /// The sha256 of what was fetched.
+        found: String,
+    },
 }

@@ -17,6 +17,7 @@
 //! session token) reach a `Debug`, `Display` or error text.
 
 mod error;
+mod fetch;
 mod key;
 mod local;
 mod s3;
@@ -26,6 +27,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use error::StoreError;
+pub use fetch::{fetch, redact_url};
 pub use key::{lane_key, StoreKey};
 pub use local::LocalStore;
 pub use s3::{S3Config, S3Credentials, S3Store};

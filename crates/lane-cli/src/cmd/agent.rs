@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use lane_mint::agent::{run_agent, AgentSpec, EXIT_CLAIMED};
+use lane_mint::agent::{run_agent, AgentSpec, WheelSource, EXIT_CLAIMED};
 use lane_mint::plan::MintId;
 use lane_mint::MintError;
 
@@ -28,8 +28,19 @@ pub struct Args {
     #[arg(long, default_value_t = 7200)]
     pub timeout_s: u64,
     /// A wheel to install into an isolated environment first (needs `uv`).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "wheel_url")]
     pub wheel: Option<PathBuf>,
+    /// The staged wheel's presigned URL (a pod): downloaded, checked against
+    /// `--wheel-sha256`, then installed like `--wheel`.
+    #[arg(long, requires = "wheel_sha256")]
+    pub wheel_url: Option<String>,
+    /// The sha256 (hex) the wheel behind `--wheel-url` must have.
+    #[arg(long, requires = "wheel_url")]
+    pub wheel_sha256: Option<String>,
+    /// Number the attempt after the slot's bundles already in `--store` (a
+    /// Job's pods retry under one mint id; each keeps its own bundle).
+    #[arg(long, requires = "store")]
+    pub attempt_from_store: bool,
     /// The artifact store the result bundle goes to (a path, `file://…` or `s3://bucket/prefix`).
     #[arg(long)]
     pub store: Option<String>,
@@ -66,7 +77,7 @@ fn parse_id(s: &str) -> Option<MintId> {
 /// Runs `lane agent`. Exits 0 whenever a result was written (the mint's own
 /// outcome is in it), 75 when another live agent holds the folder.
 pub fn run(args: Args) -> CliResult {
-    let id = parse_id(&args.id).ok_or_else(|| {
+    let mut id = parse_id(&args.id).ok_or_else(|| {
         CliError::new(
             Exit::Usage,
             anyhow::anyhow!(
@@ -85,6 +96,16 @@ pub fn run(args: Args) -> CliResult {
         })?;
         env.insert(k.to_owned(), v.to_owned());
     }
+    if let (true, Some(location)) = (args.attempt_from_store, &args.store) {
+        let store = lane_store::open(location).map_err(|e| CliError::new(Exit::Failure, e))?;
+        id.attempt = lane_mint::bundle::next_attempt(store.as_ref(), &id)
+            .map_err(|e| CliError::new(Exit::Failure, e))?;
+    }
+    let wheel = match (args.wheel, args.wheel_url, args.wheel_sha256) {
+        (Some(p), _, _) => Some(WheelSource::File(p)),
+        (None, Some(url), Some(sha256)) => Some(WheelSource::Url { url, sha256 }),
+        _ => None,
+    };
     let spec = AgentSpec {
         id,
         recipe: args.recipe,
@@ -92,7 +113,7 @@ pub fn run(args: Args) -> CliResult {
         command: args.command,
         env,
         timeout: Duration::from_secs(args.timeout_s),
-        wheel: args.wheel,
+        wheel,
         store: args.store,
         stop: Some(stop_flag()?),
     };

@@ -35,18 +35,7 @@ struct Cancelled {
 /// Runs `lane cancel`.
 pub fn run(args: Args) -> CliResult {
     let loaded = load(&args.lane)?;
-    let text = std::fs::read_to_string(&args.kube_config).map_err(|e| {
-        CliError::new(
-            Exit::InvalidInput,
-            anyhow::anyhow!("{}: {e}", args.kube_config.display()),
-        )
-    })?;
-    let cfg: lane_kube::KubeConfig = serde_yaml::from_str(&text).map_err(|e| {
-        CliError::new(
-            Exit::InvalidInput,
-            anyhow::anyhow!("{}: {e}", args.kube_config.display()),
-        )
-    })?;
+    let cfg = crate::cmd::mint::load_kube_config(&args.kube_config)?;
     let lane = loaded.lane.version.to_string();
     if args.dry_run {
         println!(

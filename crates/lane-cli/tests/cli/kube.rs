@@ -2,9 +2,19 @@
 //! server on loopback: kmock's `KubernetesEmulator` (PyPI, installed by
 //! `./just tools`) behind the thin wrapper `kube/emulator.py` (stamps
 //! `resourceVersion`/`uid`, honours label selectors, answers `NotFound` /
-//! `AlreadyExists` with the real reasons). The test plays the kubelet and the
-//! Job controller: it creates each Job's pod, moves it through Pending and
-//! Running, and finishes the Job (Complete, or Failed).
+//! `AlreadyExists` with the real reasons).
+//!
+//! No kubelet or Job controller exists here, so the test plays both
+//! ([`Kubelet`]): it reads each Job the way a node would and runs its pod
+//! for real: the container's command (lane's own `agent`, with the built
+//! binary standing in for the init container's copy and a fresh folder for
+//! the pod's `emptyDir`), the Job's environment and the store Secret's keys.
+//! The agents fetch the staged wheel through a presigned URL and put their
+//! result bundles in a real store (moto's S3 on loopback, or a folder), and
+//! `lane mint` gathers every slot from there. What the test stands in for
+//! is named at each step: pod phases, exit codes, evictions, OOM kills,
+//! unschedulable pods and the Job's conditions are written through the
+//! API as the Job controller would write them.
 
 use super::{stderr, stdout, ROOT};
 use std::collections::BTreeMap;
@@ -36,6 +46,12 @@ impl Emulator {
     /// Starts the emulator on a free loopback port; fails (never skips) when
     /// kmock is not installed.
     fn start(dir: &Path, create_delay_s: f64) -> Emulator {
+        Emulator::start_with(dir, create_delay_s, None)
+    }
+
+    /// `expire_file`: while it exists, the emulator ends every watch with a
+    /// `410 Expired` (see `emulator.py`).
+    fn start_with(dir: &Path, create_delay_s: f64, expire_file: Option<&Path>) -> Emulator {
         let ok = Command::new(python())
             .args(["-c", "import kmock"])
             .output()
@@ -50,6 +66,13 @@ impl Emulator {
             .arg(script)
             .arg(&port_file)
             .env("KMOCK_CREATE_DELAY_S", create_delay_s.to_string())
+            .env("KMOCK_REQUEST_LOG", dir.join("requests.log"))
+            .env(
+                "KMOCK_EXPIRE_FILE",
+                expire_file
+                    .map(|p| p.as_os_str().to_owned())
+                    .unwrap_or_default(),
+            )
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(dir.join("kmock.log")).unwrap())
             .spawn()
@@ -98,6 +121,7 @@ impl Emulator {
             "POST" => ureq::post(&url)
                 .header("Content-Type", "application/json")
                 .send(&body),
+            "DELETE" => ureq::delete(&url).call(),
             _ => ureq::patch(&url)
                 .header("Content-Type", "application/merge-patch+json")
                 .send(&body),
@@ -107,8 +131,17 @@ impl Emulator {
 
     /// The lane's Jobs: name -> Job.
     fn jobs(&self) -> BTreeMap<String, serde_json::Value> {
+        self.list("/apis/batch/v1", "jobs")
+    }
+
+    /// The lane's pods: name -> Pod.
+    fn pods(&self) -> BTreeMap<String, serde_json::Value> {
+        self.list("/api/v1", "pods")
+    }
+
+    fn list(&self, group: &str, kind: &str) -> BTreeMap<String, serde_json::Value> {
         let v = self.get(&format!(
-            "/apis/batch/v1/namespaces/{NS}/jobs?labelSelector=lane.dev%2Flane%3D{LANE}"
+            "{group}/namespaces/{NS}/{kind}?labelSelector=lane.dev%2Flane%3D{LANE}"
         ));
         v["items"]
             .as_array()
@@ -122,131 +155,323 @@ impl Emulator {
             })
             .collect()
     }
+}
 
-    /// Plays the kubelet for Job `name`: its pod `{name}-pod`, Pending then
-    /// Running.
-    fn run_pod(&self, name: &str, job: &serde_json::Value) {
-        self.run_pod_named(name, job, &format!("{name}-pod"));
+fn now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    // RFC 3339 in UTC, by hand (civil from days: Howard Hinnant's algorithm).
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// How a Job ended, as the Job controller would record it.
+#[derive(Debug, PartialEq)]
+enum JobEnd {
+    Complete,
+    Failed(&'static str),
+}
+
+/// The kubelet and the Job controller, played by the test (see the module
+/// documentation). Pods run one at a time, as a Job with `parallelism: 1`
+/// runs them.
+struct Kubelet<'a> {
+    emu: &'a Emulator,
+    dir: PathBuf,
+    /// The store Secret's keys (the kubelet reads Secrets; the emulator
+    /// holds no Secret objects).
+    secret: Vec<(String, String)>,
+}
+
+impl Kubelet<'_> {
+    /// A kubelet for the pods of `emu`'s Jobs, with no store Secret.
+    fn new<'a>(emu: &'a Emulator, dir: &Path) -> Kubelet<'a> {
+        Kubelet {
+            emu,
+            dir: dir.to_owned(),
+            secret: Vec::new(),
+        }
     }
 
-    fn run_pod_named(&self, name: &str, job: &serde_json::Value, pod: &str) {
+    fn job_path(name: &str) -> String {
+        format!("/apis/batch/v1/namespaces/{NS}/jobs/{name}/status")
+    }
+
+    fn pod_path(pod: &str) -> String {
+        format!("/api/v1/namespaces/{NS}/pods/{pod}/status")
+    }
+
+    /// Creates pod `pod` of Job `name`, Pending, with `status`.
+    fn create_pod(
+        &self,
+        name: &str,
+        job: &serde_json::Value,
+        pod: &str,
+        status: serde_json::Value,
+    ) {
         let mut labels = job["metadata"]["labels"].clone();
         labels["batch.kubernetes.io/job-name"] = name.into();
-        self.send(
+        labels
+            .as_object_mut()
+            .unwrap()
+            .remove("kueue.x-k8s.io/queue-name");
+        self.emu.send(
             "POST",
             &format!("/api/v1/namespaces/{NS}/pods"),
             serde_json::json!({
                 "apiVersion": "v1", "kind": "Pod",
                 "metadata": {"name": pod, "labels": labels,
                              "annotations": job["metadata"]["annotations"]},
-                "status": {"phase": "Pending"},
+                "status": status,
             }),
-        );
-        self.send(
-            "PATCH",
-            &format!("/api/v1/namespaces/{NS}/pods/{pod}/status"),
-            serde_json::json!({"status": {"phase": "Running"}}),
-        );
-        self.send(
-            "PATCH",
-            &format!("/apis/batch/v1/namespaces/{NS}/jobs/{name}/status"),
-            serde_json::json!({"status": {"active": 1}}),
         );
     }
 
-    /// A node drain evicts Job `name`'s pod (`DisruptionTarget`, which the
-    /// pod failure policy ignores): the Job controller starts a replacement
-    /// pod `{name}-pod2`, and the Job goes on.
-    fn evict(&self, name: &str, job: &serde_json::Value) {
-        self.send(
+    /// The Job controller starts the Job (`startTime`, one active pod).
+    fn start_job(&self, name: &str) {
+        self.emu.send(
             "PATCH",
-            &format!("/api/v1/namespaces/{NS}/pods/{name}-pod/status"),
+            &Self::job_path(name),
+            serde_json::json!({"status": {"startTime": now(), "active": 1}}),
+        );
+    }
+
+    /// Runs one pod of Job `name` for real; returns the mint container's
+    /// exit code (as the kubelet reports it in `containerStatuses`).
+    fn run_pod(&self, name: &str, job: &serde_json::Value, pod: &str) -> i32 {
+        self.create_pod(name, job, pod, serde_json::json!({"phase": "Pending"}));
+        self.emu.send(
+            "PATCH",
+            &Self::pod_path(pod),
+            serde_json::json!({"status": {"phase": "Running"}}),
+        );
+        let code = self.exec(job, pod);
+        let phase = if code == 0 { "Succeeded" } else { "Failed" };
+        self.emu.send(
+            "PATCH",
+            &Self::pod_path(pod),
+            serde_json::json!({"status": {"phase": phase, "containerStatuses": [
+                {"name": "mint", "ready": false, "restartCount": 0, "image": "mint:test", "imageID": "",
+                 "state": {"terminated": {"exitCode": code}}}]}}),
+        );
+        code
+    }
+
+    /// The pod's mint container, run on this machine: the built `lane`
+    /// stands in for `/lane/bin/lane` (what the init container copies), a
+    /// fresh folder for each `emptyDir`.
+    fn exec(&self, job: &serde_json::Value, pod: &str) -> i32 {
+        let c = &job["spec"]["template"]["spec"]["containers"][0];
+        let root = self.dir.join("pods").join(pod);
+        let map = |a: &str| -> String {
+            match a {
+                "/lane/bin/lane" => env!("CARGO_BIN_EXE_lane").to_owned(),
+                "/work/mint" => root.join("work/mint").to_string_lossy().into_owned(),
+                other => other.to_owned(),
+            }
+        };
+        let argv: Vec<String> = c["command"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| map(a.as_str().unwrap()))
+            .collect();
+        let mut cmd = Command::new(&argv[0]);
+        cmd.args(&argv[1..])
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("LANE_UV", Path::new(ROOT).join(".tools/uv/bin/uv"))
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::create(self.dir.join(format!("{pod}.log"))).unwrap())
+            .stderr(std::fs::File::create(self.dir.join(format!("{pod}.err"))).unwrap());
+        for e in c["env"].as_array().into_iter().flatten() {
+            let (k, v) = (e["name"].as_str().unwrap(), e["value"].as_str().unwrap());
+            let v = match k {
+                "HOME" => root.join("home").to_string_lossy().into_owned(),
+                "TMPDIR" => root.join("tmp").to_string_lossy().into_owned(),
+                _ => v.to_owned(),
+            };
+            cmd.env(k, v);
+        }
+        if c["envFrom"].is_array() {
+            for (k, v) in &self.secret {
+                cmd.env(k, v);
+            }
+        }
+        for d in ["home", "tmp", "work/mint"] {
+            std::fs::create_dir_all(root.join(d)).unwrap();
+        }
+        let status = cmd.status().expect("the agent runs");
+        status.code().unwrap_or(128 + 9)
+    }
+
+    /// The Job ends with `end`.
+    fn end_job(&self, name: &str, end: &JobEnd, failed_pods: usize) {
+        let t = now();
+        let status = match end {
+            JobEnd::Complete => serde_json::json!({"status": {
+                "active": 0, "succeeded": 1, "failed": failed_pods, "completionTime": t, "conditions": [
+                {"type": "SuccessCriteriaMet", "status": "True", "reason": "CompletionsReached", "lastTransitionTime": t},
+                {"type": "Complete", "status": "True", "reason": "CompletionsReached", "lastTransitionTime": t}]}}),
+            JobEnd::Failed(reason) => serde_json::json!({"status": {
+                "active": 0, "failed": failed_pods, "conditions": [
+                {"type": "FailureTarget", "status": "True", "reason": reason, "message": format!("{reason} (played by the test)"), "lastTransitionTime": t},
+                {"type": "Failed", "status": "True", "reason": reason, "message": format!("{reason} (played by the test)"), "lastTransitionTime": t}]}}),
+        };
+        self.emu.send("PATCH", &Self::job_path(name), status);
+    }
+
+    /// Runs Job `name` to its end as the Job controller does: pods until one
+    /// succeeds; the agent's exit codes 10 and 11 fail the Job at once (the
+    /// pod failure policy); any other failure counts against `backoffLimit`.
+    fn run_job(&self, name: &str, job: &serde_json::Value) -> JobEnd {
+        self.run_job_from(name, job, 0)
+    }
+
+    fn run_job_from(&self, name: &str, job: &serde_json::Value, first_pod: usize) -> JobEnd {
+        let backoff = job["spec"]["backoffLimit"].as_u64().unwrap() as usize;
+        if first_pod == 0 {
+            self.start_job(name);
+        }
+        let mut failed = 0;
+        for n in first_pod.. {
+            let code = self.run_pod(name, job, &format!("{name}-p{n}"));
+            let end = match code {
+                0 => Some(JobEnd::Complete),
+                10 | 11 => Some(JobEnd::Failed("PodFailurePolicy")),
+                _ => {
+                    failed += 1;
+                    (failed > backoff).then_some(JobEnd::Failed("BackoffLimitExceeded"))
+                }
+            };
+            if let Some(end) = end {
+                self.end_job(name, &end, failed);
+                return end;
+            }
+        }
+        unreachable!()
+    }
+
+    /// A node drain evicts the Job's pod `p0` before its mint starts
+    /// (`DisruptionTarget`: ignored by the pod failure policy, not counted);
+    /// the Job controller starts `p1`, which runs the Job to its end.
+    fn evict_then_run(&self, name: &str, job: &serde_json::Value) -> JobEnd {
+        self.start_job(name);
+        let pod = format!("{name}-p0");
+        self.create_pod(name, job, &pod, serde_json::json!({"phase": "Running"}));
+        self.emu.send(
+            "PATCH",
+            &Self::pod_path(&pod),
             serde_json::json!({"status": {"phase": "Failed", "reason": "Evicted", "conditions": [
                 {"type": "DisruptionTarget", "status": "True", "reason": "EvictionByEvictionAPI",
                  "message": "Eviction API: evicting"}]}}),
         );
-        self.run_pod_named(name, job, &format!("{name}-pod2"));
+        self.run_job_from(name, job, 1)
     }
 
-    /// Plays the Job controller: the pod ends and the Job completes.
-    fn complete(&self, name: &str) {
-        self.complete_pod(name, &format!("{name}-pod"));
-    }
-
-    fn complete_pod(&self, name: &str, pod: &str) {
-        self.send(
-            "PATCH",
-            &format!("/api/v1/namespaces/{NS}/pods/{pod}/status"),
-            serde_json::json!({"status": {"phase": "Succeeded"}}),
-        );
-        self.send(
-            "PATCH",
-            &format!("/apis/batch/v1/namespaces/{NS}/jobs/{name}/status"),
-            serde_json::json!({"status": {"active": 0, "succeeded": 1, "conditions": [
-                {"type": "SuccessCriteriaMet", "status": "True", "reason": "CompletionsReached"},
-                {"type": "Complete", "status": "True", "reason": "CompletionsReached"},
-            ]}}),
-        );
-    }
-
-    /// The Job fails: its pod was OOMKilled and the pod failure policy
-    /// failed the Job.
-    fn fail(&self, name: &str) {
-        self.send(
-            "PATCH",
-            &format!("/api/v1/namespaces/{NS}/pods/{name}-pod/status"),
-            serde_json::json!({"status": {"phase": "Failed", "containerStatuses": [
-                {"name": "mint", "ready": false, "restartCount": 0, "image": "mint:test", "imageID": "",
-                 "state": {"terminated": {"exitCode": 137, "reason": "OOMKilled"}}}]}}),
-        );
-        self.send(
-            "PATCH",
-            &format!("/apis/batch/v1/namespaces/{NS}/jobs/{name}/status"),
-            serde_json::json!({"status": {"active": 0, "failed": 1, "conditions": [
-                {"type": "FailureTarget", "status": "True", "reason": "PodFailurePolicy",
-                 "message": "Container mint for pod mints/x failed with exit code 137"},
-                {"type": "Failed", "status": "True", "reason": "PodFailurePolicy",
-                 "message": "Container mint for pod mints/x failed with exit code 137"},
-            ]}}),
-        );
+    /// Every pod of the Job is OOMKilled (exit 137) before the agent can
+    /// write anything, until `backoffLimit` fails the Job.
+    fn oom_until_failed(&self, name: &str, job: &serde_json::Value) {
+        let backoff = job["spec"]["backoffLimit"].as_u64().unwrap() as usize;
+        self.start_job(name);
+        for n in 0..=backoff {
+            let pod = format!("{name}-p{n}");
+            self.create_pod(name, job, &pod, serde_json::json!({"phase": "Running"}));
+            self.emu.send(
+                "PATCH",
+                &Self::pod_path(&pod),
+                serde_json::json!({"status": {"phase": "Failed", "containerStatuses": [
+                    {"name": "mint", "ready": false, "restartCount": 0, "image": "mint:test", "imageID": "",
+                     "state": {"terminated": {"exitCode": 137, "reason": "OOMKilled"}}}]}}),
+            );
+        }
+        self.end_job(name, &JobEnd::Failed("BackoffLimitExceeded"), backoff + 1);
     }
 }
 
-/// Two cells on L4, two cold repeats: four mints, four Jobs.
-fn write_lane(dir: &Path) {
+/// A quick mint: it writes the wheel's version it sees (or `none`) as an
+/// artifact and a minted report. `crash_once` crashes (SIGSEGV) the first
+/// run of each slot.
+fn mint_script(dir: &Path, crash_once: bool) -> String {
+    let crash = if crash_once {
+        format!(
+            r#"m={}/crashed-$(echo "$LANE_MINT_ID" | cut -d/ -f1-4 | tr / _); if [ ! -e "$m" ]; then touch "$m"; kill -SEGV $$; fi; "#,
+            dir.display()
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        r#"{crash}v=$(python -c 'import lanewheel; print(lanewheel.VERSION)' 2>/dev/null || echo none); echo "$v" > "$LANE_ARTIFACTS_DIR/wheel.txt"; echo "kernel of $LANE_MINT_ID" > "$LANE_ARTIFACTS_DIR/kernel.txt"; printf '{{"status":"minted","recipe":"dynamo","phases":{{"load":0.1}}}}' > "$LANE_REPORT_PATH""#
+    )
+}
+
+/// Two cells on L4, two cold repeats: four mints, four Jobs. `kube_extra`
+/// is appended to `kube.yaml` (which names no store: see [`write_store`]).
+fn write_lane(dir: &Path, crash_once: bool, kube_extra: &str) {
     std::fs::create_dir_all(dir.join("lanes")).unwrap();
+    let script = serde_json::to_string(&mint_script(dir, crash_once)).unwrap();
     std::fs::write(
         dir.join(format!("lanes/{LANE}.yaml")),
-        format!("version: \"{LANE}\"\nupstream: {{repo: ./up}}\nbase: v0.93.2\nmint:\n  gpus: [L4]\n  cold_repeats: 2\n  timeout_s: 30\n  cells:\n    - name: cell00\n      recipe: dynamo\n      command: [mint]\n    - name: cell01\n      recipe: dynamo\n      command: [mint]\n"),
+        format!("version: \"{LANE}\"\nupstream: {{repo: ./up}}\nbase: v0.93.2\nmint:\n  gpus: [L4]\n  cold_repeats: 2\n  timeout_s: 30\n  retry: {{crashed: 1}}\n  cells:\n    - name: cell00\n      recipe: dynamo\n      command: [sh, -c, {script}]\n    - name: cell01\n      recipe: dynamo\n      command: [sh, -c, {script}]\n"),
     )
     .unwrap();
     std::fs::write(
         dir.join("kube.yaml"),
-        format!("laneImage: lane:test\nmintImage: mint:test\nnamespace: {NS}\n"),
+        format!("laneImage: lane:test\nmintImage: mint:test\nnamespace: {NS}\n{kube_extra}"),
     )
     .unwrap();
 }
 
+/// A folder store every "pod" shares (a volume every node mounts).
+fn folder_store(dir: &Path) -> String {
+    format!("store: \"file://{}\"\n", dir.join("store").display())
+}
+
 /// `lane mint` on the kube backend, as a child (stdout and stderr to files).
 fn spawn_lane(dir: &Path, tag: &str) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_lane"))
-        .args([
-            "mint",
-            LANE,
-            "--backend",
-            "kube",
-            "--kube-config",
-            "kube.yaml",
-        ])
-        .current_dir(dir)
-        .env("KUBECONFIG", dir.join("kubeconfig"))
-        .env_remove("KUBERNETES_SERVICE_HOST")
-        .env_remove("LANE_LOG")
-        .env("NO_COLOR", "1")
-        .stdout(std::fs::File::create(dir.join(format!("{tag}.out"))).unwrap())
-        .stderr(std::fs::File::create(dir.join(format!("{tag}.err"))).unwrap())
-        .spawn()
-        .expect("the lane binary runs")
+    spawn_lane_with(dir, tag, &[], &[])
+}
+
+fn spawn_lane_with(dir: &Path, tag: &str, extra: &[&str], env: &[(&str, &str)]) -> Child {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_lane"));
+    cmd.args([
+        "mint",
+        LANE,
+        "--backend",
+        "kube",
+        "--kube-config",
+        "kube.yaml",
+    ])
+    .args(extra)
+    .current_dir(dir)
+    .env("KUBECONFIG", dir.join("kubeconfig"))
+    .env_remove("KUBERNETES_SERVICE_HOST")
+    .env_remove("LANE_LOG")
+    .env_remove("LANE_STORE")
+    .env("NO_COLOR", "1")
+    .stdout(std::fs::File::create(dir.join(format!("{tag}.out"))).unwrap())
+    .stderr(std::fs::File::create(dir.join(format!("{tag}.err"))).unwrap());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.spawn().expect("the lane binary runs")
 }
 
 /// Kills the child on drop (a failing assertion leaves no lane behind).
@@ -300,6 +525,19 @@ fn wait_jobs(
     }
 }
 
+/// Waits until lane's stderr (file `<tag>.err`) holds `n` lines containing `needle`.
+fn wait_stderr(dir: &Path, tag: &str, needle: &str, n: usize) {
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let text = std::fs::read_to_string(dir.join(format!("{tag}.err"))).unwrap_or_default();
+        if text.matches(needle).count() >= n {
+            return;
+        }
+        assert!(Instant::now() < until, "no {n}× `{needle}` in: {text}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 fn mint_ids(jobs: &BTreeMap<String, serde_json::Value>) -> BTreeMap<String, usize> {
     let mut m = BTreeMap::new();
     for j in jobs.values() {
@@ -316,60 +554,216 @@ fn code(o: &Output) -> i32 {
     o.status.code().expect("exited, not killed")
 }
 
-#[test]
-fn a_whole_lane_mints_on_an_emulated_api_server() {
-    let d = tempfile::tempdir().unwrap();
-    write_lane(d.path());
-    let emu = Emulator::start(d.path(), 0.0);
-    let mut lane = Lane(spawn_lane(d.path(), "run"));
-    let jobs = wait_jobs(&emu, "four Jobs", |j| j.len() == 4);
-    for (name, job) in &jobs {
-        emu.run_pod(name, job);
-    }
-    // Running is seen through the pod watcher before anything finishes.
-    let until = Instant::now() + Duration::from_secs(30);
-    while std::fs::read_to_string(d.path().join("run.err"))
+fn id_of(job: &serde_json::Value) -> &str {
+    job["metadata"]["annotations"]["lane.dev/mint-id"]
+        .as_str()
         .unwrap()
-        .matches(": running")
-        .count()
-        < 4
-    {
-        assert!(
-            Instant::now() < until,
-            "{}",
-            std::fs::read_to_string(d.path().join("run.err")).unwrap()
-        );
-        std::thread::sleep(Duration::from_millis(50));
+}
+
+fn read_json(p: &Path) -> serde_json::Value {
+    serde_json::from_str(
+        &std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
+    )
+    .unwrap()
+}
+
+const S3_SECRET: &str = "kube-s3-secret-never-printed-71c3";
+
+/// A wheel made by hand (no build backend is reachable offline): package
+/// `lanewheel` whose `VERSION` the mints print.
+fn tiny_wheel() -> (String, Vec<u8>) {
+    use std::io::Write;
+    let name = "lanewheel-0.93.3-py3-none-any.whl".to_owned();
+    let files: [(&str, &str); 3] = [
+        ("lanewheel/__init__.py", "VERSION = \"0.93.3+kube-test\"\n"),
+        (
+            "lanewheel-0.93.3.dist-info/METADATA",
+            "Metadata-Version: 2.1\nName: lanewheel\nVersion: 0.93.3\n",
+        ),
+        (
+            "lanewheel-0.93.3.dist-info/WHEEL",
+            "Wheel-Version: 1.0\nGenerator: lane-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        ),
+    ];
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default();
+    let mut record = String::new();
+    for (path, body) in files {
+        zip.start_file(path, opts).unwrap();
+        zip.write_all(body.as_bytes()).unwrap();
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(body.as_bytes());
+        let b64 = {
+            use base64::Engine;
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(digest)
+        };
+        record.push_str(&format!("{path},sha256={b64},{}\n", body.len()));
     }
-    // One pod is evicted mid-mint and replaced; its Job is not failed.
-    let (evicted, job) = jobs.iter().next().unwrap();
-    emu.evict(evicted, job);
-    for name in jobs.keys() {
-        if name == evicted {
-            emu.complete_pod(name, &format!("{name}-pod2"));
+    record.push_str("lanewheel-0.93.3.dist-info/RECORD,,\n");
+    zip.start_file("lanewheel-0.93.3.dist-info/RECORD", opts)
+        .unwrap();
+    zip.write_all(record.as_bytes()).unwrap();
+    (name, zip.finish().unwrap().into_inner())
+}
+
+#[test]
+fn a_whole_lane_mints_in_pods_with_the_staged_wheel_and_gathers_from_s3() {
+    let d = tempfile::tempdir().unwrap();
+    let (_moto, endpoint, s3) = super::wheel::moto("ci", S3_SECRET);
+    // The wheel as `lane wheel --store` stages it: the file and its manifest.
+    use lane_store::ArtifactStore;
+    let (wheel, bytes) = tiny_wheel();
+    let commit = "0123456789abcdef0123456789abcdef01234567";
+    let wheel_key = format!("lanes/{LANE}/{commit}/{wheel}");
+    s3.put_atomic(
+        &lane_store::StoreKey::new(wheel_key.clone()).unwrap(),
+        lane_store::Content::Bytes(&bytes),
+    )
+    .unwrap();
+    let manifest =
+        serde_json::json!({"lane": LANE, "wheel": wheel, "sha256": lane_store::sha256_hex(&bytes)});
+    s3.put_atomic(
+        &lane_store::StoreKey::new(format!("lanes/{LANE}/{commit}/manifest.json")).unwrap(),
+        lane_store::Content::Bytes(manifest.to_string().as_bytes()),
+    )
+    .unwrap();
+
+    write_lane(
+        d.path(),
+        false,
+        &format!("store: s3://lanes/ci\nstoreSecret: lane-store\nstoreEnv: {{LANE_S3_ENDPOINT: \"{endpoint}\"}}\n"),
+    );
+    let emu = Emulator::start(d.path(), 0.0);
+    let kubelet = Kubelet {
+        emu: &emu,
+        dir: d.path().to_owned(),
+        secret: vec![
+            ("AWS_ACCESS_KEY_ID".into(), "testing".into()),
+            ("AWS_SECRET_ACCESS_KEY".into(), S3_SECRET.into()),
+        ],
+    };
+    let creds = [
+        ("AWS_ACCESS_KEY_ID", "testing"),
+        ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
+        ("LANE_S3_ENDPOINT", endpoint.as_str()),
+    ];
+    let mut lane = Lane(spawn_lane_with(
+        d.path(),
+        "run",
+        &["--wheel-key", &wheel_key],
+        &creds,
+    ));
+    let jobs = wait_jobs(&emu, "four Jobs", |j| j.len() == 4);
+    // No Job carries the store's secret; each carries the wheel's presigned URL.
+    for job in jobs.values() {
+        let text = job.to_string();
+        assert!(!text.contains(S3_SECRET), "a Job carries the S3 secret");
+        assert!(text.contains("X-Amz-Signature"), "{text}");
+    }
+    for (i, (name, job)) in jobs.iter().enumerate() {
+        let end = if i == 0 {
+            kubelet.evict_then_run(name, job)
         } else {
-            emu.complete(name);
-        }
+            kubelet.run_job(name, job)
+        };
+        assert_eq!(
+            end,
+            JobEnd::Complete,
+            "{}",
+            std::fs::read_to_string(
+                d.path()
+                    .join(format!("{name}-p{}.err", usize::from(i == 0)))
+            )
+            .unwrap_or_default()
+        );
     }
     let o = lane.wait(d.path(), "run", Duration::from_secs(60));
-    assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
+    let all = stdout(&o) + &stderr(&o);
+    assert_eq!(code(&o), 0, "{all}");
+    assert!(stdout(&o).contains("4 mints on Kubernetes, green"), "{all}");
+    assert!(!all.contains(S3_SECRET), "the S3 secret was printed");
     assert!(
-        stdout(&o).contains("4 mints on Kubernetes, green"),
-        "{}",
-        stdout(&o)
+        !all.contains("X-Amz-Signature"),
+        "a presigned URL was printed: {all}"
     );
     let ids = mint_ids(&emu.jobs());
     assert_eq!(ids.len(), 4, "{ids:?}");
     assert!(ids.values().all(|n| *n == 1), "{ids:?}");
-    assert!(ids.contains_key("0.93.3/cell00/L4/r1/a1"), "{ids:?}");
+    // Every slot came back through its S3 bundle, with the wheel installed.
+    let results = d.path().join(format!("out/lanes/{LANE}/results"));
+    for cell in ["cell00", "cell01"] {
+        for r in [1, 2] {
+            let slot = results.join(format!("{cell}/L4/r{r}"));
+            assert_eq!(
+                std::fs::read_to_string(slot.join("artifacts/wheel.txt"))
+                    .unwrap()
+                    .trim(),
+                "0.93.3+kube-test"
+            );
+            let record = read_json(&slot.join("mint.json"));
+            assert_eq!(record["status"], "minted", "{record}");
+            assert_eq!(
+                record["bundle"]["key"],
+                format!("lanes/{LANE}/mints/{cell}/L4/r{r}/a1/bundle.zip")
+            );
+            assert!(slot.join("report.json").is_file());
+        }
+    }
+    assert_eq!(read_json(&results.join("summary.json"))["green"], true);
+    assert!(d
+        .path()
+        .join(format!("out/lanes/{LANE}/report/report.html"))
+        .is_file());
+    // The bundles are in S3 (not only on the "nodes").
+    let keys = s3.list(&format!("lanes/{LANE}/mints/")).unwrap();
+    assert_eq!(keys.len(), 4, "{keys:?}");
+}
+
+#[test]
+fn a_crashed_pod_is_retried_by_its_job_and_both_attempts_keep_their_bundles() {
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), true, &folder_store(d.path()));
+    let emu = Emulator::start(d.path(), 0.0);
+    let kubelet = Kubelet::new(&emu, d.path());
+    let mut lane = Lane(spawn_lane(d.path(), "run"));
+    let jobs = wait_jobs(&emu, "four Jobs", |j| j.len() == 4);
+    for (name, job) in &jobs {
+        assert_eq!(kubelet.run_job(name, job), JobEnd::Complete);
+    }
+    let o = lane.wait(d.path(), "run", Duration::from_secs(60));
+    assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
+    let slot = d
+        .path()
+        .join(format!("out/lanes/{LANE}/results/cell00/L4/r1"));
+    let record = read_json(&slot.join("mint.json"));
+    assert_eq!(record["attempt"], 2, "{record}");
+    assert_eq!(record["status"], "minted", "{record}");
+    assert_eq!(
+        record["attempts_wall_s"].as_array().unwrap().len(),
+        2,
+        "{record}"
+    );
+    for a in [1, 2] {
+        assert!(
+            d.path()
+                .join(format!(
+                    "store/lanes/{LANE}/mints/cell00/L4/r1/a{a}/bundle.zip"
+                ))
+                .is_file(),
+            "attempt {a} lost its bundle"
+        );
+    }
+    // Still one Job per mint id: the retry was the Job's own pod.
+    assert!(mint_ids(&emu.jobs()).values().all(|n| *n == 1));
 }
 
 #[test]
 fn kill_9_mid_lane_then_resume_creates_no_duplicate_job() {
     let d = tempfile::tempdir().unwrap();
-    write_lane(d.path());
+    write_lane(d.path(), false, &folder_store(d.path()));
     // A slow API server (0.4 s a create), so the kill lands between creates.
     let emu = Emulator::start(d.path(), 0.4);
+    let kubelet = Kubelet::new(&emu, d.path());
     let mut first = Lane(spawn_lane(d.path(), "first"));
     let before = wait_jobs(&emu, "a first Job", |j| !j.is_empty());
     first.0.kill().unwrap(); // SIGKILL
@@ -377,12 +771,10 @@ fn kill_9_mid_lane_then_resume_creates_no_duplicate_job() {
     std::thread::sleep(Duration::from_millis(600)); // a create in flight lands
     let before = emu.jobs().len().max(before.len());
     assert!(before < 4, "the kill came too late: {before} Jobs already");
-    // One of the adopted Jobs is already running: its pod is kept.
     let mut second = Lane(spawn_lane(d.path(), "second"));
     let jobs = wait_jobs(&emu, "four Jobs", |j| j.len() == 4);
     for (name, job) in &jobs {
-        emu.run_pod(name, job);
-        emu.complete(name);
+        assert_eq!(kubelet.run_job(name, job), JobEnd::Complete);
     }
     let o = second.wait(d.path(), "second", Duration::from_secs(60));
     assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
@@ -393,33 +785,181 @@ fn kill_9_mid_lane_then_resume_creates_no_duplicate_job() {
 }
 
 #[test]
-fn an_oom_killed_mint_fails_the_lane_by_name() {
+fn an_oom_killed_mint_fails_the_lane_by_name_and_keeps_its_seconds() {
     let d = tempfile::tempdir().unwrap();
-    write_lane(d.path());
+    write_lane(d.path(), false, &folder_store(d.path()));
     let emu = Emulator::start(d.path(), 0.0);
+    let kubelet = Kubelet::new(&emu, d.path());
     let mut lane = Lane(spawn_lane(d.path(), "run"));
     let jobs = wait_jobs(&emu, "four Jobs", |j| j.len() == 4);
-    let mut failed_id = String::new();
+    let failed_id = "0.93.3/cell01/L4/r2/a1";
     for (name, job) in &jobs {
-        emu.run_pod(name, job);
-        let id = job["metadata"]["annotations"]["lane.dev/mint-id"]
-            .as_str()
-            .unwrap();
-        if id == "0.93.3/cell01/L4/r2/a1" {
-            failed_id = id.to_owned();
-            emu.fail(name);
+        if id_of(job) == failed_id {
+            kubelet.oom_until_failed(name, job);
         } else {
-            emu.complete(name);
+            assert_eq!(kubelet.run_job(name, job), JobEnd::Complete);
         }
     }
-    assert!(!failed_id.is_empty(), "{:?}", mint_ids(&jobs));
     let o = lane.wait(d.path(), "run", Duration::from_secs(60));
     assert_eq!(code(&o), 7, "{}\n{}", stdout(&o), stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("NOT green"), "{out}");
     let line = out
         .lines()
-        .find(|l| l.contains(&failed_id))
+        .find(|l| l.contains("0.93.3/cell01/L4/r2 ") && l.contains("Crashed"))
         .unwrap_or_else(|| panic!("{out}"));
-    assert!(line.contains("failed (PodFailurePolicy"), "{line}");
+    assert!(line.contains("no result bundle"), "{line}");
+    assert!(line.contains("BackoffLimitExceeded"), "{line}");
+    let record = read_json(
+        &d.path()
+            .join(format!("out/lanes/{LANE}/results/cell01/L4/r2/mint.json")),
+    );
+    assert_eq!(record["status"], "crashed", "{record}");
+    assert!(record["wall_s"].as_f64().unwrap() >= 0.0, "{record}");
+}
+
+#[test]
+fn a_mint_unschedulable_past_the_limit_is_named_with_its_gpu_class() {
+    let d = tempfile::tempdir().unwrap();
+    write_lane(
+        d.path(),
+        false,
+        &format!("{}unschedulableAfterS: 1\n", folder_store(d.path())),
+    );
+    let emu = Emulator::start(d.path(), 0.0);
+    let kubelet = Kubelet::new(&emu, d.path());
+    let mut lane = Lane(spawn_lane(d.path(), "run"));
+    let jobs = wait_jobs(&emu, "four Jobs", |j| j.len() == 4);
+    let stuck_id = "0.93.3/cell00/L4/r1/a1";
+    let mut stuck = None;
+    for (name, job) in &jobs {
+        if id_of(job) == stuck_id {
+            // The scheduler finds no L4 node with room.
+            kubelet.start_job(name);
+            kubelet.create_pod(
+                name,
+                job,
+                &format!("{name}-p0"),
+                serde_json::json!({
+                "phase": "Pending", "conditions": [
+                    {"type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+                     "message": "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.",
+                     "lastTransitionTime": now()}]}),
+            );
+            stuck = Some(name.clone());
+        } else {
+            assert_eq!(kubelet.run_job(name, job), JobEnd::Complete);
+        }
+    }
+    // Named within the limit (1 s) plus the watcher's 30 s wake-up at most.
+    let until = Instant::now() + Duration::from_secs(45);
+    loop {
+        let err = std::fs::read_to_string(d.path().join("run.err")).unwrap();
+        if let Some(l) = err
+            .lines()
+            .find(|l| l.starts_with(stuck_id) && l.contains("unschedulable"))
+        {
+            assert!(l.contains("no node has capacity for GPU class `L4`"), "{l}");
+            break;
+        }
+        assert!(Instant::now() < until, "never named: {err}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Its deadline passes: the Job fails, the lane ends, not green.
+    kubelet.end_job(
+        stuck.as_deref().unwrap(),
+        &JobEnd::Failed("DeadlineExceeded"),
+        0,
+    );
+    let o = lane.wait(d.path(), "run", Duration::from_secs(60));
+    assert_eq!(code(&o), 7, "{}\n{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("DeadlineExceeded"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_watch_expired_with_410_relists_and_sees_what_it_missed() {
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), false, &folder_store(d.path()));
+    let expire = d.path().join("expire-watches");
+    let emu = Emulator::start_with(d.path(), 0.0, Some(&expire));
+    let kubelet = Kubelet::new(&emu, d.path());
+    let mut lane = Lane(spawn_lane(d.path(), "run"));
+    let jobs = wait_jobs(&emu, "four Jobs", |j| j.len() == 4);
+    let lists_before = list_requests(d.path());
+    // From now on the next event of each watch is a 410 instead: the Jobs'
+    // completions reach lane only through the relist.
+    std::fs::write(&expire, b"").unwrap();
+    for (name, job) in &jobs {
+        assert_eq!(kubelet.run_job(name, job), JobEnd::Complete);
+    }
+    let o = lane.wait(d.path(), "run", Duration::from_secs(60));
+    assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
+    assert!(!expire.exists(), "no watch expired");
+    assert!(
+        list_requests(d.path()) > lists_before,
+        "no LIST after the 410: {}",
+        std::fs::read_to_string(d.path().join("requests.log")).unwrap()
+    );
+}
+
+/// LIST requests of Jobs or pods by the lane's selector the emulator answered.
+fn list_requests(dir: &Path) -> usize {
+    std::fs::read_to_string(dir.join("requests.log"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.contains(" GET ") && l.contains("labelSelector") && !l.contains("watch=true"))
+        .count()
+}
+
+#[test]
+fn lane_cancel_deletes_the_lanes_jobs_and_pods_and_the_mint_ends() {
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), false, &folder_store(d.path()));
+    let emu = Emulator::start(d.path(), 0.0);
+    let kubelet = Kubelet::new(&emu, d.path());
+    let mut lane = Lane(spawn_lane(d.path(), "run"));
+    let jobs = wait_jobs(&emu, "four Jobs", |j| j.len() == 4);
+    // Two mints are running (their pods exist) when the cancel comes.
+    for (name, job) in jobs.iter().take(2) {
+        kubelet.start_job(name);
+        kubelet.create_pod(
+            name,
+            job,
+            &format!("{name}-p0"),
+            serde_json::json!({"phase": "Running"}),
+        );
+    }
+    wait_stderr(d.path(), "run", ": running", 2);
+    let o = super::lane(
+        d.path(),
+        &["cancel", LANE, "--kube-config", "kube.yaml", "--dry-run"],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(emu.jobs().len(), 4, "a dry run deleted something");
+    let o = Command::new(env!("CARGO_BIN_EXE_lane"))
+        .args(["cancel", LANE, "--kube-config", "kube.yaml", "--json"])
+        .current_dir(d.path())
+        .env("KUBECONFIG", d.path().join("kubeconfig"))
+        .env_remove("KUBERNETES_SERVICE_HOST")
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["jobs"].as_array().unwrap().len(), 4, "{v}");
+    assert_eq!(v["pods"].as_array().unwrap().len(), 2, "{v}");
+    assert!(emu.jobs().is_empty() && emu.pods().is_empty());
+    // The mint sees its Jobs go and ends, naming each as deleted.
+    let o = lane.wait(d.path(), "run", Duration::from_secs(60));
+    assert_eq!(code(&o), 7, "{}\n{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    for id in mint_ids(&jobs).keys() {
+        let slot = id.trim_end_matches("/a1");
+        for prefix in [format!("  {slot} "), format!("  {id} ")] {
+            let line = out
+                .lines()
+                .find(|l| l.starts_with(&prefix))
+                .unwrap_or_else(|| panic!("no line for {prefix}: {out}"));
+            assert!(line.contains("Deleted: the Job was deleted"), "{line}");
+        }
+    }
 }

@@ -272,8 +272,28 @@ fn the_kube_backend_dry_run_prints_one_job_per_mint_and_creates_nothing() {
     assert_eq!(yaml.matches("kind: Job").count(), 4, "{yaml}");
     assert!(yaml.contains("lane.dev/mint-id: 0.93.3/cell00/L4/r1/a1"));
     assert!(!d.path().join("out").exists());
-    // Without --dry-run it needs a cluster: with none configured it fails
-    // plainly, having created nothing.
+    // Without --dry-run it needs a store (where pods put their bundles)...
+    let live = [
+        "mint",
+        "0.93.3",
+        "--backend",
+        "kube",
+        "--kube-config",
+        "kube.yaml",
+    ];
+    let o = lane(d.path(), &live);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("needs `store:`"), "{}", stderr(&o));
+    // ... and a cluster: with none configured it fails plainly, having
+    // created nothing.
+    std::fs::write(
+        d.path().join("kube.yaml"),
+        format!(
+            "laneImage: lane:test\nmintImage: mint:test\nstore: \"file://{}\"\n",
+            d.path().join("store").display()
+        ),
+    )
+    .unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_lane"))
         .args([
             "mint",

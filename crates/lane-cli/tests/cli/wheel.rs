@@ -17,7 +17,7 @@ fn tools() -> PathBuf {
 }
 
 /// A test tool installed by `./just tools`; fails (never skips) when missing.
-fn tool(name: &str) -> PathBuf {
+pub(crate) fn tool(name: &str) -> PathBuf {
     let p = tools().join("venv/bin").join(name);
     assert!(
         p.is_file(),
@@ -70,7 +70,7 @@ fn cut_lane() -> tempfile::TempDir {
     dir
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -78,10 +78,10 @@ fn free_port() -> u16 {
         .port()
 }
 
-struct Server(Child);
+pub(crate) struct Server(Child);
 
 impl Server {
-    fn start(cmd: &mut Command, port: u16) -> Server {
+    pub(crate) fn start(cmd: &mut Command, port: u16) -> Server {
         let child = cmd
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -284,36 +284,42 @@ fn wheel_stages_locally_and_publish_is_gated_then_forced_with_a_reason() {
     assert!(!stderr(&o).contains("wrong-token-xyz"), "{}", stderr(&o));
 }
 
-#[test]
-fn wheel_stages_in_s3_with_a_presigned_url_and_green_results_publish() {
-    let l = cut_lane();
-    let d = l.path();
+/// moto's S3 on a free loopback port, with bucket `lanes` made: the server,
+/// its endpoint, and a store on `prefix` (access key `testing`, `secret`).
+pub(crate) fn moto(prefix: &str, secret: &str) -> (Server, String, lane_store::S3Store) {
     let port = free_port();
-    let _moto = Server::start(
+    let server = Server::start(
         Command::new(tool("moto_server")).args(["-H", "127.0.0.1", "-p", &port.to_string()]),
         port,
     );
     let endpoint = format!("http://127.0.0.1:{port}");
+    let store = lane_store::S3Store::new(lane_store::S3Config {
+        bucket: "lanes".into(),
+        prefix: prefix.into(),
+        region: "us-east-1".into(),
+        endpoint: Some(endpoint.clone()),
+        credentials: lane_store::S3Credentials {
+            access_key_id: "testing".into(),
+            secret_access_key: secret.into(),
+            session_token: None,
+        },
+        timeout: Duration::from_secs(30),
+    })
+    .unwrap();
+    store.ensure_bucket().unwrap();
+    (server, endpoint, store)
+}
+
+#[test]
+fn wheel_stages_in_s3_with_a_presigned_url_and_green_results_publish() {
+    let l = cut_lane();
+    let d = l.path();
+    let (_moto, endpoint, _) = moto("", S3_SECRET);
     let s3_env = [
         ("AWS_ACCESS_KEY_ID", "testing"),
         ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
         ("LANE_S3_ENDPOINT", endpoint.as_str()),
     ];
-    lane_store::S3Store::new(lane_store::S3Config {
-        bucket: "lanes".into(),
-        prefix: String::new(),
-        region: "us-east-1".into(),
-        endpoint: Some(endpoint.clone()),
-        credentials: lane_store::S3Credentials {
-            access_key_id: "testing".into(),
-            secret_access_key: S3_SECRET.into(),
-            session_token: None,
-        },
-        timeout: Duration::from_secs(30),
-    })
-    .unwrap()
-    .ensure_bucket()
-    .unwrap();
 
     let o = lane_with(
         d,

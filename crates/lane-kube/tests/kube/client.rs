@@ -206,15 +206,19 @@ async fn adopt_lists_the_lanes_jobs_by_label() {
     assert_eq!(mint_id_of(&got[0]), Some("0.93.3/sdxl-turbo/L40S/r1/a1"));
 }
 
+/// Regression: `lane cancel` once sent DELETE on the Job and pod
+/// collections, a verb (`deletecollection`) the chart's Role does not
+/// grant. It now lists and deletes each object (verbs `list` and `delete`),
+/// and an object already gone is not an error.
 #[tokio::test]
-async fn cancel_deletes_jobs_in_background_then_pods() {
+async fn cancel_deletes_each_job_in_background_then_each_pod() {
     let (b, mut h) = backend();
     let server = async {
         expect(
             &mut h,
-            Method::DELETE,
+            Method::GET,
             format!("{JOBS}?&{SELECTOR_Q}"),
-            Some(json!({"propagationPolicy": "Background"})),
+            None,
             200,
             job_list(vec![
                 json!({"metadata": {"name": "lane-a"}}),
@@ -225,6 +229,25 @@ async fn cancel_deletes_jobs_in_background_then_pods() {
         expect(
             &mut h,
             Method::DELETE,
+            format!("{JOBS}/lane-a?"),
+            Some(json!({"propagationPolicy": "Background"})),
+            200,
+            json!({"metadata": {"name": "lane-a"}}),
+        )
+        .await;
+        expect(
+            &mut h,
+            Method::DELETE,
+            format!("{JOBS}/lane-b?"),
+            Some(json!({"propagationPolicy": "Background"})),
+            404,
+            json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                   "message": "jobs.batch \"lane-b\" not found", "reason": "NotFound", "code": 404}),
+        )
+        .await;
+        expect(
+            &mut h,
+            Method::GET,
             format!("{PODS}?&{SELECTOR_Q}"),
             None,
             200,
@@ -232,12 +255,21 @@ async fn cancel_deletes_jobs_in_background_then_pods() {
                    "items": [{"metadata": {"name": "lane-a-x1"}}]}),
         )
         .await;
+        expect(
+            &mut h,
+            Method::DELETE,
+            format!("{PODS}/lane-a-x1?"),
+            Some(json!({})),
+            200,
+            json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "lane-a-x1"}}),
+        )
+        .await;
     };
     let (got, ()) = tokio::join!(b.cancel("0.93.3"), server);
     assert_eq!(
         got.unwrap(),
         CancelReport {
-            jobs: vec!["lane-a".into(), "lane-b".into()],
+            jobs: vec!["lane-a".into()],
             pods: vec!["lane-a-x1".into()]
         }
     );
@@ -487,5 +519,33 @@ fn unschedulable_is_reported_by_gpu_class() {
     assert_eq!(
         s.to_string(),
         "unschedulable since 2026-01-01T00:50:00Z: no node has capacity for GPU class `L40S`"
+    );
+}
+
+#[test]
+fn a_jobs_seconds_run_from_its_start_to_its_end_and_are_absent_before_it_starts() {
+    let job = |status: Value| -> Job {
+        serde_json::from_value(json!({"metadata": {"name": "j"}, "status": status})).unwrap()
+    };
+    // Complete: completionTime.
+    let done =
+        job(json!({"startTime": "2026-11-30T08:00:00Z", "completionTime": "2026-11-30T08:01:30Z"}));
+    assert_eq!(job_seconds(&done), Some(90.0));
+    // Failed: no completionTime; the Failed condition's transition ends it.
+    let failed = job(json!({"startTime": "2026-11-30T08:00:00Z", "conditions": [
+        {"type": "Failed", "status": "True", "reason": "DeadlineExceeded",
+         "lastTransitionTime": "2026-11-30T09:00:00Z"}]}));
+    assert_eq!(
+        job_seconds(&failed),
+        Some(3600.0),
+        "a failed Job keeps its seconds"
+    );
+    // Never started, or still running: nothing measured, so nothing shown.
+    assert_eq!(job_seconds(&job(json!({}))), None);
+    assert_eq!(
+        job_seconds(&job(
+            json!({"startTime": "2026-11-30T08:00:00Z", "active": 1})
+        )),
+        None
     );
 }

@@ -8,8 +8,19 @@ kube-rs's watcher needs (issue 7):
 - 404s answer `reason: NotFound` and 409s `reason: AlreadyExists`, as a real
   API server does.
 
+Two test hooks (not API server behaviour; each says what it stands in for):
+
+- KMOCK_CREATE_DELAY_S=0.5 delays every create (a slow API server, so a
+  test can kill lane between creates);
+- KMOCK_EXPIRE_FILE=PATH: while PATH exists, the next event of every open
+  WATCH is replaced by an `ERROR` event with a `410 Expired` Status (what an
+  API server sends when the watch's resourceVersion fell out of its
+  window) and that watch ends; PATH is removed once a watch expired.
+
+KMOCK_REQUEST_LOG=PATH appends one line per request the server answers:
+`<unix time> <METHOD> <path>?<query>` (the benchmark counts them).
+
 Usage: python emulator.py PORT_FILE   (writes the port it listens on)
-KMOCK_CREATE_DELAY_S=0.5 delays every create (before it is stored).
 """
 
 import asyncio
@@ -17,12 +28,27 @@ import datetime
 import itertools
 import os
 import sys
+import time
 import uuid
 
 import kmock
 
 _rv = itertools.count(1)
 _CREATE_DELAY_S = float(os.environ.get("KMOCK_CREATE_DELAY_S") or 0)
+_EXPIRE_FILE = os.environ.get("KMOCK_EXPIRE_FILE") or None
+_REQUEST_LOG = open(os.environ["KMOCK_REQUEST_LOG"], "a", buffering=1) if os.environ.get("KMOCK_REQUEST_LOG") else None
+_EXPIRED = {
+    "type": "ERROR",
+    "object": {
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Failure",
+        "message": "too old resource version",
+        "reason": "Expired",
+        "code": 410,
+    },
+}
 
 
 def _selector(request):
@@ -40,6 +66,11 @@ def _matches(obj, pairs):
 
 
 class Emulator(kmock.KubernetesEmulator):
+    async def __call__(self, raw_request):
+        if _REQUEST_LOG is not None:
+            _REQUEST_LOG.write(f"{time.time():.6f} {raw_request.method} {raw_request.path_qs}\n")
+        return await super().__call__(raw_request)
+
     async def _handle(self, request):
         if request.resource is not None and isinstance(request.data, dict):
             meta = request.data.setdefault("metadata", {})
@@ -71,6 +102,13 @@ class Emulator(kmock.KubernetesEmulator):
         async for event in super()._serve_watch(request):
             if isinstance(event, dict) and not _matches(event.get("object"), pairs):
                 continue
+            if isinstance(event, dict) and _EXPIRE_FILE and os.path.exists(_EXPIRE_FILE):
+                yield _EXPIRED
+                try:
+                    os.remove(_EXPIRE_FILE)
+                except FileNotFoundError:
+                    pass  # the other watch expired it first
+                return
             yield event
 
     async def _render_error(self, exc):

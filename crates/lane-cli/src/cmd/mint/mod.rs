@@ -17,6 +17,9 @@ use crate::exit::{CliError, CliResult, Exit};
 use crate::lane::load;
 use crate::output::print_json;
 
+mod kube;
+pub use kube::load_config as load_kube_config;
+
 /// Arguments of `lane mint`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -38,10 +41,16 @@ pub struct Args {
     /// Mints at once (default: the lane's `mint.concurrency`, else one per visible GPU, at least 1).
     #[arg(long)]
     pub concurrency: Option<usize>,
-    /// The wheel every mint installs first (with `uv`), e.g. the one `lane wheel` staged.
-    #[arg(long)]
+    /// The wheel every mint installs first (with `uv`), e.g. the one `lane wheel` built (local backend).
+    #[arg(long, conflicts_with = "wheel_key")]
     pub wheel: Option<PathBuf>,
-    /// The artifact store every mint's result bundle goes to (default `<out>/store`).
+    /// The staged wheel's store key, as `lane wheel` printed it
+    /// (`lanes/<lane>/<commit>/<file>.whl`; kube backend): pods fetch it
+    /// through a presigned URL and check it against the manifest's sha256.
+    #[arg(long)]
+    pub wheel_key: Option<String>,
+    /// The artifact store every mint's result bundle goes to (local default
+    /// `<out>/store`; kube default the kube config's `store`).
     #[arg(long, env = "LANE_STORE")]
     pub store: Option<String>,
     /// Print the plan (every mint id) and run nothing.
@@ -93,13 +102,21 @@ pub fn run(args: Args) -> CliResult {
     };
     match args.backend.as_str() {
         "local" => {}
-        "kube" => return kube(&args, lane),
+        "kube" => return kube::run(&args, lane),
         other => {
             return Err(CliError::new(
                 Exit::Usage,
                 anyhow::anyhow!("unknown backend `{other}`: expected `local` or `kube`"),
             ))
         }
+    }
+    if args.wheel_key.is_some() {
+        return Err(CliError::new(
+            Exit::Usage,
+            anyhow::anyhow!(
+                "--wheel-key is for --backend kube; the local backend installs --wheel FILE"
+            ),
+        ));
     }
     if args.dry_run {
         let mints: Vec<String> = plan(lane).into_iter().map(|p| p.id.to_string()).collect();
@@ -206,18 +223,34 @@ pub fn run(args: Args) -> CliResult {
             summary.mints.len(),
             if summary.green { "green" } else { "NOT green" }
         );
-        for m in &summary.mints {
-            println!(
-                "  {:<40} a{} {:?} {:.3} s  {}",
-                m.slot, m.attempt, m.status, m.wall_s, m.reason
-            );
-        }
+        print_slots(&summary);
         println!("results: {}", lane_mint::local::results_dir(&out).display());
     }
-    // Every mint is in: the per-cell report, for people (HTML), PRs (markdown) and scripts (JSON).
+    report_and_exit(&args, lane, &out, summary.green)
+}
+
+/// One line per slot: its final attempt, outcome, seconds (all attempts) and why.
+fn print_slots(summary: &lane_mint::gather::Summary) {
+    for m in &summary.mints {
+        println!(
+            "  {:<40} a{} {:?} {:.3} s  {}",
+            m.slot, m.attempt, m.status, m.wall_s, m.reason
+        );
+    }
+}
+
+/// Every mint is in: writes the per-cell report, for people (HTML), PRs
+/// (markdown) and scripts (JSON), and exits 0 when the lane is green, 7
+/// when not.
+fn report_and_exit(
+    args: &Args,
+    lane: &lane_file::LaneFile,
+    out: &std::path::Path,
+    green: bool,
+) -> CliResult {
     let files = crate::cmd::report::write_lane_report(
         lane,
-        &lane_mint::local::results_dir(&out),
+        &lane_mint::local::results_dir(out),
         None,
         &out.join("report"),
     )?;
@@ -229,97 +262,5 @@ pub fn run(args: Args) -> CliResult {
             files.json.display()
         );
     }
-    Ok(if summary.green {
-        Exit::Ok
-    } else {
-        Exit::Findings
-    })
-}
-
-/// `--backend kube`: one Job per mint. `--dry-run` prints them as YAML;
-/// otherwise the lane's existing Jobs are adopted, the missing ones created,
-/// and all of them watched to their end.
-fn kube(args: &Args, lane: &lane_file::LaneFile) -> CliResult {
-    let Some(path) = &args.kube_config else {
-        return Err(CliError::new(
-            Exit::Usage,
-            anyhow::anyhow!("--backend kube needs --kube-config FILE (images, namespace, GPU classes; see docs/kubernetes.md)"),
-        ));
-    };
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        CliError::new(
-            Exit::InvalidInput,
-            anyhow::anyhow!("{}: {e}", path.display()),
-        )
-    })?;
-    let cfg: lane_kube::KubeConfig = serde_yaml::from_str(&text).map_err(|e| {
-        CliError::new(
-            Exit::InvalidInput,
-            anyhow::anyhow!("{}: {e}", path.display()),
-        )
-    })?;
-    let mints = lane_kube::MintJob::plan(lane, &args.run_id, None)
-        .map_err(|e| CliError::new(Exit::InvalidInput, e))?;
-    if args.dry_run {
-        let yaml =
-            lane_kube::jobs_yaml(&mints, &cfg).map_err(|e| CliError::new(Exit::InvalidInput, e))?;
-        print!("{yaml}");
-        return Ok(Exit::Ok);
-    }
-    let wanted = mints
-        .iter()
-        .map(|m| lane_kube::job_for(m, &cfg))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| CliError::new(Exit::InvalidInput, e))?;
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| CliError::new(Exit::Failure, e))?;
-    let lane_name = lane.version.to_string();
-    let states = rt
-        .block_on(async {
-            let backend = lane_kube::KubeBackend::connect(cfg.clone()).await?;
-            let mut on = |p: lane_kube::KubeProgress| match p {
-                lane_kube::KubeProgress::Adopted(n) => {
-                    eprintln!("adopted   {n} Jobs from an earlier lane mint")
-                }
-                lane_kube::KubeProgress::Created(id) => eprintln!("created   {id}"),
-                lane_kube::KubeProgress::AdoptedOnConflict(id) => {
-                    eprintln!("adopted   {id} (its Job already existed)")
-                }
-                lane_kube::KubeProgress::State(id, state) => eprintln!("{id}: {state}"),
-            };
-            backend
-                .run_lane(
-                    &lane_name,
-                    wanted,
-                    std::time::Duration::from_secs(UNSCHEDULABLE_AFTER_S),
-                    &mut on,
-                )
-                .await
-        })
-        .map_err(|e| CliError::new(Exit::Failure, e))?;
-    let green = !states.is_empty()
-        && states
-            .values()
-            .all(|s| matches!(s, lane_kube::JobState::Succeeded));
-    if args.json {
-        let rows: std::collections::BTreeMap<&String, String> =
-            states.iter().map(|(k, v)| (k, v.to_string())).collect();
-        print_json(&rows)?;
-    } else {
-        println!(
-            "lane {}: {} mints on Kubernetes, {}",
-            lane.version,
-            states.len(),
-            if green { "green" } else { "NOT green" }
-        );
-        for (id, state) in &states {
-            println!("  {id:<44} {state}");
-        }
-    }
     Ok(if green { Exit::Ok } else { Exit::Findings })
 }
-
-/// A mint whose pod stays Unschedulable this long is reported by name.
-const UNSCHEDULABLE_AFTER_S: u64 = 600;

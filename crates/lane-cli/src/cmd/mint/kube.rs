@@ -1,0 +1,267 @@
+//! `lane mint --backend kube`: one Job per mint. `--dry-run` prints them as
+//! YAML and creates nothing. Otherwise the lane's existing Jobs are adopted,
+//! the missing ones created, all of them watched to their end, and every
+//! slot is gathered from the result bundles the pods put in the store (the
+//! pod log's tail stands in where a bundle is missing), then reported like a
+//! local lane.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use lane_kube::{JobEnd, KubeConfig, KubeProgress, MintJob, StagedWheel};
+use lane_mint::collect::{collect, NoBundle};
+use lane_mint::gather::Summary;
+
+use super::Args;
+use crate::exit::{CliError, CliResult, Exit};
+use crate::output::print_json;
+
+/// How much of a pod's log stands in for a missing bundle.
+const LOG_TAIL_BYTES: i64 = 64 * 1024;
+
+fn invalid(path: &Path, e: impl std::fmt::Display) -> CliError {
+    CliError::new(
+        Exit::InvalidInput,
+        anyhow::anyhow!("{}: {e}", path.display()),
+    )
+}
+
+/// Reads the kube backend's configuration (YAML, `docs/kubernetes.md`).
+pub fn load_config(path: &Path) -> Result<KubeConfig, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|e| invalid(path, e))?;
+    serde_yaml::from_str(&text).map_err(|e| invalid(path, e))
+}
+
+/// The staged wheel behind `key`: its manifest (beside it) gives the
+/// sha256; the URL is presigned for `ttl`.
+fn staged_wheel(
+    store: &dyn lane_store::ArtifactStore,
+    key: &str,
+    ttl: Duration,
+) -> Result<StagedWheel, CliError> {
+    let fail = |e: lane_store::StoreError| CliError::new(Exit::Precondition, e);
+    let wheel_key = lane_store::StoreKey::new(key.to_owned())
+        .map_err(|e| CliError::new(Exit::Usage, anyhow::anyhow!("--wheel-key: {e}")))?;
+    let (dir, file) = key.rsplit_once('/').ok_or_else(|| {
+        CliError::new(
+            Exit::Usage,
+            anyhow::anyhow!("--wheel-key must be lanes/<lane>/<commit>/<file>.whl, found `{key}`"),
+        )
+    })?;
+    let manifest_key = lane_store::StoreKey::new(format!("{dir}/manifest.json")).map_err(fail)?;
+    let bytes = store.get(&manifest_key).map_err(fail)?;
+    // Only what a pod needs: the file name and its digest.
+    #[derive(serde::Deserialize)]
+    struct Manifest {
+        wheel: String,
+        sha256: String,
+    }
+    let manifest: Manifest = serde_json::from_slice(&bytes).map_err(|e| {
+        CliError::new(
+            Exit::InvalidInput,
+            anyhow::anyhow!(
+                "{}/{manifest_key}: line {} column {}: {e}",
+                store.location(),
+                e.line(),
+                e.column()
+            ),
+        )
+    })?;
+    if manifest.wheel != file {
+        return Err(CliError::new(
+            Exit::Verification,
+            anyhow::anyhow!(
+                "{}/{manifest_key} is the manifest of {}, not {file}",
+                store.location(),
+                manifest.wheel
+            ),
+        ));
+    }
+    match store.fetch_location(&wheel_key, ttl).map_err(fail)? {
+        lane_store::FetchLocation::Url(url) => Ok(StagedWheel {
+            url,
+            sha256: manifest.sha256,
+        }),
+        lane_store::FetchLocation::Path(p) => Ok(StagedWheel {
+            url: format!("file://{}", p.display()),
+            sha256: manifest.sha256,
+        }),
+    }
+}
+
+#[derive(Serialize)]
+struct KubeSummary<'a> {
+    #[serde(flatten)]
+    summary: &'a Summary,
+    /// Each mint id's Job: its name, final state and seconds.
+    jobs: BTreeMap<&'a String, JobOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct JobOut<'a> {
+    job: &'a str,
+    state: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seconds: Option<f64>,
+}
+
+/// Runs `lane mint --backend kube`.
+pub fn run(args: &Args, lane: &lane_file::LaneFile) -> CliResult {
+    let Some(path) = &args.kube_config else {
+        return Err(CliError::new(
+            Exit::Usage,
+            anyhow::anyhow!("--backend kube needs --kube-config FILE (images, namespace, store, GPU classes; see docs/kubernetes.md)"),
+        ));
+    };
+    if args.wheel.is_some() {
+        return Err(CliError::new(
+            Exit::Usage,
+            anyhow::anyhow!("--wheel is a local file; pods fetch the staged wheel: pass --wheel-key (as `lane wheel --store ...` printed it)"),
+        ));
+    }
+    let mut cfg = load_config(path)?;
+    if let Some(s) = &args.store {
+        cfg.store = Some(s.clone());
+    }
+    let store = match &cfg.store {
+        Some(location) => Some(crate::cmd::wheel::open_store(location)?),
+        None if args.dry_run => None,
+        None => {
+            return Err(CliError::new(
+                Exit::Usage,
+                anyhow::anyhow!("{}: the kube backend needs `store:` (or --store): pods put their result bundles there and lane gathers them from it", path.display()),
+            ))
+        }
+    };
+    let deadline_s = lane
+        .mint
+        .as_ref()
+        .map(|m| (m.timeout_s + cfg.startup_grace_s) * (u64::from(m.retry.crashed) + 1))
+        .unwrap_or(0);
+    let wheel = match (&args.wheel_key, &store) {
+        (Some(key), Some(store)) => Some(staged_wheel(
+            store.as_ref(),
+            key,
+            // Valid for the longest a Job can run, plus a day of queueing
+            // (SigV4 caps presigned URLs at 7 days).
+            Duration::from_secs((deadline_s + 86_400).min(7 * 86_400)),
+        )?),
+        (Some(_), None) => {
+            return Err(CliError::new(
+                Exit::Usage,
+                anyhow::anyhow!(
+                    "--wheel-key needs a store (`store:` in the kube config, or --store)"
+                ),
+            ))
+        }
+        (None, _) => None,
+    };
+    let mints = MintJob::plan(lane, &args.run_id, wheel.as_ref(), cfg.store.as_deref())
+        .map_err(|e| CliError::new(Exit::InvalidInput, e))?;
+    if args.dry_run {
+        let yaml =
+            lane_kube::jobs_yaml(&mints, &cfg).map_err(|e| CliError::new(Exit::InvalidInput, e))?;
+        print!("{yaml}");
+        return Ok(Exit::Ok);
+    }
+    let store = store.expect("a live run has a store");
+    let wanted = mints
+        .iter()
+        .map(|m| lane_kube::job_for(m, &cfg))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| CliError::new(Exit::InvalidInput, e))?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::new(Exit::Failure, e))?;
+    let lane_name = lane.version.to_string();
+    let unschedulable_after = Duration::from_secs(cfg.unschedulable_after_s);
+    let (backend, ends) = rt
+        .block_on(async {
+            let backend = lane_kube::KubeBackend::connect(cfg.clone()).await?;
+            let mut on = |p: KubeProgress| match p {
+                KubeProgress::Adopted(n) => {
+                    eprintln!("adopted   {n} Jobs from an earlier lane mint")
+                }
+                KubeProgress::Created(id) => eprintln!("created   {id}"),
+                KubeProgress::AdoptedOnConflict(id) => {
+                    eprintln!("adopted   {id} (its Job already existed)")
+                }
+                KubeProgress::State(id, state) => eprintln!("{id}: {state}"),
+            };
+            let ends = backend
+                .run_lane(&lane_name, wanted, unschedulable_after, &mut on)
+                .await?;
+            Ok::<_, lane_kube::KubeError>((backend, ends))
+        })
+        .map_err(|e| CliError::new(Exit::Failure, e))?;
+
+    // Every Job has ended: gather each slot from its bundles in the store.
+    let out = std::path::absolute(args.out.join("lanes").join(lane.version.as_str()))
+        .map_err(|e| CliError::new(Exit::Failure, e))?;
+    let mut no_bundle = |id: &lane_mint::plan::MintId| {
+        let end = ends.get(&id.to_string());
+        let job = end
+            .map(|e| e.job.clone())
+            .unwrap_or_else(|| lane_kube::job_name(id));
+        let log_tail = match rt.block_on(backend.mint_log(&job, LOG_TAIL_BYTES)) {
+            Ok(log) => log,
+            Err(e) => Some(format!("(the pod log could not be read: {e})")),
+        };
+        NoBundle {
+            reason: match end {
+                Some(e) => format!("Job {job}: {}", e.state),
+                None => format!("Job {job} was not seen"),
+            },
+            seconds: end.and_then(|e| e.seconds),
+            log_tail,
+        }
+    };
+    let summary = collect(lane, store.as_ref(), &out, &mut no_bundle)
+        .map_err(|e| CliError::new(Exit::Failure, e))?;
+    print_summary(args, lane, &summary, &ends, &out)?;
+    super::report_and_exit(args, lane, &out, summary.green)
+}
+
+fn print_summary(
+    args: &Args,
+    lane: &lane_file::LaneFile,
+    summary: &Summary,
+    ends: &BTreeMap<String, JobEnd>,
+    out: &Path,
+) -> Result<(), CliError> {
+    if args.json {
+        return print_json(&KubeSummary {
+            summary,
+            jobs: ends
+                .iter()
+                .map(|(id, e)| {
+                    (
+                        id,
+                        JobOut {
+                            job: &e.job,
+                            state: e.state.to_string(),
+                            seconds: e.seconds,
+                        },
+                    )
+                })
+                .collect(),
+        });
+    }
+    println!(
+        "lane {}: {} mints on Kubernetes, {}",
+        lane.version,
+        summary.mints.len(),
+        if summary.green { "green" } else { "NOT green" }
+    );
+    super::print_slots(summary);
+    println!("jobs:");
+    for (id, e) in ends {
+        println!("  {id:<44} {}", e.state);
+    }
+    println!("results: {}", lane_mint::local::results_dir(out).display());
+    Ok(())
+}

@@ -1,0 +1,261 @@
+//! Gathering a lane whose mints ran elsewhere (Kubernetes pods): each
+//! attempt's result came back as one bundle in the artifact store
+//! (`lanes/<lane>/mints/<cell>/<gpu>/r<N>/a<M>/bundle.zip`). Every slot's
+//! bundles are read, the last attempt's is unpacked into
+//! `<out>/mints/<cell>/<gpu>/r<N>/a<M>/` and gathered into the results
+//! folder exactly as the local backend gathers (same `mint.json`, same
+//! `summary.json`), with the seconds of every attempt (retries cost too).
+//!
+//! A slot that left no bundle at all (its pod never started, was killed
+//! before the agent wrote anything, or the Job hit its deadline) is not
+//! dropped: it is recorded as crashed, with what the caller knows of it
+//! ([`NoBundle`]: the Job's reason, its seconds, the pod log's tail).
+
+use std::io::{Cursor, Read};
+use std::path::{Path, PathBuf};
+
+use lane_file::LaneFile;
+use lane_store::{ArtifactStore, StoreKey};
+use tracing::warn;
+
+use crate::agent::AgentResult;
+use crate::bundle::{bundle_key, stored_attempts, BundleState, MAX_BUNDLED_FILE};
+use crate::error::MintError;
+use crate::gather::{gather, write_summary, SlotSummary, Summary};
+use crate::outcome::{Outcome, ProcessEnd, ReportState};
+use crate::plan::{plan, MintId};
+
+/// What the caller knows of a slot that left no bundle in the store.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NoBundle {
+    /// Why, in words (the Job's state: `failed (DeadlineExceeded: ...)`).
+    pub reason: String,
+    /// Seconds the Job ran (start to end), when the Job started at all.
+    pub seconds: Option<f64>,
+    /// The last bytes of the mint container's log, when there was one.
+    pub log_tail: Option<String>,
+}
+
+fn store_err(what: String) -> impl FnOnce(lane_store::StoreError) -> MintError {
+    move |source| MintError::ArtifactStore { what, source }
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MintError + '_ {
+    move |source| MintError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// A bundle, opened: its `result.json` and the archive.
+struct Bundle {
+    key: String,
+    sha256: String,
+    result: AgentResult,
+    zip: zip::ZipArchive<Cursor<Vec<u8>>>,
+}
+
+fn bad(key: &str, why: impl std::fmt::Display) -> MintError {
+    MintError::BadBundle {
+        key: key.to_owned(),
+        why: why.to_string(),
+    }
+}
+
+fn open_bundle(store: &dyn ArtifactStore, id: &MintId) -> Result<Bundle, MintError> {
+    let key = bundle_key(id);
+    let store_key = StoreKey::new(key.clone()).map_err(store_err(format!("reading {key}")))?;
+    let bytes = store
+        .get(&store_key)
+        .map_err(store_err(format!("reading {key}")))?;
+    let sha256 = lane_store::sha256_hex(&bytes);
+    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| bad(&key, e))?;
+    let mut json = Vec::new();
+    zip.by_name("result.json")
+        .map_err(|e| bad(&key, format!("no result.json: {e}")))?
+        .take(MAX_BUNDLED_FILE)
+        .read_to_end(&mut json)
+        .map_err(|e| bad(&key, e))?;
+    let result: AgentResult = serde_json::from_slice(&json).map_err(|e| {
+        bad(
+            &key,
+            format!(
+                "result.json at line {} column {}: {e}",
+                e.line(),
+                e.column()
+            ),
+        )
+    })?;
+    if result.id.slot() != id.slot() {
+        return Err(bad(
+            &key,
+            format!("its result.json is for {}, not {}", result.id, id),
+        ));
+    }
+    Ok(Bundle {
+        key,
+        sha256,
+        result,
+        zip,
+    })
+}
+
+/// Unpacks `report.json`, `stderr.log` and `artifacts/**` of `b` into `dir`
+/// (emptied first). Entries whose names would leave `dir` are refused.
+/// Returns the artifact files the result fingerprints but the bundle left
+/// out (over [`MAX_BUNDLED_FILE`]).
+fn unpack(b: &mut Bundle, dir: &Path) -> Result<Vec<String>, MintError> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).map_err(io(dir))?;
+    }
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    let mut present = std::collections::BTreeSet::new();
+    for i in 0..b.zip.len() {
+        let mut entry = b.zip.by_index(i).map_err(|e| bad(&b.key, e))?;
+        if entry.is_dir() {
+            continue;
+        }
+        let Some(rel) = entry.enclosed_name() else {
+            return Err(bad(
+                &b.key,
+                format!("entry `{}` would leave the mint folder", entry.name()),
+            ));
+        };
+        let keep = rel == Path::new("report.json")
+            || rel == Path::new("stderr.log")
+            || rel.starts_with("artifacts");
+        if !keep {
+            continue;
+        }
+        let to = dir.join(&rel);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(io(parent))?;
+        }
+        let mut bytes = Vec::new();
+        (&mut entry)
+            .take(MAX_BUNDLED_FILE + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| bad(&b.key, e))?;
+        if bytes.len() as u64 > MAX_BUNDLED_FILE {
+            return Err(bad(
+                &b.key,
+                format!("entry `{}` is over {MAX_BUNDLED_FILE} bytes", entry.name()),
+            ));
+        }
+        std::fs::write(&to, &bytes).map_err(io(&to))?;
+        if let Ok(a) = rel.strip_prefix("artifacts") {
+            present.insert(a.to_string_lossy().into_owned());
+        }
+    }
+    Ok(b.result
+        .files
+        .iter()
+        .filter(|f| !present.contains(&f.path))
+        .map(|f| f.path.clone())
+        .collect())
+}
+
+fn recipe_of(lane: &LaneFile, cell: &str) -> &'static str {
+    let recipe = lane
+        .mint
+        .as_ref()
+        .and_then(|m| m.cells.iter().find(|c| c.name.as_str() == cell))
+        .map(|c| c.recipe);
+    match recipe {
+        Some(lane_file::Recipe::Dynamo) => "dynamo",
+        Some(lane_file::Recipe::Aot) => "aot",
+        None => "unknown",
+    }
+}
+
+/// Gathers every slot of `lane` from the bundles in `store` into
+/// `<out>/results/` and writes `summary.json`. `no_bundle` is asked about
+/// each slot that has no bundle at all.
+pub fn collect(
+    lane: &LaneFile,
+    store: &dyn ArtifactStore,
+    out: &Path,
+    no_bundle: &mut dyn FnMut(&MintId) -> NoBundle,
+) -> Result<Summary, MintError> {
+    let results = crate::local::results_dir(out);
+    let mut mints = Vec::new();
+    let mut replay = false;
+    for planned in plan(lane) {
+        let first = planned.id;
+        let recipe = recipe_of(lane, &first.cell);
+        let attempts = stored_attempts(store, &first).map_err(store_err(format!(
+            "listing {}",
+            crate::bundle::slot_prefix(&first)
+        )))?;
+        let mut bundles = Vec::new();
+        for a in &attempts {
+            let id = MintId {
+                attempt: *a,
+                ..first.clone()
+            };
+            match open_bundle(store, &id) {
+                Ok(b) => bundles.push(b),
+                // One unreadable bundle does not hide the others; it is named.
+                Err(e) => warn!(mint = %id, error = %e, "a result bundle is unreadable; skipped"),
+            }
+        }
+        let walls: Vec<f64> = bundles.iter().map(|b| b.result.wall_s).collect();
+        let (result, dir) = match bundles.pop() {
+            Some(mut last) => {
+                let dir = out.join("mints").join(last.result.id.rel_dir());
+                let skipped = unpack(&mut last, &dir)?;
+                let mut result = last.result;
+                result.bundle = Some(BundleState::Stored {
+                    key: last.key,
+                    sha256: last.sha256,
+                    skipped,
+                });
+                (result, dir)
+            }
+            None => {
+                let known = no_bundle(&first);
+                let dir: PathBuf = out.join("mints").join(first.rel_dir());
+                std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+                let result = AgentResult {
+                    id: first.clone(),
+                    outcome: Outcome::Crashed,
+                    reason: format!("no result bundle in the store; {}", known.reason),
+                    end: ProcessEnd::SpawnFailed {
+                        error: "no agent result came back".into(),
+                    },
+                    report: ReportState::Absent,
+                    wall_s: known.seconds.unwrap_or(0.0),
+                    started_at: 0.0,
+                    output_bytes: 0,
+                    stderr_tail: known.log_tail.unwrap_or_default(),
+                    files: Vec::new(),
+                    replay: false,
+                    bundle: None,
+                };
+                (result, dir)
+            }
+        };
+        let walls = if walls.is_empty() {
+            vec![result.wall_s]
+        } else {
+            walls
+        };
+        replay |= result.replay;
+        gather(&results, &dir, &result, recipe, walls.clone())?;
+        mints.push(SlotSummary {
+            slot: first.slot(),
+            attempt: result.id.attempt,
+            status: result.outcome,
+            reason: result.reason.clone(),
+            wall_s: walls.iter().sum(),
+        });
+    }
+    let summary = Summary {
+        lane: lane.version.to_string(),
+        green: !mints.is_empty() && mints.iter().all(|m| m.status.is_green()),
+        replay,
+        mints,
+    };
+    write_summary(&results, &summary)?;
+    Ok(summary)
+}

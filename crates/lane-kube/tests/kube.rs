@@ -561,11 +561,18 @@ fn the_chart_renders_lints_and_validates() {
         "concurrencyPolicy": "Replace",
         "timeZone": "Europe/Berlin",
         "imagePullSecrets": [{"name": "ghcr"}],
-        "lane": {"version": "0.93.3", "file": LANE},
+        "lane": {
+            "version": "0.93.3",
+            "file": LANE,
+            "wheelKey": "lanes/0.93.3/0123456789abcdef0123456789abcdef01234567/gen_worker-0.93.3-py3-none-any.whl"
+        },
         "backend": {
             "mintImage": "ghcr.io/example/mint:cu124",
             "mintNamespace": "gpu",
             "queueName": "gpu-queue",
+            "unschedulableAfterS": 1200,
+            "store": "s3://lanes/ci",
+            "storeEnv": {"LANE_S3_ENDPOINT": "https://s3.example", "AWS_REGION": "eu-central-1"},
             "gpuClasses": {"L4": {"nodeSelector": {"pool": "l4"}, "requests": {"cpu": "4"}}}
         },
         "secrets": {"github": {"existingSecret": "lane-github"}, "store": {"existingSecret": "lane-store"}}
@@ -589,6 +596,18 @@ fn the_chart_renders_lints_and_validates() {
     assert_eq!(kube.queue_name.as_deref(), Some("gpu-queue"));
     assert_eq!(kube.store_secret.as_deref(), Some("lane-store"));
     assert_eq!(kube.gpu_classes["L4"].node_selector["pool"], "l4");
+    assert_eq!(kube.store.as_deref(), Some("s3://lanes/ci"));
+    assert_eq!(
+        kube.store_env,
+        std::collections::BTreeMap::from([
+            ("AWS_REGION".to_owned(), "eu-central-1".to_owned()),
+            (
+                "LANE_S3_ENDPOINT".to_owned(),
+                "https://s3.example".to_owned()
+            ),
+        ])
+    );
+    assert_eq!(kube.unschedulable_after_s, 1200);
     let lane = lane_file::parse("0.93.3.yaml", cm["data"]["0.93.3.yaml"].as_str().unwrap());
     assert!(lane.is_ok(), "{lane:?}");
     let dflt: KubeConfig = serde_yaml::from_str(
@@ -598,6 +617,10 @@ fn the_chart_renders_lints_and_validates() {
     )
     .unwrap();
     assert_eq!(dflt.gpu_classes, default_gpu_classes());
+    assert_eq!(dflt.store, None);
+    assert!(dflt.store_env.is_empty());
+    assert_eq!(dflt.store_secret, None);
+    assert_eq!(dflt.unschedulable_after_s, 600);
 
     // Least privilege, in the mint namespace.
     let role = rendered(&non_default, "Role");
@@ -628,16 +651,91 @@ fn the_chart_renders_lints_and_validates() {
     assert_eq!(sc["readOnlyRootFilesystem"].as_bool(), Some(true));
     assert_eq!(sc["allowPrivilegeEscalation"].as_bool(), Some(false));
     assert!(pod["containers"][0]["resources"]["requests"]["cpu"].is_string());
+
+    // `lane mint` itself reads the bundles from the store and presigns the
+    // wheel: its container has the store Secret (envFrom) and storeEnv, and
+    // its command names the staged wheel.
+    let lane_c = &pod["containers"][0];
+    assert_eq!(
+        serde_json::to_value(&lane_c["envFrom"]).unwrap(),
+        serde_json::json!([{"secretRef": {"name": "lane-store"}}])
+    );
+    let env = serde_json::to_value(&lane_c["env"]).unwrap();
+    for (name, value) in [
+        ("LANE_S3_ENDPOINT", "https://s3.example"),
+        ("AWS_REGION", "eu-central-1"),
+    ] {
+        assert!(
+            env.as_array()
+                .unwrap()
+                .contains(&serde_json::json!({"name": name, "value": value})),
+            "{env}"
+        );
+    }
+    let args: Vec<&str> = lane_c["args"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        args[args.len() - 2..],
+        [
+            "--wheel-key",
+            "lanes/0.93.3/0123456789abcdef0123456789abcdef01234567/gen_worker-0.93.3-py3-none-any.whl"
+        ]
+    );
+    // Defaults: no wheel, no store Secret, no store env.
+    let dflt_c = &rendered(&defaults, "CronJob")["spec"]["jobTemplate"]["spec"]["template"]["spec"]
+        ["containers"][0];
+    let args = serde_json::to_string(&dflt_c["args"]).unwrap();
+    assert!(!args.contains("--wheel-key"), "{args}");
+    assert!(dflt_c.get("envFrom").is_none());
+    assert_eq!(
+        serde_json::to_value(&dflt_c["env"]).unwrap(),
+        serde_json::json!([{"name": "HOME", "value": "/var/lib/lane"}])
+    );
 }
 
 #[test]
 fn the_chart_schema_refuses_plain_secrets_and_unknown_keys() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = helm_dir();
-    for bad in [
-        serde_json::json!({"secrets": {"github": {"token": "ghp_plain"}}}),
-        serde_json::json!({"concurrencyPolicy": "Sometimes"}),
-        serde_json::json!({"securityContext": {"allowPrivilegeEscalation": true, "readOnlyRootFilesystem": true}}),
+    // Each refused value, and what the schema error names.
+    for (bad, why) in [
+        (
+            serde_json::json!({"secrets": {"github": {"token": "ghp_plain"}}}),
+            "'token' not allowed",
+        ),
+        (
+            serde_json::json!({"concurrencyPolicy": "Sometimes"}),
+            "/concurrencyPolicy",
+        ),
+        (
+            serde_json::json!({"securityContext": {"allowPrivilegeEscalation": true, "readOnlyRootFilesystem": true}}),
+            "/securityContext/allowPrivilegeEscalation",
+        ),
+        // Store credentials only by Secret reference, never as plain env.
+        (
+            serde_json::json!({"backend": {"mintImage": "m:1", "storeEnv": {"AWS_SECRET_ACCESS_KEY": "plain"}}}),
+            "invalid propertyName 'AWS_SECRET_ACCESS_KEY'",
+        ),
+        (
+            serde_json::json!({"backend": {"mintImage": "m:1", "storeEnv": {"AWS_REGION": 1}}}),
+            "/backend/storeEnv/AWS_REGION",
+        ),
+        (
+            serde_json::json!({"backend": {"mintImage": "m:1", "unschedulableAfterS": "600"}}),
+            "/backend/unschedulableAfterS",
+        ),
+        (
+            serde_json::json!({"backend": {"mintImage": "m:1", "store": "bucket/prefix"}}),
+            "/backend/store",
+        ),
+        (
+            serde_json::json!({"lane": {"version": "0.93.3", "file": "x", "wheelKey": "gen_worker.whl"}}),
+            "/lane/wheelKey",
+        ),
     ] {
         let run = Command::new("python3")
             .env("PYTHONPATH", &dir)
@@ -649,5 +747,14 @@ fn the_chart_schema_refuses_plain_secrets_and_unknown_keys() {
             .output()
             .expect("python3 runs: run ./just tools");
         assert!(!run.status.success(), "the chart accepted {bad}");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&run.stdout),
+            String::from_utf8_lossy(&run.stderr)
+        );
+        assert!(
+            text.contains(why),
+            "{bad} was refused, but not for {why}: {text}"
+        );
     }
 }

@@ -18,7 +18,8 @@ Two test hooks (not API server behaviour; each says what it stands in for):
   window) and that watch ends; PATH is removed once a watch expired.
 
 KMOCK_REQUEST_LOG=PATH appends one line per request the server answers:
-`<unix time> <METHOD> <path>?<query>` (the benchmark counts them).
+`<unix time> <user agent> <METHOD> <path>?<query>` (the benchmark counts
+lane's own: kube-rs's user agent).
 
 Usage: python emulator.py PORT_FILE   (writes the port it listens on)
 """
@@ -68,7 +69,10 @@ def _matches(obj, pairs):
 class Emulator(kmock.KubernetesEmulator):
     async def __call__(self, raw_request):
         if _REQUEST_LOG is not None:
-            _REQUEST_LOG.write(f"{time.time():.6f} {raw_request.method} {raw_request.path_qs}\n")
+            agent = raw_request.headers.get("User-Agent", "-").split()[0] or "-"
+            _REQUEST_LOG.write(
+                f"{time.time():.6f} {agent} {raw_request.method} {raw_request.path_qs}\n"
+            )
         return await super().__call__(raw_request)
 
     async def _handle(self, request):

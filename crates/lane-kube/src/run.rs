@@ -75,9 +75,10 @@ impl KubeBackend {
         }
         let mut view = LaneView::new();
         let mut shown: BTreeMap<String, JobState> = BTreeMap::new();
-        // Mint ids whose Job the watch has seen: one that then vanishes was
-        // deleted (`lane cancel`, a person) and will never finish.
-        let mut seen: BTreeSet<String> = BTreeSet::new();
+        // What the watch last saw of each mint's Job (its name, its seconds),
+        // kept after the Job is gone: a Job that vanishes was deleted (`lane
+        // cancel`, a person, the TTL controller) and will never change again.
+        let mut last: BTreeMap<String, (String, Option<f64>)> = BTreeMap::new();
         let mut events = std::pin::pin!(watch_lane(
             self.client().clone(),
             &self.config().namespace,
@@ -95,15 +96,26 @@ impl KubeBackend {
                 Ok(None) => break,
                 Err(_) => {}
             }
+            for job in view.jobs().values() {
+                if let Some(id) = crate::client::mint_id_of(job).filter(|id| ids.contains(*id)) {
+                    let name = job.metadata.name.clone().unwrap_or_default();
+                    last.insert(id.to_owned(), (name, job_seconds(job)));
+                }
+            }
             let mut states = view.states(Timestamp::now(), unschedulable_after);
-            seen.extend(states.keys().filter(|id| ids.contains(*id)).cloned());
-            for id in &seen {
-                states
-                    .entry(id.clone())
-                    .or_insert_with(|| JobState::Failed {
+            for id in last.keys() {
+                if states.contains_key(id) {
+                    continue;
+                }
+                // A Job that had finished keeps its end.
+                let state = match shown.get(id) {
+                    Some(end) if end.is_finished() => end.clone(),
+                    _ => JobState::Failed {
                         reason: "Deleted: the Job was deleted before it finished (lane cancel?)"
                             .to_owned(),
-                    });
+                    },
+                };
+                states.insert(id.clone(), state);
             }
             for (id, state) in &states {
                 if ids.contains(id) && shown.get(id) != Some(state) {
@@ -115,24 +127,19 @@ impl KubeBackend {
                 .iter()
                 .all(|id| states.get(id).is_some_and(JobState::is_finished));
             if done {
-                let jobs: BTreeMap<&str, &Job> = view
-                    .jobs()
-                    .values()
-                    .filter_map(|j| Some((crate::client::mint_id_of(j)?, j)))
-                    .collect();
                 return Ok(states
                     .into_iter()
                     .filter(|(id, _)| ids.contains(id))
                     .map(|(id, state)| {
-                        let job = jobs.get(id.as_str());
-                        let end = JobEnd {
-                            job: job
-                                .and_then(|j| j.metadata.name.clone())
-                                .unwrap_or_default(),
-                            state,
-                            seconds: job.and_then(|j| job_seconds(j)),
-                        };
-                        (id, end)
+                        let (job, seconds) = last.get(&id).cloned().unwrap_or_default();
+                        (
+                            id,
+                            JobEnd {
+                                job,
+                                state,
+                                seconds,
+                            },
+                        )
                     })
                     .collect());
             }

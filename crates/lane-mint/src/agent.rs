@@ -206,31 +206,40 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
     let report_path = dir.join("report.json");
     let _ = std::fs::remove_file(&report_path);
 
-    let mut path_prefix = None;
-    if let Some(wheel) = &spec.wheel {
-        let file = match wheel {
-            WheelSource::File(p) => p.clone(),
-            WheelSource::Url { url, sha256 } => download_wheel(dir, url, sha256)?,
-        };
-        path_prefix = Some(install_wheel(dir, &file)?);
-    }
+    // A wheel that cannot be fetched, is not the staged one, or does not
+    // install is the same on every retry: the attempt fails (and says why)
+    // without running the mint.
+    let prepared: Result<Option<PathBuf>, String> = match &spec.wheel {
+        None => Ok(None),
+        Some(wheel) => (|| {
+            let file = match wheel {
+                WheelSource::File(p) => p.clone(),
+                WheelSource::Url { url, sha256 } => download_wheel(dir, url, sha256)?,
+            };
+            install_wheel(dir, &file)
+        })()
+        .map(Some)
+        .map_err(|e| format!("the wheel: {}", chain(&e))),
+    };
 
     let started_at = now();
     let start = Instant::now();
     let stdout_path = dir.join("stdout.log");
     let stderr_path = dir.join("stderr.log");
-    let end = match spawn(
-        spec,
-        dir,
-        &caches,
-        &report_path,
-        path_prefix.as_deref(),
-        &stdout_path,
-        &stderr_path,
-    ) {
-        Err(e) => ProcessEnd::SpawnFailed {
-            error: e.to_string(),
-        },
+    let spawned = prepared.and_then(|path_prefix| {
+        spawn(
+            spec,
+            dir,
+            &caches,
+            &report_path,
+            path_prefix.as_deref(),
+            &stdout_path,
+            &stderr_path,
+        )
+        .map_err(|e| e.to_string())
+    });
+    let end = match spawned {
+        Err(error) => ProcessEnd::SpawnFailed { error },
         Ok(child) => match wait(child, spec.timeout, spec.stop.as_deref()) {
             Some(end) => end,
             None => {
@@ -332,6 +341,30 @@ fn download_wheel(dir: &Path, url: &str, sha256: &str) -> Result<PathBuf, MintEr
     Ok(path)
 }
 
+/// An error and its causes, `: `-joined.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        cause = c.source();
+    }
+    s
+}
+
+/// Credentials lane itself may hold (store, GitHub, package index) that the
+/// mint command, upstream code, never needs and never sees.
+pub const SCRUBBED_ENV: &[&str] = &[
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "GITHUB_TOKEN",
+    "GH_TOKEN",
+    "LANE_GITHUB_APP_KEY",
+    "LANE_INDEX_TOKEN",
+];
+
 /// `%XX` escapes decoded (a wheel name with a local version carries `%2B`).
 fn percent_decode(s: &str) -> String {
     let b = s.as_bytes();
@@ -417,6 +450,9 @@ fn spawn(
         .env("LANE_GPU", &spec.id.gpu)
         .env("LANE_REPEAT", spec.id.repeat.to_string())
         .env("LANE_RECIPE", &spec.recipe);
+    for k in SCRUBBED_ENV {
+        cmd.env_remove(k);
+    }
     for (k, p) in caches {
         cmd.env(k, p);
     }

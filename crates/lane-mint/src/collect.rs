@@ -187,20 +187,25 @@ pub fn collect(
             "listing {}",
             crate::bundle::slot_prefix(&first)
         )))?;
-        let mut bundles = Vec::new();
+        // Every attempt's seconds; only the last readable bundle is kept
+        // open (bundles carry artifacts: one at a time in memory).
+        let mut walls = Vec::new();
+        let mut newest: Option<Bundle> = None;
         for a in &attempts {
             let id = MintId {
                 attempt: *a,
                 ..first.clone()
             };
             match open_bundle(store, &id) {
-                Ok(b) => bundles.push(b),
+                Ok(b) => {
+                    walls.push(b.result.wall_s);
+                    newest = Some(b);
+                }
                 // One unreadable bundle does not hide the others; it is named.
                 Err(e) => warn!(mint = %id, error = %e, "a result bundle is unreadable; skipped"),
             }
         }
-        let walls: Vec<f64> = bundles.iter().map(|b| b.result.wall_s).collect();
-        let (result, dir) = match bundles.pop() {
+        let (result, dir) = match newest {
             Some(mut last) => {
                 let dir = out.join("mints").join(last.result.id.rel_dir());
                 let skipped = unpack(&mut last, &dir)?;

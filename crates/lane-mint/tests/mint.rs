@@ -370,3 +370,46 @@ fn a_bundle_whose_entry_would_leave_the_mint_folder_is_refused() {
     assert!(e.to_string().contains("would leave the mint folder"), "{e}");
     assert!(!d.path().join("escaped.txt").exists());
 }
+
+#[test]
+fn the_mint_never_sees_lanes_credentials() {
+    let d = tempfile::tempdir().unwrap();
+    // lane's own environment holds a store secret (a pod's envFrom)...
+    std::env::set_var("AWS_SECRET_ACCESS_KEY", "agent-only-secret");
+    std::env::set_var("GITHUB_TOKEN", "agent-only-token");
+    // ... the mint, upstream code, must not find either.
+    let script = format!(
+        r#"[ -z "$AWS_SECRET_ACCESS_KEY" ] || exit 7; [ -z "$GITHUB_TOKEN" ] || exit 7; {MINTED}"#
+    );
+    let r = run_agent(&spec(d.path(), &script, 30)).unwrap();
+    std::env::remove_var("AWS_SECRET_ACCESS_KEY");
+    std::env::remove_var("GITHUB_TOKEN");
+    assert_eq!(r.outcome, Outcome::Minted, "{r:?}");
+}
+
+#[test]
+fn a_wheel_that_is_not_the_staged_one_fails_the_attempt_without_running_the_mint() {
+    let d = tempfile::tempdir().unwrap();
+    let wheel = d.path().join("lanewheel-0.93.3-py3-none-any.whl");
+    std::fs::write(&wheel, b"not the staged bytes").unwrap();
+    let ran = d.path().join("ran");
+    let mut s = spec(
+        &d.path().join("mint"),
+        &format!("touch {}; {MINTED}", ran.display()),
+        30,
+    );
+    s.wheel = Some(lane_mint::agent::WheelSource::Url {
+        url: format!("file://{}", wheel.display()),
+        sha256: "0".repeat(64),
+    });
+    let r = run_agent(&s).unwrap();
+    assert_eq!(r.outcome, Outcome::Failed, "{r:?}");
+    assert!(
+        r.reason.contains("the wheel") && r.reason.contains("sha256"),
+        "{}",
+        r.reason
+    );
+    assert!(!ran.exists(), "the mint ran without its wheel");
+    // A result is written (and would be bundled): the attempt is not lost.
+    assert!(d.path().join("mint/result.json").is_file());
+}

@@ -647,6 +647,23 @@ fn a_whole_lane_mints_in_pods_with_the_staged_wheel_and_gathers_from_s3() {
         ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
         ("LANE_S3_ENDPOINT", endpoint.as_str()),
     ];
+    // A dry run shows where the wheel is, never a URL that fetches it.
+    let mut dry = Lane(spawn_lane_with(
+        d.path(),
+        "dry",
+        &["--wheel-key", &wheel_key, "--dry-run"],
+        &creds,
+    ));
+    let o = dry.wait(d.path(), "dry", Duration::from_secs(30));
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).matches("--wheel-url").count(),
+        4,
+        "{}",
+        stdout(&o)
+    );
+    assert!(!stdout(&o).contains("X-Amz-Signature"), "{}", stdout(&o));
+    assert!(emu.jobs().is_empty(), "a dry run created Jobs");
     let mut lane = Lane(spawn_lane_with(
         d.path(),
         "run",
@@ -902,12 +919,18 @@ fn a_watch_expired_with_410_relists_and_sees_what_it_missed() {
     );
 }
 
-/// LIST requests of Jobs or pods by the lane's selector the emulator answered.
+/// LIST requests of Jobs or pods by the lane's selector that lane sent (the
+/// test's own requests go out as `ureq/...`).
 fn list_requests(dir: &Path) -> usize {
     std::fs::read_to_string(dir.join("requests.log"))
         .unwrap_or_default()
         .lines()
-        .filter(|l| l.contains(" GET ") && l.contains("labelSelector") && !l.contains("watch=true"))
+        .filter(|l| {
+            l.contains(" GET ")
+                && l.contains("labelSelector")
+                && !l.contains("watch=true")
+                && !l.contains(" ureq/")
+        })
         .count()
 }
 
@@ -960,6 +983,11 @@ fn lane_cancel_deletes_the_lanes_jobs_and_pods_and_the_mint_ends() {
                 .find(|l| l.starts_with(&prefix))
                 .unwrap_or_else(|| panic!("no line for {prefix}: {out}"));
             assert!(line.contains("Deleted: the Job was deleted"), "{line}");
+            // Named by its Job, though the Job is gone.
+            assert!(
+                line.contains("lane-0-93-3-cell0") || line.starts_with(&format!("  {id} ")),
+                "{line}"
+            );
         }
     }
 }

@@ -159,6 +159,18 @@ pub fn run(args: &Args, lane: &lane_file::LaneFile) -> CliResult {
         }
         (None, _) => None,
     };
+    // A presigned URL is a bearer secret until it expires: a dry run shows
+    // where the wheel is, not a URL that fetches it.
+    let wheel = match wheel {
+        Some(w) if args.dry_run => {
+            eprintln!("dry run: the wheel's URL is shown without its signature");
+            Some(StagedWheel {
+                url: lane_store::redact_url(&w.url),
+                sha256: w.sha256,
+            })
+        }
+        w => w,
+    };
     let mints = MintJob::plan(lane, &args.run_id, wheel.as_ref(), cfg.store.as_deref())
         .map_err(|e| CliError::new(Exit::InvalidInput, e))?;
     if args.dry_run {

@@ -9,7 +9,7 @@ use kube::api::{Api, DeleteParams, ListParams, LogParams, PostParams};
 use kube::Client;
 
 use crate::config::KubeConfig;
-use crate::job::{lane_selector, ANNOTATION_MINT_ID, MINT_CONTAINER};
+use crate::job::{lane_selector, run_selector, ANNOTATION_MINT_ID, MINT_CONTAINER};
 use crate::KubeError;
 
 /// The label the Job controller puts on a Job's pods (the Job's name).
@@ -126,12 +126,13 @@ impl KubeBackend {
         }
     }
 
-    /// Every Job of `lane` the cluster holds (LIST by [`lane_selector`]):
-    /// what a restarted `lane mint` adopts instead of creating.
-    pub async fn adopt(&self, lane: &str) -> Result<Vec<Job>, KubeError> {
+    /// Every Job of run `run` of `lane` the cluster holds (LIST by
+    /// [`run_selector`]): what a restarted `lane mint` adopts instead of
+    /// creating.
+    pub async fn adopt(&self, lane: &str, run: &str) -> Result<Vec<Job>, KubeError> {
         let list = self
             .jobs()
-            .list(&ListParams::default().labels(&lane_selector(lane)))
+            .list(&ListParams::default().labels(&run_selector(lane, run)))
             .await?;
         Ok(list.items)
     }

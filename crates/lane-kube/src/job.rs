@@ -156,17 +156,18 @@ fn slug(s: &str) -> String {
     out
 }
 
-/// The first 8 hex digits of SHA-256 of the mint id.
-pub fn id_hash(id: &MintId) -> String {
-    let d = Sha256::digest(id.to_string().as_bytes());
+/// The first 8 hex digits of SHA-256 of `<run>/<mint id>`.
+pub fn id_hash(id: &MintId, run: &str) -> String {
+    let d = Sha256::digest(format!("{run}/{id}").as_bytes());
     d.iter().take(4).map(|b| format!("{b:02x}")).collect()
 }
 
 /// The Job's name: `lane-<lane>-<cell>-<gpu>-r<N>-a<M>-<hash8>`, a DNS-1123
 /// label of at most 63 characters. The readable part is shortened to fit;
-/// the hash of the full id keeps names of different ids apart.
-pub fn job_name(id: &MintId) -> String {
-    let hash = id_hash(id);
+/// the hash of the run and the full id keeps names of different ids (and of
+/// the same id in different runs) apart.
+pub fn job_name(id: &MintId, run: &str) -> String {
+    let hash = id_hash(id, run);
     let readable = slug(&format!(
         "lane-{}-{}-{}-r{}-a{}",
         id.lane, id.cell, id.gpu, id.repeat, id.attempt
@@ -177,6 +178,13 @@ pub fn job_name(id: &MintId) -> String {
         head.pop();
     }
     format!("{head}-{hash}")
+}
+
+/// Whether `run` can name a run: 1 to 63 of `[A-Za-z0-9._-]`, starting and
+/// ending with a letter or digit (it is a label value and a store key
+/// segment as it is).
+pub fn valid_run_id(run: &str) -> bool {
+    !run.is_empty() && label_value(run) == run
 }
 
 /// A label value from any string: at most 63 of `[A-Za-z0-9._-]`, starting
@@ -215,10 +223,16 @@ pub fn labels_for(mint: &MintJob, cfg: &KubeConfig) -> BTreeMap<String, String> 
     l
 }
 
-/// The label selector of every Job of one lane (adoption at start,
-/// `lane cancel`).
+/// The label selector of every Job of one lane, of every run (`lane
+/// cancel`).
 pub fn lane_selector(lane: &str) -> String {
     format!("{LABEL_MANAGED_BY}=lane,{LABEL_LANE}={}", label_value(lane))
+}
+
+/// The label selector of one run's Jobs of a lane (adoption at start, the
+/// watch): a run adopts its own Jobs, never an earlier run's.
+pub fn run_selector(lane: &str, run: &str) -> String {
+    format!("{},{LABEL_RUN}={}", lane_selector(lane), label_value(run))
 }
 
 /// The agent's command line inside the pod.
@@ -239,6 +253,8 @@ pub fn agent_args(mint: &MintJob) -> Vec<String> {
     if let Some(store) = &mint.store {
         a.push("--store".to_owned());
         a.push(store.clone());
+        a.push("--run-id".to_owned());
+        a.push(mint.run_id.clone());
         a.push("--attempt-from-store".to_owned());
     }
     if let Some(w) = &mint.wheel {
@@ -441,7 +457,7 @@ pub fn job_for(mint: &MintJob, cfg: &KubeConfig) -> Result<Job, KubeError> {
     };
     Ok(Job {
         metadata: ObjectMeta {
-            name: Some(job_name(&mint.id)),
+            name: Some(job_name(&mint.id, &mint.run_id)),
             namespace: Some(cfg.namespace.clone()),
             labels: Some(labels),
             annotations: Some(annotations.clone()),

@@ -27,10 +27,10 @@ pub use config::{
 };
 pub use job::{
     agent_args, id_hash, job_for, job_name, jobs_yaml, label_value, labels_for, lane_selector,
-    pod_failure_policy, MintJob, StagedWheel, ANNOTATION_MINT_ID, EXIT_FAILED, EXIT_REFUSED,
-    INSTALL_CONTAINER, LABEL_ATTEMPT, LABEL_CELL, LABEL_GPU, LABEL_KUEUE_QUEUE, LABEL_LANE,
-    LABEL_MANAGED_BY, LABEL_REPEAT, LABEL_RUN, LANE_IN_IMAGE, LANE_IN_POD, MAX_NAME,
-    MINT_CONTAINER, MINT_DIR,
+    pod_failure_policy, run_selector, valid_run_id, MintJob, StagedWheel, ANNOTATION_MINT_ID,
+    EXIT_FAILED, EXIT_REFUSED, INSTALL_CONTAINER, LABEL_ATTEMPT, LABEL_CELL, LABEL_GPU,
+    LABEL_KUEUE_QUEUE, LABEL_LANE, LABEL_MANAGED_BY, LABEL_REPEAT, LABEL_RUN, LANE_IN_IMAGE,
+    LANE_IN_POD, MAX_NAME, MINT_CONTAINER, MINT_DIR,
 };
 
 /// What can go wrong building or submitting Jobs.

@@ -52,6 +52,7 @@ impl KubeBackend {
     pub async fn run_lane(
         &self,
         lane: &str,
+        run: &str,
         wanted: Vec<Job>,
         unschedulable_after: Duration,
         on: &mut (dyn FnMut(KubeProgress) + Send),
@@ -60,7 +61,7 @@ impl KubeBackend {
             .iter()
             .filter_map(|j| crate::client::mint_id_of(j).map(str::to_owned))
             .collect();
-        let adopted = self.adopt(lane).await?;
+        let adopted = self.adopt(lane, run).await?;
         if !adopted.is_empty() {
             on(KubeProgress::Adopted(adopted.len()));
         }
@@ -82,7 +83,8 @@ impl KubeBackend {
         let mut events = std::pin::pin!(watch_lane(
             self.client().clone(),
             &self.config().namespace,
-            lane
+            lane,
+            run
         ));
         loop {
             // Wake at least every 30 s without an event, so a pod that stays

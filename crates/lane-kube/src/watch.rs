@@ -1,5 +1,5 @@
 //! Status by watching, never polling: two `kube-runtime` watchers (the
-//! lane's Jobs and its pods, by [`lane_selector`]) feed a [`LaneView`],
+//! lane run's Jobs and its pods, by [`crate::run_selector`]) feed a [`LaneView`],
 //! whose [`LaneView::states`] turns each Job and its pods into a
 //! [`JobState`]. The watcher relists after a `410 Gone` (it restarts with
 //! `Init`/`InitApply`/`InitDone`); the view replaces its store at
@@ -17,7 +17,7 @@ use kube::runtime::{watcher, WatchStreamExt};
 use kube::Client;
 
 use crate::client::mint_id_of;
-use crate::job::{lane_selector, ANNOTATION_MINT_ID, LABEL_GPU};
+use crate::job::{run_selector, ANNOTATION_MINT_ID, LABEL_GPU};
 
 /// Where one mint's Job stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -175,8 +175,9 @@ pub fn watch_lane(
     client: Client,
     namespace: &str,
     lane: &str,
+    run: &str,
 ) -> impl Stream<Item = Result<LaneEvent, watcher::Error>> + Send {
-    let cfg = watcher::Config::default().labels(&lane_selector(lane));
+    let cfg = watcher::Config::default().labels(&run_selector(lane, run));
     let jobs = watcher(
         Api::<Job>::namespaced(client.clone(), namespace),
         cfg.clone(),

@@ -99,19 +99,23 @@ fn is_label_value(s: &str) -> bool {
 #[test]
 fn names_are_dns_labels_readable_and_hashed() {
     let i = id("0.93.3", "sdxl-turbo", "L40S", 1, 1);
-    let n = job_name(&i);
+    let n = job_name(&i, "r1");
     assert!(is_dns1123_label(&n), "{n}");
     assert!(n.starts_with("lane-0-93-3-sdxl-turbo-l40s-r1-a1-"), "{n}");
-    assert!(n.ends_with(&id_hash(&i)), "{n}");
-    assert_eq!(id_hash(&i).len(), 8);
+    assert!(n.ends_with(&id_hash(&i, "r1")), "{n}");
+    assert_eq!(id_hash(&i, "r1").len(), 8);
+    // Another run of the same mint is another Job.
+    assert_ne!(n, job_name(&i, "r2"));
+    assert!(valid_run_id("nightly-29384756") && valid_run_id("manual"));
+    assert!(!valid_run_id("") && !valid_run_id("a/b") && !valid_run_id("-x"));
 }
 
 #[test]
 fn long_and_odd_names_are_shortened_and_stay_distinct() {
     let cell = "A.very_long.Cell-name_that_goes_on-and-on-and-on-for-ever-and-ever";
-    let a = job_name(&id("0.93.3", &cell[..63], "L40S", 1, 1));
-    let b = job_name(&id("0.93.3", &cell[..63], "L40S", 1, 2));
-    let c = job_name(&id("0.93.3", &cell[..62], "L40S", 1, 1));
+    let a = job_name(&id("0.93.3", &cell[..63], "L40S", 1, 1), "r1");
+    let b = job_name(&id("0.93.3", &cell[..63], "L40S", 1, 2), "r1");
+    let c = job_name(&id("0.93.3", &cell[..62], "L40S", 1, 1), "r1");
     for n in [&a, &b, &c] {
         assert!(is_dns1123_label(n), "{n}");
         assert!(n.len() >= 60, "shortened, not emptied: {n}");
@@ -119,8 +123,8 @@ fn long_and_odd_names_are_shortened_and_stay_distinct() {
     assert_ne!(a, b);
     assert_ne!(a, c);
     // `_` and `.` only differ in the hash.
-    let d = job_name(&id("0.93.3", "x_y", "L4", 1, 1));
-    let e = job_name(&id("0.93.3", "x.y", "L4", 1, 1));
+    let d = job_name(&id("0.93.3", "x_y", "L4", 1, 1), "r1");
+    let e = job_name(&id("0.93.3", "x.y", "L4", 1, 1), "r1");
     assert_ne!(d, e);
     assert!(is_dns1123_label(&d) && is_dns1123_label(&e));
 }
@@ -129,7 +133,7 @@ fn long_and_odd_names_are_shortened_and_stay_distinct() {
 fn every_planned_mint_has_its_own_name() {
     let mints = MintJob::plan(&lane(), "r1", None, None).unwrap();
     assert_eq!(mints.len(), 2 * 2 * 2);
-    let mut names: Vec<String> = mints.iter().map(|m| job_name(&m.id)).collect();
+    let mut names: Vec<String> = mints.iter().map(|m| job_name(&m.id, &m.run_id)).collect();
     names.sort();
     names.dedup();
     assert_eq!(names.len(), mints.len());
@@ -173,6 +177,10 @@ fn labels_and_annotation_identify_the_mint() {
     assert_eq!(
         lane_selector("0.93.3"),
         "app.kubernetes.io/managed-by=lane,lane.dev/lane=0.93.3"
+    );
+    assert_eq!(
+        run_selector("0.93.3", "nightly-7"),
+        "app.kubernetes.io/managed-by=lane,lane.dev/lane=0.93.3,lane.dev/run=nightly-7"
     );
     assert_eq!(label_value("-_x_-"), "x");
     assert_eq!(label_value(&"a".repeat(80)).len(), 63);
@@ -316,6 +324,8 @@ fn the_agent_arrives_by_init_container_and_runs_the_cell() {
             "--exit-by-outcome",
             "--store",
             "s3://lanes/ci",
+            "--run-id",
+            "run-20250101T000000Z",
             "--attempt-from-store",
             "--wheel-url",
             "https://store.example/w.whl?X-Sig=abc",
@@ -463,7 +473,9 @@ fn every_job_validates_against_kubernetes_1_30_and_the_newest() {
         // only in some versions), plus the stream as `--dry-run` prints it.
         for m in &mints {
             let job: Job = job_for(m, &c).unwrap();
-            let f = tmp.path().join(format!("{name}-{}.yaml", job_name(&m.id)));
+            let f = tmp
+                .path()
+                .join(format!("{name}-{}.yaml", job_name(&m.id, &m.run_id)));
             std::fs::write(&f, serde_yaml::to_string(&job).unwrap()).unwrap();
             files.push(f);
         }
@@ -564,7 +576,8 @@ fn the_chart_renders_lints_and_validates() {
         "lane": {
             "version": "0.93.3",
             "file": LANE,
-            "wheelKey": "lanes/0.93.3/0123456789abcdef0123456789abcdef01234567/gen_worker-0.93.3-py3-none-any.whl"
+            "wheelKey": "lanes/0.93.3/0123456789abcdef0123456789abcdef01234567/gen_worker-0.93.3-py3-none-any.whl",
+            "post": true
         },
         "backend": {
             "mintImage": "ghcr.io/example/mint:cu124",
@@ -679,21 +692,36 @@ fn the_chart_renders_lints_and_validates() {
         .map(|a| a.as_str().unwrap())
         .collect();
     assert_eq!(
-        args[args.len() - 2..],
+        args[args.len() - 3..],
         [
             "--wheel-key",
-            "lanes/0.93.3/0123456789abcdef0123456789abcdef01234567/gen_worker-0.93.3-py3-none-any.whl"
+            "lanes/0.93.3/0123456789abcdef0123456789abcdef01234567/gen_worker-0.93.3-py3-none-any.whl",
+            "--post"
         ]
+    );
+    // Each scheduled run is its own run: its Job's name, by the downward API.
+    assert!(
+        env.as_array()
+            .unwrap()
+            .contains(&serde_json::json!({"name": "LANE_RUN_ID", "valueFrom":
+            {"fieldRef": {"fieldPath": "metadata.labels['batch.kubernetes.io/job-name']"}}})),
+        "{env}"
     );
     // Defaults: no wheel, no store Secret, no store env.
     let dflt_c = &rendered(&defaults, "CronJob")["spec"]["jobTemplate"]["spec"]["template"]["spec"]
         ["containers"][0];
     let args = serde_json::to_string(&dflt_c["args"]).unwrap();
-    assert!(!args.contains("--wheel-key"), "{args}");
+    assert!(
+        !args.contains("--wheel-key") && !args.contains("--post"),
+        "{args}"
+    );
     assert!(dflt_c.get("envFrom").is_none());
     assert_eq!(
         serde_json::to_value(&dflt_c["env"]).unwrap(),
-        serde_json::json!([{"name": "HOME", "value": "/var/lib/lane"}])
+        serde_json::json!([
+            {"name": "HOME", "value": "/var/lib/lane"},
+            {"name": "LANE_RUN_ID", "valueFrom": {"fieldRef": {"fieldPath": "metadata.labels['batch.kubernetes.io/job-name']"}}}
+        ])
     );
 }
 

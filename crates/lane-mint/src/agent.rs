@@ -37,6 +37,9 @@ pub struct AgentSpec {
     pub wheel: Option<WheelSource>,
     /// The artifact store the result bundle goes to (`lane_store::open` location).
     pub store: Option<String>,
+    /// The named run the bundle belongs to (Kubernetes), if any: see
+    /// [`crate::bundle::lane_prefix`].
+    pub run: Option<String>,
     /// Set (by a signal handler the caller installs) to stop: the mint's
     /// process group is killed, the claim released and no result written, so
     /// the next `lane mint` starts this attempt afresh.
@@ -277,11 +280,16 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
     if let Some(location) = &spec.store {
         let before = serde_json::to_vec_pretty(&result).expect("a result always serializes");
         result.bundle = Some(match lane_store::open(location) {
-            Ok(store) => {
-                crate::bundle::write_bundle(store.as_ref(), &spec.id, dir, &before, &result.files)
-            }
+            Ok(store) => crate::bundle::write_bundle(
+                store.as_ref(),
+                &spec.id,
+                spec.run.as_deref(),
+                dir,
+                &before,
+                &result.files,
+            ),
             Err(e) => crate::bundle::BundleState::Failed {
-                key: crate::bundle::bundle_key(&spec.id),
+                key: crate::bundle::bundle_key(&spec.id, spec.run.as_deref()),
                 error: format!("cannot open the store: {e}"),
             },
         });

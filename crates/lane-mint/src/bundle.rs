@@ -39,19 +39,30 @@ pub enum BundleState {
     },
 }
 
-/// The store key of an attempt's bundle.
-pub fn bundle_key(id: &MintId) -> String {
-    format!(
-        "lanes/{}/mints/{}/{}/r{}/a{}/bundle.zip",
-        id.lane, id.cell, id.gpu, id.repeat, id.attempt
-    )
+/// The store prefix of a lane's bundles: `lanes/<lane>/` for the local
+/// backend, `lanes/<lane>/runs/<run>/` for a named run (Kubernetes: each
+/// run mints anew and never reads another run's bundles).
+pub fn lane_prefix(lane: &str, run: Option<&str>) -> String {
+    match run {
+        Some(run) => format!("lanes/{lane}/runs/{run}/"),
+        None => format!("lanes/{lane}/"),
+    }
+}
+
+/// The store key of an attempt's bundle:
+/// `<lane prefix>mints/<cell>/<gpu>/r<N>/a<M>/bundle.zip`.
+pub fn bundle_key(id: &MintId, run: Option<&str>) -> String {
+    format!("{}a{}/bundle.zip", slot_prefix(id, run), id.attempt)
 }
 
 /// The store prefix of every bundle of one slot (all its attempts).
-pub fn slot_prefix(id: &MintId) -> String {
+pub fn slot_prefix(id: &MintId, run: Option<&str>) -> String {
     format!(
-        "lanes/{}/mints/{}/{}/r{}/",
-        id.lane, id.cell, id.gpu, id.repeat
+        "{}mints/{}/{}/r{}/",
+        lane_prefix(&id.lane, run),
+        id.cell,
+        id.gpu,
+        id.repeat
     )
 }
 
@@ -59,8 +70,9 @@ pub fn slot_prefix(id: &MintId) -> String {
 pub fn stored_attempts(
     store: &dyn ArtifactStore,
     id: &MintId,
+    run: Option<&str>,
 ) -> Result<Vec<u32>, lane_store::StoreError> {
-    let prefix = slot_prefix(id);
+    let prefix = slot_prefix(id, run);
     let mut attempts: Vec<u32> = store
         .list(&prefix)?
         .iter()
@@ -82,8 +94,15 @@ pub fn stored_attempts(
 /// pods under one mint id; numbering each retry after the bundles already
 /// there keeps every attempt's bundle (stores are write-once). Safe because
 /// a Job runs one pod at a time and replaces a pod only once it has ended.
-pub fn next_attempt(store: &dyn ArtifactStore, id: &MintId) -> Result<u32, lane_store::StoreError> {
-    let last = stored_attempts(store, id)?.last().copied().unwrap_or(0);
+pub fn next_attempt(
+    store: &dyn ArtifactStore,
+    id: &MintId,
+    run: Option<&str>,
+) -> Result<u32, lane_store::StoreError> {
+    let last = stored_attempts(store, id, run)?
+        .last()
+        .copied()
+        .unwrap_or(0);
     Ok(id.attempt.max(last + 1))
 }
 
@@ -104,11 +123,12 @@ fn add(
 pub fn write_bundle(
     store: &dyn ArtifactStore,
     id: &MintId,
+    run: Option<&str>,
     mint_dir: &Path,
     result_json: &[u8],
     files: &[crate::agent::FileFingerprint],
 ) -> BundleState {
-    let key = bundle_key(id);
+    let key = bundle_key(id, run);
     let mut skipped = Vec::new();
     let built = (|| -> std::io::Result<Vec<u8>> {
         let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));

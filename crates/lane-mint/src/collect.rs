@@ -62,8 +62,12 @@ fn bad(key: &str, why: impl std::fmt::Display) -> MintError {
     }
 }
 
-fn open_bundle(store: &dyn ArtifactStore, id: &MintId) -> Result<Bundle, MintError> {
-    let key = bundle_key(id);
+fn open_bundle(
+    store: &dyn ArtifactStore,
+    id: &MintId,
+    run: Option<&str>,
+) -> Result<Bundle, MintError> {
+    let key = bundle_key(id, run);
     let store_key = StoreKey::new(key.clone()).map_err(store_err(format!("reading {key}")))?;
     let bytes = store
         .get(&store_key)
@@ -168,12 +172,13 @@ fn recipe_of(lane: &LaneFile, cell: &str) -> &'static str {
     }
 }
 
-/// Gathers every slot of `lane` from the bundles in `store` into
+/// Gathers every slot of `lane` (of `run`, when named) from the bundles in `store` into
 /// `<out>/results/` and writes `summary.json`. `no_bundle` is asked about
 /// each slot that has no bundle at all.
 pub fn collect(
     lane: &LaneFile,
     store: &dyn ArtifactStore,
+    run: Option<&str>,
     out: &Path,
     no_bundle: &mut dyn FnMut(&MintId) -> NoBundle,
 ) -> Result<Summary, MintError> {
@@ -183,9 +188,9 @@ pub fn collect(
     for planned in plan(lane) {
         let first = planned.id;
         let recipe = recipe_of(lane, &first.cell);
-        let attempts = stored_attempts(store, &first).map_err(store_err(format!(
+        let attempts = stored_attempts(store, &first, run).map_err(store_err(format!(
             "listing {}",
-            crate::bundle::slot_prefix(&first)
+            crate::bundle::slot_prefix(&first, run)
         )))?;
         // Every attempt's seconds; only the last readable bundle is kept
         // open (bundles carry artifacts: one at a time in memory).
@@ -196,7 +201,7 @@ pub fn collect(
                 attempt: *a,
                 ..first.clone()
             };
-            match open_bundle(store, &id) {
+            match open_bundle(store, &id, run) {
                 Ok(b) => {
                     walls.push(b.result.wall_s);
                     newest = Some(b);

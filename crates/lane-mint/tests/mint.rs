@@ -29,6 +29,7 @@ fn spec(dir: &Path, script: &str, timeout_s: u64) -> AgentSpec {
         timeout: Duration::from_secs(timeout_s),
         wheel: None,
         store: None,
+        run: None,
         stop: None,
     }
 }
@@ -288,16 +289,17 @@ fn collecting_from_the_store_takes_the_last_attempt_and_every_attempts_seconds()
     }
     let store = lane_store::open(&location).unwrap();
     assert_eq!(
-        lane_mint::bundle::next_attempt(store.as_ref(), &id("sdxl")).unwrap(),
+        lane_mint::bundle::next_attempt(store.as_ref(), &id("sdxl"), None).unwrap(),
         3
     );
     let out = d.path().join("out");
     let mut asked = 0;
-    let summary = lane_mint::collect::collect(&one_slot_lane(), store.as_ref(), &out, &mut |_| {
-        asked += 1;
-        Default::default()
-    })
-    .unwrap();
+    let summary =
+        lane_mint::collect::collect(&one_slot_lane(), store.as_ref(), None, &out, &mut |_| {
+            asked += 1;
+            Default::default()
+        })
+        .unwrap();
     assert_eq!(asked, 0, "a slot with bundles needs no fallback");
     assert!(summary.green, "{summary:?}");
     assert_eq!(summary.mints[0].attempt, 2);
@@ -317,15 +319,16 @@ fn a_slot_without_a_bundle_is_crashed_with_the_jobs_reason_seconds_and_log() {
     let d = tempfile::tempdir().unwrap();
     let store = lane_store::open(&d.path().join("store").to_string_lossy()).unwrap();
     let out = d.path().join("out");
-    let summary = lane_mint::collect::collect(&one_slot_lane(), store.as_ref(), &out, &mut |id| {
-        assert_eq!(id.to_string(), "0.93.3/sdxl/L4/r1/a1");
-        lane_mint::collect::NoBundle {
-            reason: "Job lane-x: failed (DeadlineExceeded: too long)".into(),
-            seconds: Some(42.5),
-            log_tail: Some("CUDA out of memory".into()),
-        }
-    })
-    .unwrap();
+    let summary =
+        lane_mint::collect::collect(&one_slot_lane(), store.as_ref(), None, &out, &mut |id| {
+            assert_eq!(id.to_string(), "0.93.3/sdxl/L4/r1/a1");
+            lane_mint::collect::NoBundle {
+                reason: "Job lane-x: failed (DeadlineExceeded: too long)".into(),
+                seconds: Some(42.5),
+                log_tail: Some("CUDA out of memory".into()),
+            }
+        })
+        .unwrap();
     assert!(!summary.green);
     let m = &summary.mints[0];
     assert_eq!(m.status, Outcome::Crashed);
@@ -357,12 +360,12 @@ fn a_bundle_whose_entry_would_leave_the_mint_folder_is_refused() {
     let store = lane_store::open(&location).unwrap();
     store
         .put_atomic(
-            &lane_store::StoreKey::new(lane_mint::bundle::bundle_key(&id("sdxl"))).unwrap(),
+            &lane_store::StoreKey::new(lane_mint::bundle::bundle_key(&id("sdxl"), None)).unwrap(),
             lane_store::Content::Bytes(&bytes),
         )
         .unwrap();
     let out = d.path().join("out");
-    let e = lane_mint::collect::collect(&one_slot_lane(), store.as_ref(), &out, &mut |_| {
+    let e = lane_mint::collect::collect(&one_slot_lane(), store.as_ref(), None, &out, &mut |_| {
         Default::default()
     })
     .unwrap_err();

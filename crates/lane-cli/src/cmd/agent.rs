@@ -37,6 +37,10 @@ pub struct Args {
     /// The sha256 (hex) the wheel behind `--wheel-url` must have.
     #[arg(long, requires = "wheel_url")]
     pub wheel_sha256: Option<String>,
+    /// The named run the result bundle belongs to (`lanes/<lane>/runs/<run>/`
+    /// in the store; the Kubernetes backend names every run).
+    #[arg(long)]
+    pub run_id: Option<String>,
     /// Number the attempt after the slot's bundles already in `--store` (a
     /// Job's pods retry under one mint id; each keeps its own bundle).
     #[arg(long, requires = "store")]
@@ -77,6 +81,14 @@ fn parse_id(s: &str) -> Option<MintId> {
 /// Runs `lane agent`. Exits 0 whenever a result was written (the mint's own
 /// outcome is in it), 75 when another live agent holds the folder.
 pub fn run(args: Args) -> CliResult {
+    if let Some(run) = &args.run_id {
+        if !lane_kube::valid_run_id(run) {
+            return Err(CliError::new(
+                Exit::Usage,
+                anyhow::anyhow!("--run-id must be 1 to 63 of [A-Za-z0-9._-], starting and ending with a letter or digit; found `{run}`"),
+            ));
+        }
+    }
     let mut id = parse_id(&args.id).ok_or_else(|| {
         CliError::new(
             Exit::Usage,
@@ -98,7 +110,7 @@ pub fn run(args: Args) -> CliResult {
     }
     if let (true, Some(location)) = (args.attempt_from_store, &args.store) {
         let store = lane_store::open(location).map_err(|e| CliError::new(Exit::Failure, e))?;
-        id.attempt = lane_mint::bundle::next_attempt(store.as_ref(), &id)
+        id.attempt = lane_mint::bundle::next_attempt(store.as_ref(), &id, args.run_id.as_deref())
             .map_err(|e| CliError::new(Exit::Failure, e))?;
     }
     let wheel = match (args.wheel, args.wheel_url, args.wheel_sha256) {
@@ -115,6 +127,7 @@ pub fn run(args: Args) -> CliResult {
         timeout: Duration::from_secs(args.timeout_s),
         wheel,
         store: args.store,
+        run: args.run_id,
         stop: Some(stop_flag()?),
     };
     match run_agent(&spec) {

@@ -173,6 +173,90 @@ pub fn write_lane_report(
     Ok(files)
 }
 
+/// What posting did: the request files of a dry run, or the comments and
+/// the check run sent.
+#[derive(Debug, Default, Serialize)]
+pub struct Posted {
+    /// `--dry-run`: the request files written instead of sent.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub requests: Vec<PathBuf>,
+    /// The sticky comments, created or updated.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub comments: Vec<lane_github::CommentOutcome>,
+    /// The check run, when there was a head commit to report on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check_run: Option<lane_github::CheckRunOutcome>,
+}
+
+/// Posts a lane's rendered report (`body`, from `results`): one sticky
+/// comment on each target PR and a check run on `head_sha` (else the lane
+/// branch's head, when the lane's repository is local). `dry_run` writes
+/// the exact requests under `<lane_out>/requests/` and sends nothing. Used
+/// by `lane report --post` and `lane mint --post`.
+pub fn post_lane_report(
+    loaded: &crate::lane::LoadedLane,
+    results: &LaneResults,
+    body: &str,
+    head_sha: Option<String>,
+    lane_out: &Path,
+    dry_run: bool,
+) -> Result<Posted, CliError> {
+    let lane = &loaded.lane;
+    let version = lane.version.to_string();
+    let verdict = conclusion(results);
+    let targets = targets(lane);
+    let mut output = Posted::default();
+    let repo_name = lane.github_repo().ok_or_else(|| {
+        CliError::new(
+            Exit::InvalidInput,
+            anyhow!("the lane names no GitHub repository (github.repo, or a github.com upstream)"),
+        )
+    })?;
+    let repo = Repo::parse(&repo_name).map_err(|e| CliError::new(Exit::InvalidInput, e))?;
+    let head_sha = head_sha.or_else(|| self::head_sha(loaded));
+    let check = head_sha.map(|sha| {
+        let summary = render_comment(
+            results,
+            &RenderOptions {
+                limit: 65_535,
+                marker: false,
+            },
+        );
+        CheckRun {
+            name: format!("lane {version}"),
+            head_sha: sha,
+            conclusion: verdict.conclusion.as_str().to_owned(),
+            title: format!("lane {version}: {}", verdict.conclusion.as_str()),
+            summary: summary.body,
+            details_url: results
+                .report_url
+                .clone()
+                .filter(|u| u.starts_with("https://")),
+        }
+    });
+    if check.is_none() {
+        tracing::warn!("no head commit for the check run (give --head-sha)");
+    }
+    if dry_run {
+        output.requests = self::dry_run(lane_out, &repo, &targets, body, check.as_ref())?;
+    } else {
+        post(&repo, &targets, &version, body, check.as_ref(), &mut output)?;
+    }
+    Ok(output)
+}
+
+/// Loads and renders the lane's results folder and posts it
+/// ([`post_lane_report`], no head commit given): `lane mint --post`.
+pub fn post_results(
+    loaded: &crate::lane::LoadedLane,
+    results_dir: &Path,
+    lane_out: &Path,
+) -> Result<Posted, CliError> {
+    let model = load(&loaded.lane, results_dir, None)?;
+    let rendered = render_comment(&model, &RenderOptions::default());
+    post_lane_report(loaded, &model, &rendered.body, None, lane_out, false)
+}
+
 /// Runs `lane report`.
 pub fn run(args: Args) -> CliResult {
     let loaded = crate::lane::load(&args.lane)?;
@@ -209,51 +293,17 @@ pub fn run(args: Args) -> CliResult {
         check_run: None,
     };
     if args.post {
-        let repo_name = lane.github_repo().ok_or_else(|| {
-            CliError::new(
-                Exit::InvalidInput,
-                anyhow!(
-                    "the lane names no GitHub repository (github.repo, or a github.com upstream)"
-                ),
-            )
-        })?;
-        let repo = Repo::parse(&repo_name).map_err(|e| CliError::new(Exit::InvalidInput, e))?;
-        let head_sha = args.head_sha.clone().or_else(|| head_sha(&loaded));
-        let check = head_sha.map(|sha| {
-            let summary = render_comment(
-                &results,
-                &RenderOptions {
-                    limit: 65_535,
-                    marker: false,
-                },
-            );
-            CheckRun {
-                name: format!("lane {version}"),
-                head_sha: sha,
-                conclusion: verdict.conclusion.as_str().to_owned(),
-                title: format!("lane {version}: {}", verdict.conclusion.as_str()),
-                summary: summary.body,
-                details_url: results
-                    .report_url
-                    .clone()
-                    .filter(|u| u.starts_with("https://")),
-            }
-        });
-        if check.is_none() {
-            tracing::warn!("no head commit for the check run (give --head-sha)");
-        }
-        if args.dry_run {
-            output.requests = dry_run(&lane_out, &repo, &targets, &rendered.body, check.as_ref())?;
-        } else {
-            post(
-                &repo,
-                &targets,
-                &version,
-                &rendered.body,
-                check.as_ref(),
-                &mut output,
-            )?;
-        }
+        let posted = post_lane_report(
+            &loaded,
+            &results,
+            &rendered.body,
+            args.head_sha.clone(),
+            &lane_out,
+            args.dry_run,
+        )?;
+        output.requests = posted.requests;
+        output.comments = posted.comments;
+        output.check_run = posted.check_run;
     }
     if args.json {
         print_json(&output)?;
@@ -347,7 +397,7 @@ fn post(
     version: &str,
     body: &str,
     check: Option<&CheckRun>,
-    output: &mut ReportOutput,
+    output: &mut Posted,
 ) -> Result<(), CliError> {
     let auth = Auth::from_env().ok_or_else(|| fail(lane_github::GithubError::NoCredentials))?;
     let config = ClientConfig::from_env(auth);

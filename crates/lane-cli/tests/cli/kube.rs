@@ -721,7 +721,7 @@ fn a_whole_lane_mints_in_pods_with_the_staged_wheel_and_gathers_from_s3() {
             assert_eq!(record["status"], "minted", "{record}");
             assert_eq!(
                 record["bundle"]["key"],
-                format!("lanes/{LANE}/mints/{cell}/L4/r{r}/a1/bundle.zip")
+                format!("lanes/{LANE}/runs/manual/mints/{cell}/L4/r{r}/a1/bundle.zip")
             );
             assert!(slot.join("report.json").is_file());
         }
@@ -732,8 +732,15 @@ fn a_whole_lane_mints_in_pods_with_the_staged_wheel_and_gathers_from_s3() {
         .join(format!("out/lanes/{LANE}/report/report.html"))
         .is_file());
     // The bundles are in S3 (not only on the "nodes").
-    let keys = s3.list(&format!("lanes/{LANE}/mints/")).unwrap();
+    let keys = s3
+        .list(&format!("lanes/{LANE}/runs/manual/mints/"))
+        .unwrap();
     assert_eq!(keys.len(), 4, "{keys:?}");
+    // So are the run's summary and report (a CronJob's pod keeps nothing).
+    let kept = s3
+        .list(&format!("lanes/{LANE}/runs/manual/report/"))
+        .unwrap();
+    assert_eq!(kept.len(), 3, "{kept:?}");
 }
 
 #[test]
@@ -764,7 +771,7 @@ fn a_crashed_pod_is_retried_by_its_job_and_both_attempts_keep_their_bundles() {
         assert!(
             d.path()
                 .join(format!(
-                    "store/lanes/{LANE}/mints/cell00/L4/r1/a{a}/bundle.zip"
+                    "store/lanes/{LANE}/runs/manual/mints/cell00/L4/r1/a{a}/bundle.zip"
                 ))
                 .is_file(),
             "attempt {a} lost its bundle"
@@ -799,6 +806,54 @@ fn kill_9_mid_lane_then_resume_creates_no_duplicate_job() {
     let ids = mint_ids(&emu.jobs());
     assert_eq!(ids.len(), 4, "{ids:?}");
     assert!(ids.values().all(|n| *n == 1), "a duplicate Job: {ids:?}");
+}
+
+#[test]
+fn a_new_run_mints_anew_and_never_adopts_an_earlier_runs_jobs() {
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), false, &folder_store(d.path()));
+    let emu = Emulator::start(d.path(), 0.0);
+    let kubelet = Kubelet::new(&emu, d.path());
+    for (n, run) in ["nightly-1", "nightly-2"].iter().enumerate() {
+        let tag = format!("run{n}");
+        let mut lane = Lane(spawn_lane_with(d.path(), &tag, &["--run-id", run], &[]));
+        // The earlier run's finished Jobs are still there (within their TTL).
+        let jobs = wait_jobs(&emu, "this run's Jobs", |j| j.len() == 4 * (n + 1));
+        for (name, job) in &jobs {
+            if job["metadata"]["labels"]["lane.dev/run"] == *run {
+                assert_eq!(kubelet.run_job(name, job), JobEnd::Complete);
+            }
+        }
+        let o = lane.wait(d.path(), &tag, Duration::from_secs(60));
+        assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
+        assert!(!stderr(&o).contains("adopted"), "{}", stderr(&o));
+        // This run's own bundles, first attempts: nothing of the other run.
+        let record = read_json(
+            &d.path()
+                .join(format!("out/lanes/{LANE}/results/cell00/L4/r1/mint.json")),
+        );
+        assert_eq!(record["attempt"], 1, "{record}");
+        assert_eq!(
+            record["bundle"]["key"],
+            format!("lanes/{LANE}/runs/{run}/mints/cell00/L4/r1/a1/bundle.zip")
+        );
+        assert!(d
+            .path()
+            .join(format!("store/lanes/{LANE}/runs/{run}/report/report.md"))
+            .is_file());
+    }
+    // Two runs, one Job per mint id in each.
+    let jobs = emu.jobs();
+    for run in ["nightly-1", "nightly-2"] {
+        let mine: BTreeMap<String, serde_json::Value> = jobs
+            .iter()
+            .filter(|(_, j)| j["metadata"]["labels"]["lane.dev/run"] == run)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let ids = mint_ids(&mine);
+        assert_eq!(ids.len(), 4, "{run}: {ids:?}");
+        assert!(ids.values().all(|n| *n == 1), "{run}: {ids:?}");
+    }
 }
 
 #[test]

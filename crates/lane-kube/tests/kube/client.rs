@@ -18,7 +18,11 @@ type Handle = mock::Handle<Request<Body>, Response<Body>>;
 
 const JOBS: &str = "/apis/batch/v1/namespaces/lane/jobs";
 const PODS: &str = "/api/v1/namespaces/lane/pods";
-/// `lane_selector("0.93.3")`, form-encoded.
+/// `run_selector("0.93.3", RUN)`, form-encoded (adoption, the watch).
+const RUN_SELECTOR_Q: &str = "labelSelector=app.kubernetes.io%2Fmanaged-by%3Dlane%2Clane.dev%2Flane%3D0.93.3%2Clane.dev%2Frun%3Drun-20250101T000000Z";
+/// The run of `super::mint`.
+const RUN: &str = "run-20250101T000000Z";
+/// `lane_selector("0.93.3")`, form-encoded (`lane cancel`: every run).
 const SELECTOR_Q: &str =
     "labelSelector=app.kubernetes.io%2Fmanaged-by%3Dlane%2Clane.dev%2Flane%3D0.93.3";
 
@@ -195,12 +199,12 @@ async fn adopt_lists_the_lanes_jobs_by_label() {
     let server = expect(
         &mut h,
         Method::GET,
-        format!("{JOBS}?&{SELECTOR_Q}"),
+        format!("{JOBS}?&{RUN_SELECTOR_Q}"),
         None,
         200,
         job_list(vec![job]),
     );
-    let (got, ()) = tokio::join!(b.adopt("0.93.3"), server);
+    let (got, ()) = tokio::join!(b.adopt("0.93.3", RUN), server);
     let got = got.unwrap();
     assert_eq!(got.len(), 1);
     assert_eq!(mint_id_of(&got[0]), Some("0.93.3/sdxl-turbo/L40S/r1/a1"));
@@ -460,7 +464,7 @@ async fn the_watcher_lists_watches_and_relists_after_410() {
         (seen, held)
     };
     let watch = async {
-        let mut s = std::pin::pin!(watch_lane(client, "lane", "0.93.3"));
+        let mut s = std::pin::pin!(watch_lane(client, "lane", "0.93.3", RUN));
         let mut v = LaneView::new();
         let mut inits = 0;
         let mut errors = 0;
@@ -484,14 +488,14 @@ async fn the_watcher_lists_watches_and_relists_after_410() {
     assert_eq!(
         jobs,
         vec![
-            format!("GET {JOBS}?&{SELECTOR_Q}&limit=500"),
-            format!("GET {JOBS}?&watch=true&timeoutSeconds=290&{SELECTOR_Q}&allowWatchBookmarks=true&resourceVersion=7"),
-            format!("GET {JOBS}?&{SELECTOR_Q}&limit=500"),
+            format!("GET {JOBS}?&{RUN_SELECTOR_Q}&limit=500"),
+            format!("GET {JOBS}?&watch=true&timeoutSeconds=290&{RUN_SELECTOR_Q}&allowWatchBookmarks=true&resourceVersion=7"),
+            format!("GET {JOBS}?&{RUN_SELECTOR_Q}&limit=500"),
         ],
         "all requests: {seen:#?}"
     );
     assert!(
-        seen.contains(&format!("GET {PODS}?&{SELECTOR_Q}&limit=500")),
+        seen.contains(&format!("GET {PODS}?&{RUN_SELECTOR_Q}&limit=500")),
         "{seen:#?}"
     );
 }

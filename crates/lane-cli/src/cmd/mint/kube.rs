@@ -109,7 +109,17 @@ struct JobOut<'a> {
 }
 
 /// Runs `lane mint --backend kube`.
-pub fn run(args: &Args, lane: &lane_file::LaneFile) -> CliResult {
+pub fn run(args: &Args, loaded: &crate::lane::LoadedLane) -> CliResult {
+    let lane = &loaded.lane;
+    if !lane_kube::valid_run_id(&args.run_id) {
+        return Err(CliError::new(
+            Exit::Usage,
+            anyhow::anyhow!(
+                "--run-id must be 1 to 63 of [A-Za-z0-9._-], starting and ending with a letter or digit; found `{}`",
+                args.run_id
+            ),
+        ));
+    }
     let Some(path) = &args.kube_config else {
         return Err(CliError::new(
             Exit::Usage,
@@ -205,7 +215,13 @@ pub fn run(args: &Args, lane: &lane_file::LaneFile) -> CliResult {
                 KubeProgress::State(id, state) => eprintln!("{id}: {state}"),
             };
             let ends = backend
-                .run_lane(&lane_name, wanted, unschedulable_after, &mut on)
+                .run_lane(
+                    &lane_name,
+                    &args.run_id,
+                    wanted,
+                    unschedulable_after,
+                    &mut on,
+                )
                 .await?;
             Ok::<_, lane_kube::KubeError>((backend, ends))
         })
@@ -218,7 +234,7 @@ pub fn run(args: &Args, lane: &lane_file::LaneFile) -> CliResult {
         let end = ends.get(&id.to_string());
         let job = end
             .map(|e| e.job.clone())
-            .unwrap_or_else(|| lane_kube::job_name(id));
+            .unwrap_or_else(|| lane_kube::job_name(id, &args.run_id));
         let log_tail = match rt.block_on(backend.mint_log(&job, LOG_TAIL_BYTES)) {
             Ok(log) => log,
             Err(e) => Some(format!("(the pod log could not be read: {e})")),
@@ -232,10 +248,23 @@ pub fn run(args: &Args, lane: &lane_file::LaneFile) -> CliResult {
             log_tail,
         }
     };
-    let summary = collect(lane, store.as_ref(), &out, &mut no_bundle)
-        .map_err(|e| CliError::new(Exit::Failure, e))?;
+    let summary = collect(
+        lane,
+        store.as_ref(),
+        Some(&args.run_id),
+        &out,
+        &mut no_bundle,
+    )
+    .map_err(|e| CliError::new(Exit::Failure, e))?;
     print_summary(args, lane, &summary, &ends, &out)?;
-    super::report_and_exit(args, lane, &out, summary.green)
+    let prefix = lane_mint::bundle::lane_prefix(lane.version.as_str(), Some(&args.run_id));
+    super::report_and_exit(
+        args,
+        loaded,
+        &out,
+        summary.green,
+        Some((store.as_ref(), prefix)),
+    )
 }
 
 fn print_summary(

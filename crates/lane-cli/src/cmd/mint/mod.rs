@@ -35,9 +35,16 @@ pub struct Args {
     /// The Kubernetes backend's configuration (YAML, `docs/kubernetes.md`).
     #[arg(long)]
     pub kube_config: Option<PathBuf>,
-    /// The run id label of the lane's Jobs.
-    #[arg(long, default_value = "manual")]
+    /// The run (kube backend): its Jobs carry it, a restarted `lane mint`
+    /// with the same run adopts them, and its bundles and report live under
+    /// `lanes/<lane>/runs/<run>/` in the store. A new run mints anew.
+    #[arg(long, env = "LANE_RUN_ID", default_value = "manual")]
     pub run_id: String,
+    /// When every mint is in, post the report: a sticky comment on each of
+    /// the lane's PRs and a check run (as `lane report --post`; needs a
+    /// GitHub token or App in the environment).
+    #[arg(long)]
+    pub post: bool,
     /// Mints at once (default: the lane's `mint.concurrency`, else one per visible GPU, at least 1).
     #[arg(long)]
     pub concurrency: Option<usize>,
@@ -102,7 +109,7 @@ pub fn run(args: Args) -> CliResult {
     };
     match args.backend.as_str() {
         "local" => {}
-        "kube" => return kube::run(&args, lane),
+        "kube" => return kube::run(&args, &loaded),
         other => {
             return Err(CliError::new(
                 Exit::Usage,
@@ -226,7 +233,7 @@ pub fn run(args: Args) -> CliResult {
         print_slots(&summary);
         println!("results: {}", lane_mint::local::results_dir(&out).display());
     }
-    report_and_exit(&args, lane, &out, summary.green)
+    report_and_exit(&args, &loaded, &out, summary.green, None)
 }
 
 /// One line per slot: its final attempt, outcome, seconds (all attempts) and why.
@@ -244,10 +251,12 @@ fn print_slots(summary: &lane_mint::gather::Summary) {
 /// when not.
 fn report_and_exit(
     args: &Args,
-    lane: &lane_file::LaneFile,
+    loaded: &crate::lane::LoadedLane,
     out: &std::path::Path,
     green: bool,
+    keep: Option<(&dyn lane_store::ArtifactStore, String)>,
 ) -> CliResult {
+    let lane = &loaded.lane;
     let files = crate::cmd::report::write_lane_report(
         lane,
         &lane_mint::local::results_dir(out),
@@ -261,6 +270,44 @@ fn report_and_exit(
             files.markdown.display(),
             files.json.display()
         );
+    }
+    // A run in pods keeps its summary and report in the store too (a
+    // CronJob's own filesystem goes with its pod).
+    if let Some((store, prefix)) = keep {
+        let summary = lane_mint::local::results_dir(out).join("summary.json");
+        for (name, path) in [
+            ("summary.json", &summary),
+            ("report/report.md", &files.markdown),
+            ("report/report.json", &files.json),
+            ("report/report.html", &files.html),
+        ] {
+            let key = format!("{prefix}{name}");
+            let put = lane_store::StoreKey::new(key.clone())
+                .and_then(|k| store.put_atomic(&k, lane_store::Content::File(path)));
+            match put {
+                Ok(_) => {}
+                Err(e @ lane_store::StoreError::Conflict { .. }) => {
+                    tracing::warn!(%key, error = %e, "the store keeps this run's earlier copy (write-once)")
+                }
+                Err(e) => return Err(CliError::new(Exit::Failure, e)),
+            }
+        }
+        if !args.json {
+            println!("kept in the store: {}/{prefix}report/", store.location());
+        }
+    }
+    if args.post {
+        let posted =
+            crate::cmd::report::post_results(loaded, &lane_mint::local::results_dir(out), out)?;
+        for c in &posted.comments {
+            eprintln!(
+                "posted    #{}: comment {} {:?}",
+                c.issue, c.comment_id, c.action
+            );
+        }
+        if let Some(c) = &posted.check_run {
+            eprintln!("posted    check run {}", c.id);
+        }
     }
     Ok(if green { Exit::Ok } else { Exit::Findings })
 }

@@ -61,6 +61,16 @@ impl KubeBackend {
             .iter()
             .filter_map(|j| crate::client::mint_id_of(j).map(str::to_owned))
             .collect();
+        // Each mint's Job name, as created or adopted.
+        let mut created: BTreeMap<String, String> = wanted
+            .iter()
+            .filter_map(|j| {
+                Some((
+                    crate::client::mint_id_of(j)?.to_owned(),
+                    j.metadata.name.clone()?,
+                ))
+            })
+            .collect();
         let adopted = self.adopt(lane, run).await?;
         if !adopted.is_empty() {
             on(KubeProgress::Adopted(adopted.len()));
@@ -97,6 +107,14 @@ impl KubeBackend {
                 }
                 Ok(None) => break,
                 Err(_) => {}
+            }
+            // Every Job was created or adopted before the watch began, so
+            // one missing from the first full LIST was deleted in between:
+            // it counts as seen (and then gone), or lane would wait forever.
+            if view.jobs_synced() {
+                for (id, name) in std::mem::take(&mut created) {
+                    last.entry(id).or_insert((name, None));
+                }
             }
             for job in view.jobs().values() {
                 if let Some(id) = crate::client::mint_id_of(job).filter(|id| ids.contains(*id)) {

@@ -194,6 +194,8 @@ pub fn watch_lane(
 struct Store<K> {
     live: BTreeMap<String, K>,
     init: Option<BTreeMap<String, K>>,
+    /// A first full LIST has arrived (`InitDone`).
+    synced: bool,
 }
 
 impl<K: kube::Resource> Store<K> {
@@ -216,6 +218,7 @@ impl<K: kube::Resource> Store<K> {
                 if let Some(fresh) = self.init.take() {
                     self.live = fresh;
                 }
+                self.synced = true;
             }
         }
     }
@@ -245,6 +248,12 @@ impl LaneView {
     /// The Jobs seen, by name.
     pub fn jobs(&self) -> &BTreeMap<String, Job> {
         &self.jobs.live
+    }
+
+    /// Whether a full LIST of the Jobs has arrived: from then on, a Job
+    /// the view lacks is not in the cluster.
+    pub fn jobs_synced(&self) -> bool {
+        self.jobs.synced
     }
 
     /// Mint id -> state of every Job seen (a Job without the mint-id

@@ -553,3 +553,64 @@ fn a_jobs_seconds_run_from_its_start_to_its_end_and_are_absent_before_it_starts(
         None
     );
 }
+
+/// Regression: a Job created and then deleted before the watch's first LIST
+/// was never seen, so `run_lane` waited for it forever. Every Job exists
+/// before the watch begins; one the first full LIST lacks is gone.
+#[tokio::test]
+async fn a_job_deleted_before_the_first_list_ends_the_lane_as_deleted() {
+    let (b, mut h) = backend();
+    let job = the_job();
+    let id = mint_id_of(&job).unwrap().to_owned();
+    let name = job.metadata.name.clone().unwrap();
+    let created = serde_json::to_value(&job).unwrap();
+    let server = async move {
+        let mut held = Vec::new();
+        loop {
+            let Some((req, send)) = h.next_request().await else {
+                return held.len();
+            };
+            let uri = req.uri().to_string();
+            let reply = if req.method() == Method::POST {
+                serde_json::to_vec(&created).unwrap()
+            } else if uri.contains("watch=true") {
+                held.push(send);
+                continue;
+            } else if uri.starts_with(JOBS) {
+                serde_json::to_vec(&job_list(vec![])).unwrap()
+            } else {
+                serde_json::to_vec(&json!({"apiVersion": "v1", "kind": "PodList",
+                    "metadata": {"resourceVersion": "7"}, "items": []}))
+                .unwrap()
+            };
+            send.send_response(Response::builder().body(Body::from(reply)).unwrap());
+        }
+    };
+    let lane = async {
+        let ends = b
+            .run_lane(
+                "0.93.3",
+                RUN,
+                vec![the_job()],
+                Duration::from_secs(600),
+                &mut |_| {},
+            )
+            .await
+            .unwrap();
+        drop(b);
+        ends
+    };
+    let ends = tokio::time::timeout(Duration::from_secs(20), async {
+        let (ends, _) = tokio::join!(lane, server);
+        ends
+    })
+    .await
+    .expect("run_lane ended instead of waiting for a Job it never saw");
+    let end = &ends[&id];
+    assert_eq!(end.job, name);
+    assert!(
+        matches!(&end.state, JobState::Failed { reason } if reason.starts_with("Deleted")),
+        "{end:?}"
+    );
+    assert_eq!(end.seconds, None, "never seen running: no seconds");
+}

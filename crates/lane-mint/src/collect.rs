@@ -210,7 +210,7 @@ pub fn collect(
                 Err(e) => warn!(mint = %id, error = %e, "a result bundle is unreadable; skipped"),
             }
         }
-        let (result, dir) = match newest {
+        let (result, wall, dir) = match newest {
             Some(mut last) => {
                 let dir = out.join("mints").join(last.result.id.rel_dir());
                 let skipped = unpack(&mut last, &dir)?;
@@ -220,7 +220,8 @@ pub fn collect(
                     sha256: last.sha256,
                     skipped,
                 });
-                (result, dir)
+                let wall = Some(result.wall_s);
+                (result, wall, dir)
             }
             None => {
                 let known = no_bundle(&first);
@@ -242,22 +243,20 @@ pub fn collect(
                     replay: false,
                     bundle: None,
                 };
-                (result, dir)
+                // A Job that ran keeps its seconds; one that never started
+                // measured nothing.
+                walls.extend(known.seconds);
+                (result, known.seconds, dir)
             }
         };
-        let walls = if walls.is_empty() {
-            vec![result.wall_s]
-        } else {
-            walls
-        };
         replay |= result.replay;
-        gather(&results, &dir, &result, recipe, walls.clone())?;
+        gather(&results, &dir, &result, wall, recipe, walls.clone())?;
         mints.push(SlotSummary {
             slot: first.slot(),
             attempt: result.id.attempt,
             status: result.outcome,
             reason: result.reason.clone(),
-            wall_s: walls.iter().sum(),
+            wall_s: (!walls.is_empty()).then(|| walls.iter().sum()),
         });
     }
     let summary = Summary {

@@ -27,8 +27,11 @@ pub struct MintRecord<'a> {
     pub status: Outcome,
     /// Why.
     pub reason: &'a str,
-    /// Wall seconds (a failed mint keeps its seconds).
-    pub wall_s: f64,
+    /// Wall seconds of this attempt (a failed mint keeps its seconds);
+    /// absent when nothing measured it (its agent vanished, its pod never
+    /// ran), never 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wall_s: Option<f64>,
     /// The exit code, when it exited.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exit_code: Option<i32>,
@@ -73,10 +76,12 @@ pub fn slot_dir(results: &Path, cell: &str, gpu: &str, repeat: u32) -> PathBuf {
 }
 
 /// Copies a finished attempt into its slot of the results folder.
+/// `wall_s` is the attempt's measured seconds (`None`: not measured).
 pub fn gather(
     results: &Path,
     mint_dir: &Path,
     result: &AgentResult,
+    wall_s: Option<f64>,
     recipe: &str,
     attempts_wall_s: Vec<f64>,
 ) -> Result<PathBuf, MintError> {
@@ -102,7 +107,7 @@ pub fn gather(
         attempt: id.attempt,
         status: result.outcome,
         reason: &result.reason,
-        wall_s: result.wall_s,
+        wall_s,
         exit_code: match result.end {
             ProcessEnd::Exited { code } => Some(code),
             _ => None,
@@ -144,8 +149,9 @@ pub struct SlotSummary {
     pub status: Outcome,
     /// Why.
     pub reason: String,
-    /// Seconds summed over every attempt.
-    pub wall_s: f64,
+    /// Seconds summed over every attempt that measured any; absent when none did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wall_s: Option<f64>,
 }
 
 /// Writes `summary.json` atomically.

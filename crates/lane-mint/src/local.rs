@@ -368,7 +368,8 @@ impl LocalRun<'_> {
             .unwrap_or("unknown");
         match serde_json::from_str::<crate::agent::AgentResult>(&json) {
             Ok(result) => {
-                gather(&results_dir(&self.out), &dir, &result, recipe, walls)?;
+                let wall = Some(result.wall_s);
+                gather(&results_dir(&self.out), &dir, &result, wall, recipe, walls)?;
             }
             Err(_) => {
                 // The agent left no result (it vanished): record that, with no report.
@@ -388,7 +389,14 @@ impl LocalRun<'_> {
                     replay: false,
                     bundle: None,
                 };
-                gather(&results_dir(&self.out), &dir, &result, recipe, walls)?;
+                gather(
+                    &results_dir(&self.out),
+                    &dir,
+                    &result,
+                    row.wall_s,
+                    recipe,
+                    walls,
+                )?;
             }
         }
         store.mark_gathered(&row.id)
@@ -403,11 +411,12 @@ impl LocalRun<'_> {
         let mut mints = Vec::new();
         let mut replay = false;
         for row in latest.values() {
-            let total: f64 = rows
+            let walls: Vec<f64> = rows
                 .iter()
                 .filter(|r| r.id.slot() == row.id.slot())
                 .filter_map(|r| r.wall_s)
-                .sum();
+                .collect();
+            let total = (!walls.is_empty()).then(|| walls.iter().sum());
             if let Some(json) = store.result_json(&row.id)? {
                 replay |= serde_json::from_str::<crate::agent::AgentResult>(&json)
                     .is_ok_and(|r| r.replay);

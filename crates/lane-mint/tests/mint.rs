@@ -337,7 +337,34 @@ fn a_slot_without_a_bundle_is_crashed_with_the_jobs_reason_seconds_and_log() {
         "{}",
         m.reason
     );
-    assert_eq!(m.wall_s, 42.5, "a failed Job keeps its seconds");
+    assert_eq!(m.wall_s, Some(42.5), "a failed Job keeps its seconds");
+}
+
+#[test]
+fn a_slot_whose_job_never_ran_has_no_seconds_rather_than_zero() {
+    let d = tempfile::tempdir().unwrap();
+    let store = lane_store::open(&d.path().join("store").to_string_lossy()).unwrap();
+    let out = d.path().join("out");
+    let summary =
+        lane_mint::collect::collect(&one_slot_lane(), store.as_ref(), None, &out, &mut |_| {
+            lane_mint::collect::NoBundle {
+                reason: "Job lane-x: failed (Deleted: before it started)".into(),
+                seconds: None,
+                log_tail: None,
+            }
+        })
+        .unwrap();
+    assert_eq!(
+        summary.mints[0].wall_s, None,
+        "unmeasured is absent, never 0"
+    );
+    let record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("results/sdxl/L4/r1/mint.json")).unwrap())
+            .unwrap();
+    assert!(record.get("wall_s").is_none(), "{record}");
+    assert_eq!(record["attempts_wall_s"], serde_json::json!([]));
+    let text = std::fs::read_to_string(out.join("results/summary.json")).unwrap();
+    assert!(!text.contains("\"wall_s\""), "{text}");
 }
 
 #[test]

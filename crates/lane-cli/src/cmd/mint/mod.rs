@@ -239,9 +239,12 @@ pub fn run(args: Args) -> CliResult {
 /// One line per slot: its final attempt, outcome, seconds (all attempts) and why.
 fn print_slots(summary: &lane_mint::gather::Summary) {
     for m in &summary.mints {
+        let wall = m
+            .wall_s
+            .map_or_else(|| "- (not measured)".to_owned(), |w| format!("{w:.3} s"));
         println!(
-            "  {:<40} a{} {:?} {:.3} s  {}",
-            m.slot, m.attempt, m.status, m.wall_s, m.reason
+            "  {:<40} a{} {:?} {wall}  {}",
+            m.slot, m.attempt, m.status, m.reason
         );
     }
 }

@@ -3,7 +3,7 @@
 //! follow them through the watcher until every one has finished, naming
 //! each mint that stays Unschedulable (and its GPU class) once.
 
-use futures::StreamExt;
+use futures::{FutureExt, StreamExt};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::jiff::Timestamp;
 use std::collections::{BTreeMap, BTreeSet};
@@ -96,16 +96,30 @@ impl KubeBackend {
             lane,
             run
         ));
-        loop {
+        'watch: loop {
             // Wake at least every 30 s without an event, so a pod that stays
             // Unschedulable is named once its limit passes, not at the next event.
             match tokio::time::timeout(Duration::from_secs(30), events.next()).await {
-                Ok(Some(Ok(e))) => view.apply(e),
+                Ok(Some(Ok(e))) => {
+                    view.apply(e);
+                    // Take every event already waiting (a relist delivers
+                    // one per Job) before recomputing the states once.
+                    loop {
+                        match events.next().now_or_never() {
+                            Some(Some(Ok(e))) => view.apply(e),
+                            Some(Some(Err(e))) => {
+                                warn!(error = %e, "the watch failed; it retries with backoff")
+                            }
+                            Some(None) => break 'watch,
+                            None => break,
+                        }
+                    }
+                }
                 Ok(Some(Err(e))) => {
                     warn!(error = %e, "the watch failed; it retries with backoff");
                     continue;
                 }
-                Ok(None) => break,
+                Ok(None) => break 'watch,
                 Err(_) => {}
             }
             // Every Job was created or adopted before the watch began, so

@@ -188,9 +188,12 @@ impl KubeBackend {
         let Some(name) = newest.and_then(|p| p.metadata.name.clone()) else {
             return Ok(None);
         };
+        // The end of the log (where the error is), then capped: the server
+        // applies `limitBytes` from the start of what `tailLines` selects.
         let lp = LogParams {
             container: Some(MINT_CONTAINER.to_owned()),
             limit_bytes: Some(limit_bytes),
+            tail_lines: Some(1000),
             ..LogParams::default()
         };
         Ok(Some(self.pods().logs(&name, &lp).await?))

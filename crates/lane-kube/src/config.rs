@@ -151,7 +151,32 @@ fn default_uid() -> i64 {
     65532
 }
 
+/// Environment names that hold credentials: never plain values in a Job
+/// (they come from `storeSecret`).
+pub const SECRET_ENV: &[&str] = &[
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "GITHUB_TOKEN",
+    "GH_TOKEN",
+    "LANE_GITHUB_APP_KEY",
+    "LANE_INDEX_TOKEN",
+];
+
 impl KubeConfig {
+    /// Refuses what would put a credential in plain text into every Job: a
+    /// `storeEnv` entry named like one ([`SECRET_ENV`]).
+    pub fn check(&self) -> Result<(), crate::KubeError> {
+        match self
+            .store_env
+            .keys()
+            .find(|k| SECRET_ENV.contains(&k.as_str()))
+        {
+            Some(k) => Err(crate::KubeError::SecretInStoreEnv { key: k.clone() }),
+            None => Ok(()),
+        }
+    }
+
     /// A configuration with every default and the two images.
     pub fn new(lane_image: impl Into<String>, mint_image: impl Into<String>) -> KubeConfig {
         KubeConfig {

@@ -23,7 +23,7 @@ pub use run::{JobEnd, KubeProgress};
 pub use watch::{job_seconds, job_state, watch_lane, JobState, LaneEvent, LaneView};
 
 pub use config::{
-    default_gpu_classes, GpuClass, KubeConfig, GPU_PRODUCT_LABEL, NVIDIA_GPU_RESOURCE,
+    default_gpu_classes, GpuClass, KubeConfig, GPU_PRODUCT_LABEL, NVIDIA_GPU_RESOURCE, SECRET_ENV,
 };
 pub use job::{
     agent_args, id_hash, job_for, job_name, jobs_yaml, label_value, labels_for, lane_selector,
@@ -53,6 +53,13 @@ pub enum KubeError {
     /// The Kubernetes API refused or could not be reached.
     #[error("Kubernetes API: {0}")]
     Api(#[from] kube::Error),
+    /// `storeEnv` names a credential, which would be written in plain text
+    /// into every Job; credentials come from `storeSecret`.
+    #[error("storeEnv.{key} is a credential: put it in the Secret named by storeSecret, never in storeEnv (it would be plain text in every Job)")]
+    SecretInStoreEnv {
+        /// The variable.
+        key: String,
+    },
     /// The watch stream ended before every Job finished (it never should:
     /// the watcher retries forever).
     #[error("the watch on the lane's Jobs ended before every Job finished")]

@@ -14,6 +14,16 @@ use crate::client::{still_to_create, KubeBackend, Submitted};
 use crate::watch::{job_seconds, watch_lane, JobState, LaneView};
 use crate::KubeError;
 
+/// What the watch last saw of one mint's Job, kept after it is gone.
+#[derive(Debug, Clone, Default)]
+struct Seen {
+    name: String,
+    /// Start to end, once it ended (or until lane saw it deleted).
+    seconds: Option<f64>,
+    /// `status.startTime`.
+    start: Option<Timestamp>,
+}
+
 /// How one mint's Job ended.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JobEnd {
@@ -89,7 +99,7 @@ impl KubeBackend {
         // What the watch last saw of each mint's Job (its name, its seconds),
         // kept after the Job is gone: a Job that vanishes was deleted (`lane
         // cancel`, a person, the TTL controller) and will never change again.
-        let mut last: BTreeMap<String, (String, Option<f64>)> = BTreeMap::new();
+        let mut last: BTreeMap<String, Seen> = BTreeMap::new();
         let mut events = std::pin::pin!(watch_lane(
             self.client().clone(),
             &self.config().namespace,
@@ -127,27 +137,50 @@ impl KubeBackend {
             // it counts as seen (and then gone), or lane would wait forever.
             if view.jobs_synced() {
                 for (id, name) in std::mem::take(&mut created) {
-                    last.entry(id).or_insert((name, None));
+                    last.entry(id).or_insert(Seen {
+                        name,
+                        ..Seen::default()
+                    });
                 }
             }
             for job in view.jobs().values() {
                 if let Some(id) = crate::client::mint_id_of(job).filter(|id| ids.contains(*id)) {
-                    let name = job.metadata.name.clone().unwrap_or_default();
-                    last.insert(id.to_owned(), (name, job_seconds(job)));
+                    last.insert(
+                        id.to_owned(),
+                        Seen {
+                            name: job.metadata.name.clone().unwrap_or_default(),
+                            seconds: job_seconds(job),
+                            start: job
+                                .status
+                                .as_ref()
+                                .and_then(|s| s.start_time.as_ref())
+                                .map(|t| t.0),
+                        },
+                    );
                 }
             }
-            let mut states = view.states(Timestamp::now(), unschedulable_after);
-            for id in last.keys() {
+            let now = Timestamp::now();
+            let mut states = view.states(now, unschedulable_after);
+            for (id, seen) in last.iter_mut() {
                 if states.contains_key(id) {
                     continue;
                 }
                 // A Job that had finished keeps its end.
                 let state = match shown.get(id) {
                     Some(end) if end.is_finished() => end.clone(),
-                    _ => JobState::Failed {
-                        reason: "Deleted: the Job was deleted before it finished (lane cancel?)"
-                            .to_owned(),
-                    },
+                    _ => {
+                        // It ran until lane saw it go: it keeps those seconds.
+                        if seen.seconds.is_none() {
+                            seen.seconds = seen
+                                .start
+                                .map(|s| now.duration_since(s).as_secs_f64().max(0.0));
+                        }
+                        JobState::Failed {
+                            reason:
+                                "Deleted: the Job was deleted before it finished (lane cancel?)"
+                                    .to_owned(),
+                        }
+                    }
                 };
                 states.insert(id.clone(), state);
             }
@@ -165,7 +198,9 @@ impl KubeBackend {
                     .into_iter()
                     .filter(|(id, _)| ids.contains(id))
                     .map(|(id, state)| {
-                        let (job, seconds) = last.get(&id).cloned().unwrap_or_default();
+                        let Seen {
+                            name: job, seconds, ..
+                        } = last.get(&id).cloned().unwrap_or_default();
                         (
                             id,
                             JobEnd {

@@ -27,9 +27,12 @@ pub enum JobState {
     Pending,
     /// A pod of it is running.
     Running,
-    /// The Job completed (`Complete` or `SuccessCriteriaMet`).
+    /// The Job completed (`Complete`: its pods have terminated; the interim
+    /// `SuccessCriteriaMet` is not yet the end).
     Succeeded,
-    /// The Job failed (`Failed` or `FailureTarget`), with the condition's
+    /// The Job failed (`Failed`: its pods have terminated, so every bundle
+    /// they wrote is in the store; the interim `FailureTarget` is not yet
+    /// the end), with the condition's
     /// reason and message (`BackoffLimitExceeded`, `DeadlineExceeded`,
     /// `PodFailurePolicy`, ...).
     Failed {
@@ -85,10 +88,10 @@ pub fn job_state(job: &Job, pods: &[&Pod], now: Timestamp, limit: Duration) -> J
         .as_ref()
         .and_then(|s| s.conditions.as_deref())
         .unwrap_or_default();
-    if condition_true(conds, &["Complete", "SuccessCriteriaMet"]).is_some() {
+    if condition_true(conds, &["Complete"]).is_some() {
         return JobState::Succeeded;
     }
-    if let Some(c) = condition_true(conds, &["Failed", "FailureTarget"]) {
+    if let Some(c) = condition_true(conds, &["Failed"]) {
         let reason = match (c.reason.as_deref(), c.message.as_deref()) {
             (Some(r), Some(m)) => format!("{r}: {m}"),
             (Some(r), None) => r.to_owned(),
@@ -144,13 +147,10 @@ pub fn job_seconds(job: &Job) -> Option<f64> {
     let start = status.start_time.as_ref()?.0;
     let end = status.completion_time.as_ref().map(|t| t.0).or_else(|| {
         let conds = status.conditions.as_deref().unwrap_or_default();
-        condition_true(
-            conds,
-            &["Complete", "SuccessCriteriaMet", "Failed", "FailureTarget"],
-        )?
-        .last_transition_time
-        .as_ref()
-        .map(|t| t.0)
+        condition_true(conds, &["Complete", "Failed"])?
+            .last_transition_time
+            .as_ref()
+            .map(|t| t.0)
     })?;
     let d = end.duration_since(start).as_secs_f64();
     (d >= 0.0).then_some(d)

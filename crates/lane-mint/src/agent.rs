@@ -212,17 +212,25 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
     // A wheel that cannot be fetched, is not the staged one, or does not
     // install is the same on every retry: the attempt fails (and says why)
     // without running the mint.
+    // A network failure on the way may pass: then there is no result, the
+    // claim is released, and the agent exits 1, which its Job retries.
     let prepared: Result<Option<PathBuf>, String> = match &spec.wheel {
         None => Ok(None),
-        Some(wheel) => (|| {
+        Some(wheel) => {
             let file = match wheel {
-                WheelSource::File(p) => p.clone(),
-                WheelSource::Url { url, sha256 } => download_wheel(dir, url, sha256)?,
+                WheelSource::File(p) => Ok(p.clone()),
+                WheelSource::Url { url, sha256 } => match download_wheel(dir, url, sha256) {
+                    Err(e) if e.is_transient() => {
+                        let _ = std::fs::remove_file(dir.join(LOCK));
+                        return Err(e);
+                    }
+                    other => other,
+                },
             };
-            install_wheel(dir, &file)
-        })()
-        .map(Some)
-        .map_err(|e| format!("the wheel: {}", chain(&e))),
+            file.and_then(|f| install_wheel(dir, &f))
+                .map(Some)
+                .map_err(|e| format!("the wheel: {}", chain(&e)))
+        }
     };
 
     let started_at = now();
@@ -460,6 +468,12 @@ fn spawn(
         .env("LANE_RECIPE", &spec.recipe);
     for k in SCRUBBED_ENV {
         cmd.env_remove(k);
+    }
+    // The mint runs as the agent's uid: keep it from reading the agent's own
+    // environment through /proc/<agent>/environ (a non-dumpable process's
+    // /proc files belong to root).
+    if let Err(e) = nix::sys::prctl::set_dumpable(false) {
+        warn!(error = %e, "could not make the agent non-dumpable");
     }
     for (k, p) in caches {
         cmd.env(k, p);

@@ -103,7 +103,19 @@ pub fn next_attempt(
         .last()
         .copied()
         .unwrap_or(0);
-    Ok(id.attempt.max(last + 1))
+    let next = last
+        .checked_add(1)
+        .ok_or_else(|| lane_store::StoreError::BadKey {
+            key: bundle_key(
+                &MintId {
+                    attempt: last,
+                    ..id.clone()
+                },
+                run,
+            ),
+            why: "no attempt number follows it".into(),
+        })?;
+    Ok(id.attempt.max(next))
 }
 
 fn add(

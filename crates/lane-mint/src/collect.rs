@@ -210,18 +210,38 @@ pub fn collect(
                 Err(e) => warn!(mint = %id, error = %e, "a result bundle is unreadable; skipped"),
             }
         }
-        let (result, wall, dir) = match newest {
+        let (result, wall, job_s, dir) = match newest {
             Some(mut last) => {
                 let dir = out.join("mints").join(last.result.id.rel_dir());
-                let skipped = unpack(&mut last, &dir)?;
+                let unpacked = unpack(&mut last, &dir);
                 let mut result = last.result;
-                result.bundle = Some(BundleState::Stored {
-                    key: last.key,
-                    sha256: last.sha256,
-                    skipped,
-                });
                 let wall = Some(result.wall_s);
-                (result, wall, dir)
+                match unpacked {
+                    Ok(skipped) => {
+                        result.bundle = Some(BundleState::Stored {
+                            key: last.key,
+                            sha256: last.sha256,
+                            skipped,
+                        });
+                    }
+                    // A bundle that cannot be unpacked is named on its slot;
+                    // the lane's other slots are gathered all the same.
+                    Err(e) => {
+                        warn!(mint = %result.id, error = %e, "a result bundle could not be unpacked");
+                        if dir.exists() {
+                            std::fs::remove_dir_all(&dir).map_err(io(&dir))?;
+                        }
+                        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+                        result.outcome = Outcome::Crashed;
+                        result.reason = format!("its result bundle is unusable: {e}");
+                        result.report = ReportState::Absent;
+                        result.bundle = Some(BundleState::Failed {
+                            key: last.key,
+                            error: e.to_string(),
+                        });
+                    }
+                }
+                (result, wall, None, dir)
             }
             None => {
                 let known = no_bundle(&first);
@@ -235,7 +255,9 @@ pub fn collect(
                         error: "no agent result came back".into(),
                     },
                     report: ReportState::Absent,
-                    wall_s: known.seconds.unwrap_or(0.0),
+                    // Not serialized: `gather` is told the mint's seconds
+                    // are unknown (`wall: None`) and the Job's go to `job_s`.
+                    wall_s: 0.0,
                     started_at: 0.0,
                     output_bytes: 0,
                     stderr_tail: known.log_tail.unwrap_or_default(),
@@ -243,20 +265,20 @@ pub fn collect(
                     replay: false,
                     bundle: None,
                 };
-                // A Job that ran keeps its seconds; one that never started
-                // measured nothing.
-                walls.extend(known.seconds);
-                (result, known.seconds, dir)
+                // Nothing measured the mint; a Job that ran keeps its own
+                // seconds (waiting and setup included), named as such.
+                (result, None, known.seconds, dir)
             }
         };
         replay |= result.replay;
-        gather(&results, &dir, &result, wall, recipe, walls.clone())?;
+        gather(&results, &dir, &result, wall, job_s, recipe, walls.clone())?;
         mints.push(SlotSummary {
             slot: first.slot(),
             attempt: result.id.attempt,
             status: result.outcome,
             reason: result.reason.clone(),
             wall_s: (!walls.is_empty()).then(|| walls.iter().sum()),
+            job_s,
         });
     }
     let summary = Summary {

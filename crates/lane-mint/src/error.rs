@@ -2,6 +2,26 @@
 
 use std::path::PathBuf;
 
+impl MintError {
+    /// A failure that may pass on its own (the network, a 5xx or 429 from
+    /// the store): worth another attempt, unlike a wrong digest or a 404.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            MintError::Wheel { source, .. } | MintError::ArtifactStore { source, .. } => {
+                matches!(
+                    source,
+                    lane_store::StoreError::Transport { .. }
+                        | lane_store::StoreError::Status {
+                            status: 429 | 500..=599,
+                            ..
+                        }
+                )
+            }
+            _ => false,
+        }
+    }
+}
+
 /// A failure of lane's mint runner (not of a mint: a mint's own failure is an `Outcome`).
 #[derive(Debug, thiserror::Error)]
 pub enum MintError {

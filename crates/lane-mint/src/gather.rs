@@ -42,6 +42,15 @@ pub struct MintRecord<'a> {
     /// Where the result bundle went.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bundle: Option<&'a crate::bundle::BundleState>,
+    /// Seconds the attempt's Kubernetes Job ran, start to end (waiting for
+    /// a node, pulling images and installing the wheel included), when no
+    /// bundle measured the mint itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job_s: Option<f64>,
+    /// The last lines of what the attempt wrote to stderr (the agent's own
+    /// log in a pod, when no bundle came back).
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub stderr_tail: &'a str,
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MintError + '_ {
@@ -76,12 +85,15 @@ pub fn slot_dir(results: &Path, cell: &str, gpu: &str, repeat: u32) -> PathBuf {
 }
 
 /// Copies a finished attempt into its slot of the results folder.
-/// `wall_s` is the attempt's measured seconds (`None`: not measured).
+/// `wall_s` is the attempt's measured seconds (`None`: not measured);
+/// `job_s` the seconds of a Job that left no bundle.
+#[allow(clippy::too_many_arguments)]
 pub fn gather(
     results: &Path,
     mint_dir: &Path,
     result: &AgentResult,
     wall_s: Option<f64>,
+    job_s: Option<f64>,
     recipe: &str,
     attempts_wall_s: Vec<f64>,
 ) -> Result<PathBuf, MintError> {
@@ -115,6 +127,8 @@ pub fn gather(
         replay: result.replay,
         attempts_wall_s,
         bundle: result.bundle.as_ref(),
+        job_s,
+        stderr_tail: &result.stderr_tail,
     };
     let json = serde_json::to_vec_pretty(&record).expect("a record always serializes");
     std::fs::write(tmp.join("mint.json"), json).map_err(io(&tmp))?;
@@ -152,6 +166,9 @@ pub struct SlotSummary {
     /// Seconds summed over every attempt that measured any; absent when none did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wall_s: Option<f64>,
+    /// Seconds of the slot's Kubernetes Job, when no bundle measured the mint.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job_s: Option<f64>,
 }
 
 /// Writes `summary.json` atomically.

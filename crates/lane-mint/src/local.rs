@@ -369,7 +369,15 @@ impl LocalRun<'_> {
         match serde_json::from_str::<crate::agent::AgentResult>(&json) {
             Ok(result) => {
                 let wall = Some(result.wall_s);
-                gather(&results_dir(&self.out), &dir, &result, wall, recipe, walls)?;
+                gather(
+                    &results_dir(&self.out),
+                    &dir,
+                    &result,
+                    wall,
+                    None,
+                    recipe,
+                    walls,
+                )?;
             }
             Err(_) => {
                 // The agent left no result (it vanished): record that, with no report.
@@ -394,6 +402,7 @@ impl LocalRun<'_> {
                     &dir,
                     &result,
                     row.wall_s,
+                    None,
                     recipe,
                     walls,
                 )?;
@@ -427,6 +436,7 @@ impl LocalRun<'_> {
                 status: row.outcome.unwrap_or(Outcome::Crashed),
                 reason: row.reason.clone().unwrap_or_default(),
                 wall_s: total,
+                job_s: None,
             });
         }
         Ok(Summary {

@@ -246,15 +246,16 @@ pub fn post_lane_report(
 }
 
 /// Loads and renders the lane's results folder and posts it
-/// ([`post_lane_report`], no head commit given): `lane mint --post`.
+/// ([`post_lane_report`]): `lane mint --post`.
 pub fn post_results(
     loaded: &crate::lane::LoadedLane,
     results_dir: &Path,
+    head_sha: Option<String>,
     lane_out: &Path,
 ) -> Result<Posted, CliError> {
     let model = load(&loaded.lane, results_dir, None)?;
     let rendered = render_comment(&model, &RenderOptions::default());
-    post_lane_report(loaded, &model, &rendered.body, None, lane_out, false)
+    post_lane_report(loaded, &model, &rendered.body, head_sha, lane_out, false)
 }
 
 /// Runs `lane report`.

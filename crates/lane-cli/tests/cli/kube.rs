@@ -158,10 +158,16 @@ impl Emulator {
 }
 
 fn now() -> String {
+    ago(0)
+}
+
+/// RFC 3339 UTC of `secs_ago` seconds before now.
+fn ago(secs_ago: i64) -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
-        .as_secs() as i64;
+        .as_secs() as i64
+        - secs_ago;
     // RFC 3339 in UTC, by hand (civil from days: Howard Hinnant's algorithm).
     let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     let z = days + 719_468;
@@ -245,10 +251,14 @@ impl Kubelet<'_> {
 
     /// The Job controller starts the Job (`startTime`, one active pod).
     fn start_job(&self, name: &str) {
+        self.start_job_at(name, &now());
+    }
+
+    fn start_job_at(&self, name: &str, start: &str) {
         self.emu.send(
             "PATCH",
             &Self::job_path(name),
-            serde_json::json!({"status": {"startTime": now(), "active": 1}}),
+            serde_json::json!({"status": {"startTime": start, "active": 1}}),
         );
     }
 
@@ -387,9 +397,9 @@ impl Kubelet<'_> {
 
     /// Every pod of the Job is OOMKilled (exit 137) before the agent can
     /// write anything, until `backoffLimit` fails the Job.
-    fn oom_until_failed(&self, name: &str, job: &serde_json::Value) {
+    fn oom_until_failed(&self, name: &str, job: &serde_json::Value, started: &str) {
         let backoff = job["spec"]["backoffLimit"].as_u64().unwrap() as usize;
-        self.start_job(name);
+        self.start_job_at(name, started);
         for n in 0..=backoff {
             let pod = format!("{name}-p{n}");
             self.create_pod(name, job, &pod, serde_json::json!({"phase": "Running"}));
@@ -867,7 +877,8 @@ fn an_oom_killed_mint_fails_the_lane_by_name_and_keeps_its_seconds() {
     let failed_id = "0.93.3/cell01/L4/r2/a1";
     for (name, job) in &jobs {
         if id_of(job) == failed_id {
-            kubelet.oom_until_failed(name, job);
+            // The Job started 7 s ago (as far as its startTime says).
+            kubelet.oom_until_failed(name, job, &ago(7));
         } else {
             assert_eq!(kubelet.run_job(name, job), JobEnd::Complete);
         }
@@ -887,13 +898,11 @@ fn an_oom_killed_mint_fails_the_lane_by_name_and_keeps_its_seconds() {
             .join(format!("out/lanes/{LANE}/results/cell01/L4/r2/mint.json")),
     );
     assert_eq!(record["status"], "crashed", "{record}");
-    // The Job ran (start to its Failed condition): its seconds are kept.
-    assert!(record["wall_s"].is_f64(), "{record}");
-    assert_eq!(
-        record["attempts_wall_s"].as_array().unwrap().len(),
-        1,
-        "{record}"
-    );
+    // Nothing measured the mint; its Job ran from its start to its Failed
+    // condition, and keeps those seconds, named as the Job's.
+    assert!(record.get("wall_s").is_none(), "{record}");
+    let job_s = record["job_s"].as_f64().unwrap();
+    assert!((6.0..=10.0).contains(&job_s), "{record}");
 }
 
 #[test]
@@ -964,15 +973,19 @@ fn a_watch_expired_with_410_relists_and_sees_what_it_missed() {
     let mut lane = Lane(spawn_lane(d.path(), "run"));
     let jobs = wait_jobs(&emu, "four Jobs", |j| j.len() == 4);
     let lists_before = list_requests(d.path());
-    // From now on the next event of each watch is a 410 instead: the Jobs'
-    // completions reach lane only through the relist.
+    // From now on every watch ends with a 410 at its next event: the Jobs'
+    // completions reach lane only through relists.
     std::fs::write(&expire, b"").unwrap();
     for (name, job) in &jobs {
         assert_eq!(kubelet.run_job(name, job), JobEnd::Complete);
     }
-    let o = lane.wait(d.path(), "run", Duration::from_secs(60));
+    let o = lane.wait(d.path(), "run", Duration::from_secs(90));
     assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
-    assert!(!expire.exists(), "no watch expired");
+    assert!(
+        stdout(&o).contains("4 mints on Kubernetes, green"),
+        "{}",
+        stdout(&o)
+    );
     assert!(
         list_requests(d.path()) > lists_before,
         "no LIST after the 410: {}",
@@ -1044,11 +1057,21 @@ fn lane_cancel_deletes_the_lanes_jobs_and_pods_and_the_mint_ends() {
                 .find(|l| l.starts_with(&prefix))
                 .unwrap_or_else(|| panic!("no line for {prefix}: {out}"));
             assert!(line.contains("Deleted: the Job was deleted"), "{line}");
-            // Named by its Job, though the Job is gone.
-            assert!(
-                line.contains("lane-0-93-3-cell0") || line.starts_with(&format!("  {id} ")),
-                "{line}"
-            );
         }
+        // The slot is named by its Job, though the Job is gone.
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("  {slot} ")))
+            .unwrap();
+        let name = jobs
+            .iter()
+            .find(|(_, j)| id_of(j) == id)
+            .map(|(n, _)| n.clone())
+            .unwrap();
+        assert!(
+            line.contains(&format!("Job {name}: failed (Deleted")),
+            "{line}"
+        );
+        {}
     }
 }

@@ -272,6 +272,33 @@ fn the_kube_backend_dry_run_prints_one_job_per_mint_and_creates_nothing() {
     assert_eq!(yaml.matches("kind: Job").count(), 4, "{yaml}");
     assert!(yaml.contains("lane.dev/mint-id: 0.93.3/cell00/L4/r1/a1"));
     assert!(!d.path().join("out").exists());
+    // A credential in storeEnv would be plain text in every Job: refused,
+    // named, and its value never printed.
+    std::fs::write(
+        d.path().join("bad-kube.yaml"),
+        "laneImage: lane:test\nmintImage: mint:test\nstoreEnv: {AWS_SECRET_ACCESS_KEY: plain-sekrit-42}\n",
+    )
+    .unwrap();
+    let o = lane(
+        d.path(),
+        &[
+            "mint",
+            "0.93.3",
+            "--backend",
+            "kube",
+            "--kube-config",
+            "bad-kube.yaml",
+            "--dry-run",
+        ],
+    );
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bad-kube.yaml")
+            && stderr(&o).contains("storeEnv.AWS_SECRET_ACCESS_KEY"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!(stdout(&o) + &stderr(&o)).contains("plain-sekrit-42"));
     // Without --dry-run it needs a store (where pods put their bundles)...
     let live = [
         "mint",
@@ -531,4 +558,39 @@ fn mint_post_puts_the_report_on_the_lanes_prs_through_githubs_contract() {
         stderr(&o)
     );
     assert!(d.path().join("out/lanes/0.93.3/report/report.md").is_file());
+}
+
+#[test]
+fn the_mint_never_sees_lanes_credentials() {
+    let d = tempfile::tempdir().unwrap();
+    // lane's own environment holds a store secret and a token (a pod's
+    // envFrom); the mint, upstream code, must find neither.
+    let script = r#"[ -z "$AWS_SECRET_ACCESS_KEY" ] || exit 7; [ -z "$GITHUB_TOKEN" ] || exit 7; [ -z "$AWS_SESSION_TOKEN" ] || exit 7; printf '{"status":"minted","recipe":"dynamo"}' > "$LANE_REPORT_PATH""#;
+    let o = Command::new(env!("CARGO_BIN_EXE_lane"))
+        .args([
+            "agent",
+            "--mint-dir",
+            "m",
+            "--id",
+            "0.93.3/c/L4/r1/a1",
+            "--recipe",
+            "dynamo",
+            "--json",
+            "--",
+            "sh",
+            "-c",
+            script,
+        ])
+        .current_dir(d.path())
+        .env_remove("LANE_LOG")
+        .env("AWS_SECRET_ACCESS_KEY", "agent-only-secret")
+        .env("AWS_SESSION_TOKEN", "agent-only-session")
+        .env("GITHUB_TOKEN", "agent-only-token")
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let r: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(r["outcome"], "minted", "{r}");
+    let all = stdout(&o) + &stderr(&o);
+    assert!(!all.contains("agent-only"), "{all}");
 }

@@ -298,7 +298,7 @@ async fn the_log_fallback_reads_the_newest_pod_capped() {
         assert_eq!(req.method(), Method::GET);
         assert_eq!(
             req.uri().to_string(),
-            format!("{PODS}/new/log?&container=mint&limitBytes=65536")
+            format!("{PODS}/new/log?&container=mint&limitBytes=65536&tailLines=1000")
         );
         send.send_response(
             Response::builder()
@@ -351,10 +351,16 @@ fn job_conditions_decide_the_end() {
             reason: "PodFailurePolicy: Container mint exited with 11".into()
         }
     );
+    // Regression: the interim conditions once ended the Job while its pods
+    // still terminated (and uploaded their bundles). Only the final ones do.
     let target = job_with(
         json!({"conditions": [{"type": "FailureTarget", "status": "True", "reason": "DeadlineExceeded"}]}),
     );
-    assert!(job_state(&target, &[], ts(NOW), LIMIT).is_finished());
+    assert!(!job_state(&target, &[], ts(NOW), LIMIT).is_finished());
+    let met = job_with(
+        json!({"conditions": [{"type": "SuccessCriteriaMet", "status": "True", "reason": "CompletionsReached"}]}),
+    );
+    assert!(!job_state(&met, &[], ts(NOW), LIMIT).is_finished());
     let not_yet = job_with(json!({"conditions": [{"type": "Failed", "status": "False"}]}));
     assert_eq!(job_state(&not_yet, &[], ts(NOW), LIMIT), JobState::Pending);
 }

@@ -32,7 +32,9 @@ fn invalid(path: &Path, e: impl std::fmt::Display) -> CliError {
 /// Reads the kube backend's configuration (YAML, `docs/kubernetes.md`).
 pub fn load_config(path: &Path) -> Result<KubeConfig, CliError> {
     let text = std::fs::read_to_string(path).map_err(|e| invalid(path, e))?;
-    serde_yaml::from_str(&text).map_err(|e| invalid(path, e))
+    let cfg: KubeConfig = serde_yaml::from_str(&text).map_err(|e| invalid(path, e))?;
+    cfg.check().map_err(|e| invalid(path, e))?;
+    Ok(cfg)
 }
 
 /// The staged wheel behind `key`: its manifest (beside it) gives the
@@ -70,6 +72,16 @@ fn staged_wheel(
             ),
         )
     })?;
+    if manifest.sha256.len() != 64 || !manifest.sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(CliError::new(
+            Exit::InvalidInput,
+            anyhow::anyhow!(
+                "{}/{manifest_key}: sha256 must be 64 hex digits, found `{}`",
+                store.location(),
+                manifest.sha256
+            ),
+        ));
+    }
     if manifest.wheel != file {
         return Err(CliError::new(
             Exit::Verification,

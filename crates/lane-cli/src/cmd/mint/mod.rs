@@ -45,6 +45,11 @@ pub struct Args {
     /// GitHub token or App in the environment).
     #[arg(long)]
     pub post: bool,
+    /// With --post: the commit the check run reports on [default: the
+    /// commit in `--wheel-key`, else the lane branch's head in the lane's
+    /// local repository].
+    #[arg(long, value_name = "SHA", requires = "post")]
+    pub head_sha: Option<String>,
     /// Mints at once (default: the lane's `mint.concurrency`, else one per visible GPU, at least 1).
     #[arg(long)]
     pub concurrency: Option<usize>,
@@ -239,9 +244,11 @@ pub fn run(args: Args) -> CliResult {
 /// One line per slot: its final attempt, outcome, seconds (all attempts) and why.
 fn print_slots(summary: &lane_mint::gather::Summary) {
     for m in &summary.mints {
-        let wall = m
-            .wall_s
-            .map_or_else(|| "- (not measured)".to_owned(), |w| format!("{w:.3} s"));
+        let wall = match (m.wall_s, m.job_s) {
+            (Some(w), _) => format!("{w:.3} s"),
+            (None, Some(j)) => format!("- (its Job ran {j:.3} s)"),
+            (None, None) => "- (not measured)".to_owned(),
+        };
         println!(
             "  {:<40} a{} {:?} {wall}  {}",
             m.slot, m.attempt, m.status, m.reason
@@ -300,8 +307,19 @@ fn report_and_exit(
         }
     }
     if args.post {
-        let posted =
-            crate::cmd::report::post_results(loaded, &lane_mint::local::results_dir(out), out)?;
+        // The wheel was built from the commit its key names.
+        let from_wheel = args.wheel_key.as_deref().and_then(|k| {
+            let commit = k.split('/').nth(2)?;
+            (commit.len() == 40 && commit.bytes().all(|b| b.is_ascii_hexdigit()))
+                .then(|| commit.to_owned())
+        });
+        let head = args.head_sha.clone().or(from_wheel);
+        let posted = crate::cmd::report::post_results(
+            loaded,
+            &lane_mint::local::results_dir(out),
+            head,
+            out,
+        )?;
         for c in &posted.comments {
             eprintln!(
                 "posted    #{}: comment {} {:?}",

@@ -12,10 +12,10 @@ Two test hooks (not API server behaviour; each says what it stands in for):
 
 - KMOCK_CREATE_DELAY_S=0.5 delays every create (a slow API server, so a
   test can kill lane between creates);
-- KMOCK_EXPIRE_FILE=PATH: while PATH exists, the next event of every open
-  WATCH is replaced by an `ERROR` event with a `410 Expired` Status (what an
-  API server sends when the watch's resourceVersion fell out of its
-  window) and that watch ends; PATH is removed once a watch expired.
+- KMOCK_EXPIRE_FILE=PATH: while PATH exists, every WATCH ends at its next
+  event with an `ERROR` event carrying a `410 Expired` Status (what an API
+  server sends when the watch's resourceVersion fell out of its window)
+  instead of that event, so clients see changes only by relisting.
 
 KMOCK_REQUEST_LOG=PATH appends one line per request the server answers:
 `<unix time> <user agent> <METHOD> <path>?<query>` (the benchmark counts
@@ -108,10 +108,6 @@ class Emulator(kmock.KubernetesEmulator):
                 continue
             if isinstance(event, dict) and _EXPIRE_FILE and os.path.exists(_EXPIRE_FILE):
                 yield _EXPIRED
-                try:
-                    os.remove(_EXPIRE_FILE)
-                except FileNotFoundError:
-                    pass  # the other watch expired it first
                 return
             yield event
 

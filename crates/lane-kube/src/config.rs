@@ -152,16 +152,9 @@ fn default_uid() -> i64 {
 }
 
 /// Environment names that hold credentials: never plain values in a Job
-/// (they come from `storeSecret`).
-pub const SECRET_ENV: &[&str] = &[
-    "AWS_ACCESS_KEY_ID",
-    "AWS_SECRET_ACCESS_KEY",
-    "AWS_SESSION_TOKEN",
-    "GITHUB_TOKEN",
-    "GH_TOKEN",
-    "LANE_GITHUB_APP_KEY",
-    "LANE_INDEX_TOKEN",
-];
+/// (they come from `storeSecret`). The same names the agent keeps from the
+/// mint.
+pub const SECRET_ENV: &[&str] = lane_mint::agent::SCRUBBED_ENV;
 
 impl KubeConfig {
     /// Refuses what would put a credential in plain text into every Job: a

@@ -62,6 +62,25 @@ pub fn still_to_create(wanted: Vec<Job>, adopted: &[Job]) -> Vec<Job> {
         .collect()
 }
 
+/// Refuses to adopt `existing` in place of `wanted` when both carry a spec
+/// digest and the digests differ.
+pub fn check_spec(wanted: &Job, existing: &Job) -> Result<(), KubeError> {
+    match (crate::job::spec_of(wanted), crate::job::spec_of(existing)) {
+        (Some(a), Some(b)) if a != b => Err(KubeError::SpecChanged {
+            name: existing.metadata.name.clone().unwrap_or_default(),
+            run: existing
+                .metadata
+                .labels
+                .as_ref()
+                .and_then(|l| l.get(crate::job::LABEL_RUN))
+                .cloned()
+                .unwrap_or_default(),
+            id: mint_id_of(existing).unwrap_or_default().to_owned(),
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// The Kubernetes backend: one client, one configuration (the namespace).
 #[derive(Clone)]
 pub struct KubeBackend {
@@ -114,7 +133,10 @@ impl KubeBackend {
             Err(kube::Error::Api(status)) if status.code == 409 => {
                 let existing = self.jobs().get(&name).await?;
                 match mint_id_of(&existing) {
-                    Some(theirs) if theirs == ours => Ok(Submitted::Adopted(existing)),
+                    Some(theirs) if theirs == ours => {
+                        check_spec(job, &existing)?;
+                        Ok(Submitted::Adopted(existing))
+                    }
                     theirs => Err(KubeError::NameTaken {
                         name,
                         ours,

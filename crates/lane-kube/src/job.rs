@@ -41,6 +41,11 @@ pub const LABEL_KUEUE_QUEUE: &str = "kueue.x-k8s.io/queue-name";
 /// may be sanitized; this is what adoption reads back).
 pub const ANNOTATION_MINT_ID: &str = "lane.dev/mint-id";
 
+/// Annotation: the digest of what the Job runs (see `job_for`): a Job of
+/// the same run and mint id with another digest was made from another lane
+/// file, wheel or configuration and is never adopted.
+pub const ANNOTATION_SPEC: &str = "lane.dev/spec";
+
 /// The mint container's name (the `podFailurePolicy` exit-code rule names it).
 pub const MINT_CONTAINER: &str = "mint";
 /// The init container that copies lane's binary into the pod.
@@ -455,34 +460,59 @@ pub fn job_for(mint: &MintJob, cfg: &KubeConfig) -> Result<Job, KubeError> {
         }),
         ..Default::default()
     };
+    let spec = JobSpec {
+        backoff_limit: Some(i32::try_from(mint.crashed_retries).unwrap_or(i32::MAX)),
+        active_deadline_seconds: Some(i64::try_from(deadline).unwrap_or(i64::MAX)),
+        ttl_seconds_after_finished: Some(cfg.ttl_seconds_after_finished),
+        pod_failure_policy: Some(pod_failure_policy()),
+        pod_replacement_policy: Some("Failed".to_owned()),
+        completions: Some(1),
+        parallelism: Some(1),
+        template: PodTemplateSpec {
+            metadata: Some(ObjectMeta {
+                labels: Some(pod_labels),
+                annotations: Some(annotations.clone()),
+                ..Default::default()
+            }),
+            spec: Some(pod),
+        },
+        ..Default::default()
+    };
+    let mut job_annotations = annotations;
+    job_annotations.insert(ANNOTATION_SPEC.to_owned(), spec_digest(&spec, mint));
     Ok(Job {
         metadata: ObjectMeta {
             name: Some(job_name(&mint.id, &mint.run_id)),
             namespace: Some(cfg.namespace.clone()),
             labels: Some(labels),
-            annotations: Some(annotations.clone()),
+            annotations: Some(job_annotations),
             ..Default::default()
         },
-        spec: Some(JobSpec {
-            backoff_limit: Some(i32::try_from(mint.crashed_retries).unwrap_or(i32::MAX)),
-            active_deadline_seconds: Some(i64::try_from(deadline).unwrap_or(i64::MAX)),
-            ttl_seconds_after_finished: Some(cfg.ttl_seconds_after_finished),
-            pod_failure_policy: Some(pod_failure_policy()),
-            pod_replacement_policy: Some("Failed".to_owned()),
-            completions: Some(1),
-            parallelism: Some(1),
-            template: PodTemplateSpec {
-                metadata: Some(ObjectMeta {
-                    labels: Some(pod_labels),
-                    annotations: Some(annotations),
-                    ..Default::default()
-                }),
-                spec: Some(pod),
-            },
-            ..Default::default()
-        }),
+        spec: Some(spec),
         status: None,
     })
+}
+
+/// The first 16 hex digits of SHA-256 of the Job's spec as YAML, with the
+/// wheel's presigned URL (new at every `lane mint`) replaced by its sha256:
+/// what the Job runs, so a restarted run can tell its own Jobs from Jobs
+/// made from another lane file, wheel or configuration.
+fn spec_digest(spec: &JobSpec, mint: &MintJob) -> String {
+    let mut json = serde_yaml::to_string(spec).unwrap_or_default();
+    if let Some(w) = &mint.wheel {
+        json = json.replace(&w.url, &w.sha256);
+    }
+    let d = Sha256::digest(json.as_bytes());
+    d.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+/// The spec digest a Job carries (`lane.dev/spec`), if any.
+pub fn spec_of(job: &Job) -> Option<&str> {
+    job.metadata
+        .annotations
+        .as_ref()
+        .and_then(|a| a.get(ANNOTATION_SPEC))
+        .map(String::as_str)
 }
 
 /// Every Job of `mints` as one multi-document YAML stream (`--dry-run`).

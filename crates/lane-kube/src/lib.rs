@@ -27,10 +27,10 @@ pub use config::{
 };
 pub use job::{
     agent_args, id_hash, job_for, job_name, jobs_yaml, label_value, labels_for, lane_selector,
-    pod_failure_policy, run_selector, valid_run_id, MintJob, StagedWheel, ANNOTATION_MINT_ID,
-    EXIT_FAILED, EXIT_REFUSED, INSTALL_CONTAINER, LABEL_ATTEMPT, LABEL_CELL, LABEL_GPU,
-    LABEL_KUEUE_QUEUE, LABEL_LANE, LABEL_MANAGED_BY, LABEL_REPEAT, LABEL_RUN, LANE_IN_IMAGE,
-    LANE_IN_POD, MAX_NAME, MINT_CONTAINER, MINT_DIR,
+    pod_failure_policy, run_selector, spec_of, valid_run_id, MintJob, StagedWheel,
+    ANNOTATION_MINT_ID, ANNOTATION_SPEC, EXIT_FAILED, EXIT_REFUSED, INSTALL_CONTAINER,
+    LABEL_ATTEMPT, LABEL_CELL, LABEL_GPU, LABEL_KUEUE_QUEUE, LABEL_LANE, LABEL_MANAGED_BY,
+    LABEL_REPEAT, LABEL_RUN, LANE_IN_IMAGE, LANE_IN_POD, MAX_NAME, MINT_CONTAINER, MINT_DIR,
 };
 
 /// What can go wrong building or submitting Jobs.
@@ -53,6 +53,18 @@ pub enum KubeError {
     /// The Kubernetes API refused or could not be reached.
     #[error("Kubernetes API: {0}")]
     Api(#[from] kube::Error),
+    /// The run already has a Job for this mint id, made from another lane
+    /// file, wheel or configuration (its `lane.dev/spec` differs): adopting
+    /// it would report results of something else.
+    #[error("Job `{name}` of run `{run}` (mint {id}) was made from another lane file, wheel or configuration: give this run a new --run-id, or `lane cancel` the old Jobs")]
+    SpecChanged {
+        /// The Job.
+        name: String,
+        /// The run.
+        run: String,
+        /// The mint id.
+        id: String,
+    },
     /// `storeEnv` names a credential, which would be written in plain text
     /// into every Job; credentials come from `storeSecret`.
     #[error("storeEnv.{key} is a credential: put it in the Secret named by storeSecret, never in storeEnv (it would be plain text in every Job)")]

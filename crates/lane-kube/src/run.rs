@@ -82,6 +82,15 @@ impl KubeBackend {
             })
             .collect();
         let adopted = self.adopt(lane, run).await?;
+        for existing in &adopted {
+            let theirs = crate::client::mint_id_of(existing);
+            if let Some(w) = wanted
+                .iter()
+                .find(|w| theirs.is_some() && crate::client::mint_id_of(w) == theirs)
+            {
+                crate::client::check_spec(w, existing)?;
+            }
+        }
         if !adopted.is_empty() {
             on(KubeProgress::Adopted(adopted.len()));
         }

@@ -786,3 +786,43 @@ fn the_chart_schema_refuses_plain_secrets_and_unknown_keys() {
         );
     }
 }
+
+#[test]
+fn the_spec_digest_ignores_the_presigned_url_but_not_what_runs() {
+    let id = id("0.93.3", "sdxl", "L4", 1, 1);
+    let digest = |m: &MintJob| {
+        let job = job_for(m, &cfg()).unwrap();
+        spec_of(&job).unwrap().to_owned()
+    };
+    let mut a = mint(id.clone());
+    a.wheel = Some(staged(
+        "https://s3.example/w.whl?X-Amz-Date=20261130T080000Z&X-Amz-Signature=aa",
+    ));
+    let mut b = a.clone();
+    // The same wheel, presigned again by a restarted lane mint.
+    b.wheel = Some(staged(
+        "https://s3.example/w.whl?X-Amz-Date=20261130T090000Z&X-Amz-Signature=bb",
+    ));
+    assert_eq!(digest(&a), digest(&b));
+    assert_eq!(digest(&a).len(), 16);
+    // Another command, timeout or wheel is another spec.
+    let mut c = a.clone();
+    c.command.push("--fast".into());
+    assert_ne!(digest(&a), digest(&c));
+    let mut t = a.clone();
+    t.timeout_s += 1;
+    assert_ne!(digest(&a), digest(&t));
+    let mut w = a.clone();
+    w.wheel = Some(StagedWheel {
+        url: "https://s3.example/w.whl?X-Amz-Signature=aa".into(),
+        sha256: "1".repeat(64),
+    });
+    assert_ne!(digest(&a), digest(&w));
+    // The Job carries it; its pods do not need it.
+    let job = job_for(&a, &cfg()).unwrap();
+    assert!(job
+        .metadata
+        .annotations
+        .unwrap()
+        .contains_key(ANNOTATION_SPEC));
+}

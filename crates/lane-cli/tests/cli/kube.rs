@@ -852,6 +852,25 @@ fn a_new_run_mints_anew_and_never_adopts_an_earlier_runs_jobs() {
             .join(format!("store/lanes/{LANE}/runs/{run}/report/report.md"))
             .is_file());
     }
+    // Restarting run nightly-1 from another lane file (a longer timeout) is
+    // refused, not adopted: its Jobs ran something else.
+    let file = d.path().join(format!("lanes/{LANE}.yaml"));
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replace("timeout_s: 30", "timeout_s: 45")).unwrap();
+    let mut again = Lane(spawn_lane_with(
+        d.path(),
+        "again",
+        &["--run-id", "nightly-1"],
+        &[],
+    ));
+    let o = again.wait(d.path(), "again", Duration::from_secs(60));
+    assert_eq!(code(&o), 6, "{}\n{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains("was made from another lane file, wheel or configuration"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(emu.jobs().len(), 8, "nothing was created");
     // Two runs, one Job per mint id in each.
     let jobs = emu.jobs();
     for run in ["nightly-1", "nightly-2"] {

@@ -237,7 +237,10 @@ pub fn run(args: &Args, loaded: &crate::lane::LoadedLane) -> CliResult {
                 .await?;
             Ok::<_, lane_kube::KubeError>((backend, ends))
         })
-        .map_err(|e| CliError::new(Exit::Failure, e))?;
+        .map_err(|e| match e {
+            e @ lane_kube::KubeError::SpecChanged { .. } => CliError::new(Exit::Precondition, e),
+            e => CliError::new(Exit::Failure, e),
+        })?;
 
     // Every Job has ended: gather each slot from its bundles in the store.
     let out = std::path::absolute(args.out.join("lanes").join(lane.version.as_str()))

@@ -66,19 +66,28 @@ pub fn slot_prefix(id: &MintId, run: Option<&str>) -> String {
     )
 }
 
-/// The attempts of `id`'s slot that have a bundle in `store`, ascending.
-pub fn stored_attempts(
+/// The store key of an attempt's claim: `<slot prefix>a<M>/claim.json`,
+/// written (write-once) by the pod that takes the attempt number.
+pub fn claim_key(id: &MintId, run: Option<&str>) -> String {
+    format!("{}a{}/claim.json", slot_prefix(id, run), id.attempt)
+}
+
+/// The attempts of `id`'s slot in `store` whose key ends with `/<file>`,
+/// ascending.
+fn attempts_with(
     store: &dyn ArtifactStore,
     id: &MintId,
     run: Option<&str>,
+    file: &str,
 ) -> Result<Vec<u32>, lane_store::StoreError> {
     let prefix = slot_prefix(id, run);
+    let suffix = format!("/{file}");
     let mut attempts: Vec<u32> = store
         .list(&prefix)?
         .iter()
         .filter_map(|k| {
             k.strip_prefix(&prefix)?
-                .strip_suffix("/bundle.zip")?
+                .strip_suffix(suffix.as_str())?
                 .strip_prefix('a')?
                 .parse()
                 .ok()
@@ -89,20 +98,40 @@ pub fn stored_attempts(
     Ok(attempts)
 }
 
+/// The attempts of `id`'s slot that have a bundle in `store`, ascending.
+pub fn stored_attempts(
+    store: &dyn ArtifactStore,
+    id: &MintId,
+    run: Option<&str>,
+) -> Result<Vec<u32>, lane_store::StoreError> {
+    attempts_with(store, id, run, "bundle.zip")
+}
+
+/// The attempts of `id`'s slot that were claimed or left a bundle,
+/// ascending: every attempt a pod started, whether or not it finished.
+pub fn known_attempts(
+    store: &dyn ArtifactStore,
+    id: &MintId,
+    run: Option<&str>,
+) -> Result<Vec<u32>, lane_store::StoreError> {
+    let mut all = attempts_with(store, id, run, "bundle.zip")?;
+    all.extend(attempts_with(store, id, run, "claim.json")?);
+    all.sort_unstable();
+    all.dedup();
+    Ok(all)
+}
+
 /// The attempt a pod's agent records under: `id`'s own, or one more than
-/// the slot's last bundle in the store if that is higher. A Job retries its
-/// pods under one mint id; numbering each retry after the bundles already
-/// there keeps every attempt's bundle (stores are write-once). Safe because
-/// a Job runs one pod at a time and replaces a pod only once it has ended.
+/// the slot's last attempt in the store (claimed or bundled) if that is
+/// higher. A Job retries its pods under one mint id; numbering each retry
+/// after the attempts already there keeps every attempt's bundle (stores
+/// are write-once).
 pub fn next_attempt(
     store: &dyn ArtifactStore,
     id: &MintId,
     run: Option<&str>,
 ) -> Result<u32, lane_store::StoreError> {
-    let last = stored_attempts(store, id, run)?
-        .last()
-        .copied()
-        .unwrap_or(0);
+    let last = known_attempts(store, id, run)?.last().copied().unwrap_or(0);
     let next = last
         .checked_add(1)
         .ok_or_else(|| lane_store::StoreError::BadKey {
@@ -116,6 +145,44 @@ pub fn next_attempt(
             why: "no attempt number follows it".into(),
         })?;
     Ok(id.attempt.max(next))
+}
+
+/// Takes the next free attempt number of `id`'s slot for one pod: writes
+/// `claim.json` (holding `who`, which must differ between pods: the pod's
+/// name and the time) under [`next_attempt`]'s number, and moves on when
+/// another pod's claim is already there. A pod killed before it writes a
+/// bundle still leaves its claim, so its number is never reused and its
+/// attempt is never silently lost.
+pub fn claim_attempt(
+    store: &dyn ArtifactStore,
+    id: &MintId,
+    run: Option<&str>,
+    who: &str,
+) -> Result<u32, lane_store::StoreError> {
+    let mut attempt = next_attempt(store, id, run)?;
+    for _ in 0..64 {
+        let mine = MintId {
+            attempt,
+            ..id.clone()
+        };
+        let key = StoreKey::new(claim_key(&mine, run))?;
+        match store.put_atomic(&key, Content::Bytes(who.as_bytes())) {
+            Ok(_) => return Ok(attempt),
+            Err(lane_store::StoreError::Conflict { .. }) => {
+                attempt = attempt
+                    .checked_add(1)
+                    .ok_or_else(|| lane_store::StoreError::BadKey {
+                        key: key.to_string(),
+                        why: "no attempt number follows it".into(),
+                    })?;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(lane_store::StoreError::BadKey {
+        key: claim_key(id, run),
+        why: "64 attempt numbers in a row were claimed by other pods".into(),
+    })
 }
 
 fn add(

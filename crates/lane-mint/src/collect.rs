@@ -19,7 +19,7 @@ use lane_store::{ArtifactStore, StoreKey};
 use tracing::warn;
 
 use crate::agent::AgentResult;
-use crate::bundle::{bundle_key, stored_attempts, BundleState, MAX_BUNDLED_FILE};
+use crate::bundle::{bundle_key, known_attempts, stored_attempts, BundleState, MAX_BUNDLED_FILE};
 use crate::error::MintError;
 use crate::gather::{gather, write_summary, SlotSummary, Summary};
 use crate::outcome::{Outcome, ProcessEnd, ReportState};
@@ -188,27 +188,46 @@ pub fn collect(
     for planned in plan(lane) {
         let first = planned.id;
         let recipe = recipe_of(lane, &first.cell);
-        let attempts = stored_attempts(store, &first, run).map_err(store_err(format!(
+        let attempts = known_attempts(store, &first, run).map_err(store_err(format!(
             "listing {}",
             crate::bundle::slot_prefix(&first, run)
         )))?;
         // Every attempt's seconds; only the last readable bundle is kept
         // open (bundles carry artifacts: one at a time in memory).
+        let bundled: std::collections::BTreeSet<u32> = stored_attempts(store, &first, run)
+            .map_err(store_err(format!(
+                "listing {}",
+                crate::bundle::slot_prefix(&first, run)
+            )))?
+            .into_iter()
+            .collect();
         let mut walls = Vec::new();
         let mut newest: Option<Bundle> = None;
+        // The last attempt a pod claimed but left no bundle for (killed,
+        // OOM, evicted mid-upload), when no later attempt has one.
+        let mut unfinished: Option<u32> = None;
         for a in &attempts {
             let id = MintId {
                 attempt: *a,
                 ..first.clone()
             };
+            if !bundled.contains(a) {
+                unfinished = Some(*a);
+                continue;
+            }
             match open_bundle(store, &id, run) {
                 Ok(b) => {
                     walls.push(b.result.wall_s);
                     newest = Some(b);
+                    unfinished = None;
                 }
                 // One unreadable bundle does not hide the others; it is named.
                 Err(e) => warn!(mint = %id, error = %e, "a result bundle is unreadable; skipped"),
             }
+        }
+        if unfinished.is_some() {
+            // The slot ended on an attempt without a result: that is its end.
+            newest = None;
         }
         let (result, wall, job_s, dir) = match newest {
             Some(mut last) => {
@@ -245,12 +264,22 @@ pub fn collect(
             }
             None => {
                 let known = no_bundle(&first);
-                let dir: PathBuf = out.join("mints").join(first.rel_dir());
+                let id = MintId {
+                    attempt: unfinished.unwrap_or(first.attempt),
+                    ..first.clone()
+                };
+                let dir: PathBuf = out.join("mints").join(id.rel_dir());
                 std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+                let why = match unfinished {
+                    Some(a) => format!(
+                        "attempt a{a} was claimed but left no result bundle (its pod ended first)"
+                    ),
+                    None => "no result bundle in the store".to_owned(),
+                };
                 let result = AgentResult {
-                    id: first.clone(),
+                    id,
                     outcome: Outcome::Crashed,
-                    reason: format!("no result bundle in the store; {}", known.reason),
+                    reason: format!("{why}; {}", known.reason),
                     end: ProcessEnd::SpawnFailed {
                         error: "no agent result came back".into(),
                     },

@@ -446,3 +446,52 @@ fn a_wheel_that_is_not_the_staged_one_fails_the_attempt_without_running_the_mint
     // A result is written (and would be bundled): the attempt is not lost.
     assert!(d.path().join("mint/result.json").is_file());
 }
+
+#[test]
+fn a_pod_killed_before_its_bundle_keeps_its_attempt_number_and_ends_the_slot() {
+    let d = tempfile::tempdir().unwrap();
+    let location = d.path().join("store").to_string_lossy().into_owned();
+    let store = lane_store::open(&location).unwrap();
+    let slot = id("sdxl");
+    // Pod 1 claims a1 and mints (its bundle lands).
+    let a1 = lane_mint::bundle::claim_attempt(store.as_ref(), &slot, Some("r"), "pod-1").unwrap();
+    assert_eq!(a1, 1);
+    let mut s = spec(&d.path().join("pod1"), "kill -SEGV $$", 30);
+    s.store = Some(location.clone());
+    s.run = Some("r".into());
+    run_agent(&s).unwrap();
+    // Pod 2 claims a2 and is OOM-killed before writing anything.
+    let a2 = lane_mint::bundle::claim_attempt(store.as_ref(), &slot, Some("r"), "pod-2").unwrap();
+    assert_eq!(a2, 2);
+    // A third pod never reuses a2, nor does one that raced pod 2 to it.
+    assert_eq!(
+        lane_mint::bundle::claim_attempt(store.as_ref(), &slot, Some("r"), "pod-3").unwrap(),
+        3
+    );
+    let out = d.path().join("out");
+    // (Pod 3's own attempt is left unfinished too here: the slot ends on it.)
+    let summary = lane_mint::collect::collect(
+        &one_slot_lane(),
+        store.as_ref(),
+        Some("r"),
+        &out,
+        &mut |_| lane_mint::collect::NoBundle {
+            reason: "Job j: failed (BackoffLimitExceeded)".into(),
+            seconds: Some(99.0),
+            log_tail: None,
+        },
+    )
+    .unwrap();
+    let m = &summary.mints[0];
+    assert_eq!(m.attempt, 3, "{m:?}");
+    assert_eq!(m.status, Outcome::Crashed);
+    assert!(
+        m.reason
+            .contains("attempt a3 was claimed but left no result bundle"),
+        "{}",
+        m.reason
+    );
+    // a1's measured seconds still count; the Job's are named as such.
+    assert!(m.wall_s.is_some_and(|w| w > 0.0), "{m:?}");
+    assert_eq!(m.job_s, Some(99.0));
+}

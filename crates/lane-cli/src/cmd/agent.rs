@@ -110,8 +110,23 @@ pub fn run(args: Args) -> CliResult {
     }
     if let (true, Some(location)) = (args.attempt_from_store, &args.store) {
         let store = lane_store::open(location).map_err(|e| CliError::new(Exit::Failure, e))?;
-        id.attempt = lane_mint::bundle::next_attempt(store.as_ref(), &id, args.run_id.as_deref())
-            .map_err(|e| CliError::new(Exit::Failure, e))?;
+        // Who takes the number: the pod (its hostname), the process, the time.
+        let host = std::env::var("HOSTNAME")
+            .ok()
+            .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+            .unwrap_or_default();
+        let who = serde_json::json!({
+            "host": host.trim(),
+            "pid": std::process::id(),
+            "claimed_at": std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs_f64())
+                .unwrap_or(0.0),
+        })
+        .to_string();
+        id.attempt =
+            lane_mint::bundle::claim_attempt(store.as_ref(), &id, args.run_id.as_deref(), &who)
+                .map_err(|e| CliError::new(Exit::Failure, e))?;
     }
     let wheel = match (args.wheel, args.wheel_url, args.wheel_sha256) {
         (Some(p), _, _) => Some(WheelSource::File(p)),

@@ -19,6 +19,7 @@ mod watch;
 pub use client::{
     mint_id_of, still_to_create, CancelReport, KubeBackend, Submitted, LABEL_JOB_NAME,
 };
+pub use k8s_openapi::api::batch::v1::Job;
 pub use run::{JobEnd, KubeProgress};
 pub use watch::{job_seconds, job_state, watch_lane, JobState, LaneEvent, LaneView};
 

@@ -159,6 +159,60 @@ fn unpack(b: &mut Bundle, dir: &Path) -> Result<Vec<String>, MintError> {
         .collect())
 }
 
+/// The slots (`<lane>/<cell>/<gpu>/r<N>`) of `lane`'s run `run` that
+/// already ended: their last attempt in the store has a bundle whose
+/// outcome is final (minted, refused, failed, abandoned; not crashed or
+/// resource, which a Job retries). One LIST of the run's prefix, then one
+/// read per such bundle. A restarted run whose finished Jobs the TTL
+/// controller removed does not mint these again.
+pub fn ended_slots(
+    lane: &LaneFile,
+    store: &dyn ArtifactStore,
+    run: Option<&str>,
+) -> Result<std::collections::BTreeSet<String>, MintError> {
+    let prefix = format!(
+        "{}mints/",
+        crate::bundle::lane_prefix(lane.version.as_str(), run)
+    );
+    let keys = store
+        .list(&prefix)
+        .map_err(store_err(format!("listing {prefix}")))?;
+    let keys: std::collections::BTreeSet<&str> = keys.iter().map(String::as_str).collect();
+    let mut ended = std::collections::BTreeSet::new();
+    for planned in plan(lane) {
+        let slot = crate::bundle::slot_prefix(&planned.id, run);
+        let last = keys
+            .iter()
+            .filter_map(|k| {
+                k.strip_prefix(slot.as_str())?
+                    .split_once('/')?
+                    .0
+                    .strip_prefix('a')?
+                    .parse::<u32>()
+                    .ok()
+            })
+            .max();
+        let Some(last) = last else { continue };
+        let id = MintId {
+            attempt: last,
+            ..planned.id.clone()
+        };
+        if !keys.contains(bundle_key(&id, run).as_str()) {
+            continue; // claimed, never finished
+        }
+        match open_bundle(store, &id, run) {
+            Ok(b) if !matches!(b.result.outcome, Outcome::Crashed | Outcome::Resource) => {
+                ended.insert(planned.id.slot());
+            }
+            Ok(_) => {}
+            Err(e) => {
+                warn!(mint = %id, error = %e, "a result bundle is unreadable; its slot runs again")
+            }
+        }
+    }
+    Ok(ended)
+}
+
 fn recipe_of(lane: &LaneFile, cell: &str) -> &'static str {
     let recipe = lane
         .mint

@@ -104,6 +104,42 @@ fn staged_wheel(
     }
 }
 
+/// A run is what it runs: its first `lane mint` keeps every mint's spec
+/// digest (`lane.dev/spec`) in the store, write-once, as
+/// `lanes/<lane>/runs/<run>/spec.json`. A restart from another lane file,
+/// wheel or configuration is refused (exit 6) before anything is created or
+/// reused, even when the run's Jobs are gone.
+fn keep_run_spec(
+    store: &dyn lane_store::ArtifactStore,
+    lane: &lane_file::LaneFile,
+    run: &str,
+    jobs: &[lane_kube::Job],
+) -> Result<(), CliError> {
+    let specs: BTreeMap<&str, &str> = jobs
+        .iter()
+        .filter_map(|j| Some((lane_kube::mint_id_of(j)?, lane_kube::spec_of(j)?)))
+        .collect();
+    let bytes = serde_json::to_vec_pretty(&specs).map_err(|e| CliError::new(Exit::Failure, e))?;
+    let key = format!(
+        "{}spec.json",
+        lane_mint::bundle::lane_prefix(lane.version.as_str(), Some(run))
+    );
+    let store_key =
+        lane_store::StoreKey::new(key.clone()).map_err(|e| CliError::new(Exit::Usage, e))?;
+    match store.put_atomic(&store_key, lane_store::Content::Bytes(&bytes)) {
+        Ok(_) => Ok(()),
+        Err(lane_store::StoreError::Conflict { .. }) => Err(CliError::new(
+            Exit::Precondition,
+            anyhow::anyhow!(
+                "run `{run}` of lane {} was started from another lane file, wheel or configuration ({}/{key} differs): give this run a new --run-id",
+                lane.version,
+                store.location()
+            ),
+        )),
+        Err(e) => Err(CliError::new(Exit::Failure, e)),
+    }
+}
+
 #[derive(Serialize)]
 struct KubeSummary<'a> {
     #[serde(flatten)]
@@ -202,11 +238,25 @@ pub fn run(args: &Args, loaded: &crate::lane::LoadedLane) -> CliResult {
         return Ok(Exit::Ok);
     }
     let store = store.expect("a live run has a store");
-    let wanted = mints
+    let all = mints
         .iter()
         .map(|m| lane_kube::job_for(m, &cfg))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| CliError::new(Exit::InvalidInput, e))?;
+    keep_run_spec(store.as_ref(), lane, &args.run_id, &all)?;
+    // A slot of this run whose result is already final in the store is not
+    // minted again (its Job may be gone: the TTL controller).
+    let ended = lane_mint::collect::ended_slots(lane, store.as_ref(), Some(&args.run_id))
+        .map_err(|e| CliError::new(Exit::Failure, e))?;
+    for slot in &ended {
+        eprintln!("ended     {slot} (its result is in the store)");
+    }
+    let wanted: Vec<_> = all
+        .into_iter()
+        .zip(&mints)
+        .filter(|(_, m)| !ended.contains(&m.id.slot()))
+        .map(|(j, _)| j)
+        .collect();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -72,53 +72,52 @@ pub fn claim_key(id: &MintId, run: Option<&str>) -> String {
     format!("{}a{}/claim.json", slot_prefix(id, run), id.attempt)
 }
 
-/// The attempts of `id`'s slot in `store` whose key ends with `/<file>`,
-/// ascending.
-fn attempts_with(
+/// What the store holds of one slot's attempts, from one LIST of its
+/// prefix: the attempts with a bundle, and those with a claim.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SlotAttempts {
+    /// Attempts with `bundle.zip`.
+    pub bundled: std::collections::BTreeSet<u32>,
+    /// Attempts with `claim.json`.
+    pub claimed: std::collections::BTreeSet<u32>,
+}
+
+impl SlotAttempts {
+    /// Every attempt a pod started (claimed or bundled), ascending.
+    pub fn known(&self) -> Vec<u32> {
+        self.bundled.union(&self.claimed).copied().collect()
+    }
+}
+
+/// One LIST of `id`'s slot prefix, sorted into [`SlotAttempts`].
+pub fn slot_attempts(
     store: &dyn ArtifactStore,
     id: &MintId,
     run: Option<&str>,
-    file: &str,
-) -> Result<Vec<u32>, lane_store::StoreError> {
+) -> Result<SlotAttempts, lane_store::StoreError> {
     let prefix = slot_prefix(id, run);
-    let suffix = format!("/{file}");
-    let mut attempts: Vec<u32> = store
-        .list(&prefix)?
-        .iter()
-        .filter_map(|k| {
-            k.strip_prefix(&prefix)?
-                .strip_suffix(suffix.as_str())?
-                .strip_prefix('a')?
-                .parse()
-                .ok()
-        })
-        .collect();
-    attempts.sort_unstable();
-    attempts.dedup();
-    Ok(attempts)
-}
-
-/// The attempts of `id`'s slot that have a bundle in `store`, ascending.
-pub fn stored_attempts(
-    store: &dyn ArtifactStore,
-    id: &MintId,
-    run: Option<&str>,
-) -> Result<Vec<u32>, lane_store::StoreError> {
-    attempts_with(store, id, run, "bundle.zip")
-}
-
-/// The attempts of `id`'s slot that were claimed or left a bundle,
-/// ascending: every attempt a pod started, whether or not it finished.
-pub fn known_attempts(
-    store: &dyn ArtifactStore,
-    id: &MintId,
-    run: Option<&str>,
-) -> Result<Vec<u32>, lane_store::StoreError> {
-    let mut all = attempts_with(store, id, run, "bundle.zip")?;
-    all.extend(attempts_with(store, id, run, "claim.json")?);
-    all.sort_unstable();
-    all.dedup();
-    Ok(all)
+    let mut out = SlotAttempts::default();
+    for key in store.list(&prefix)? {
+        let Some((attempt, file)) = key
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.split_once('/'))
+        else {
+            continue;
+        };
+        let Some(n) = attempt.strip_prefix('a').and_then(|n| n.parse().ok()) else {
+            continue;
+        };
+        match file {
+            "bundle.zip" => {
+                out.bundled.insert(n);
+            }
+            "claim.json" => {
+                out.claimed.insert(n);
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
 }
 
 /// The attempt a pod's agent records under: `id`'s own, or one more than
@@ -131,7 +130,11 @@ pub fn next_attempt(
     id: &MintId,
     run: Option<&str>,
 ) -> Result<u32, lane_store::StoreError> {
-    let last = known_attempts(store, id, run)?.last().copied().unwrap_or(0);
+    let last = slot_attempts(store, id, run)?
+        .known()
+        .last()
+        .copied()
+        .unwrap_or(0);
     let next = last
         .checked_add(1)
         .ok_or_else(|| lane_store::StoreError::BadKey {

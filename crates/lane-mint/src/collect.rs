@@ -19,7 +19,7 @@ use lane_store::{ArtifactStore, StoreKey};
 use tracing::warn;
 
 use crate::agent::AgentResult;
-use crate::bundle::{bundle_key, known_attempts, stored_attempts, BundleState, MAX_BUNDLED_FILE};
+use crate::bundle::{bundle_key, BundleState, MAX_BUNDLED_FILE};
 use crate::error::MintError;
 use crate::gather::{gather, write_summary, SlotSummary, Summary};
 use crate::outcome::{Outcome, ProcessEnd, ReportState};
@@ -242,19 +242,12 @@ pub fn collect(
     for planned in plan(lane) {
         let first = planned.id;
         let recipe = recipe_of(lane, &first.cell);
-        let attempts = known_attempts(store, &first, run).map_err(store_err(format!(
+        let slot = crate::bundle::slot_attempts(store, &first, run).map_err(store_err(format!(
             "listing {}",
             crate::bundle::slot_prefix(&first, run)
         )))?;
-        // Every attempt's seconds; only the last readable bundle is kept
-        // open (bundles carry artifacts: one at a time in memory).
-        let bundled: std::collections::BTreeSet<u32> = stored_attempts(store, &first, run)
-            .map_err(store_err(format!(
-                "listing {}",
-                crate::bundle::slot_prefix(&first, run)
-            )))?
-            .into_iter()
-            .collect();
+        let attempts = slot.known();
+        let bundled = slot.bundled;
         let mut walls = Vec::new();
         let mut newest: Option<Bundle> = None;
         // The last attempt a pod claimed but left no bundle for (killed,

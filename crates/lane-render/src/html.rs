@@ -196,19 +196,12 @@ fn header(out: &mut String, r: &LaneResults) {
 }
 
 fn status_of(rep: &RepeatResult) -> String {
-    rep.mint
-        .as_ref()
-        .and_then(|m| m.status.clone())
-        .or_else(|| rep.breakdown.status.as_ref().map(|s| s.as_str().to_owned()))
+    rep.status()
         .map_or_else(|| "unknown".to_owned(), |s| escape_html(&s))
 }
 
 fn recipe_of(c: &CellResult, rep: &RepeatResult) -> String {
-    rep.breakdown
-        .recipe
-        .as_ref()
-        .map(|r| r.as_str().to_owned())
-        .or_else(|| c.recipe.clone())
+    rep.recipe(c)
         .map_or_else(|| "unknown".to_owned(), |s| escape_html(&s))
 }
 

@@ -115,6 +115,28 @@ impl RepeatResult {
             lane_ledger::LedgerKind::Missing { .. }
         )
     }
+
+    /// The status shown: the orchestrator's, else the report's; unescaped.
+    pub fn status(&self) -> Option<String> {
+        self.mint
+            .as_ref()
+            .and_then(|m| m.status.clone())
+            .or_else(|| {
+                self.breakdown
+                    .status
+                    .as_ref()
+                    .map(|s| s.as_str().to_owned())
+            })
+    }
+
+    /// The recipe shown: the report's, else the cell's; unescaped.
+    pub fn recipe(&self, cell: &CellResult) -> Option<String> {
+        self.breakdown
+            .recipe
+            .as_ref()
+            .map(|r| r.as_str().to_owned())
+            .or_else(|| cell.recipe.clone())
+    }
 }
 
 /// What the orchestrator recorded about one mint job (`mint.json`).

@@ -82,12 +82,7 @@ fn parse_id(s: &str) -> Option<MintId> {
 /// outcome is in it), 75 when another live agent holds the folder.
 pub fn run(args: Args) -> CliResult {
     if let Some(run) = &args.run_id {
-        if !lane_kube::valid_run_id(run) {
-            return Err(CliError::new(
-                Exit::Usage,
-                anyhow::anyhow!("--run-id must be 1 to 63 of [A-Za-z0-9._-], starting and ending with a letter or digit; found `{run}`"),
-            ));
-        }
+        crate::cmd::mint::check_run_id(run)?;
     }
     let mut id = parse_id(&args.id).ok_or_else(|| {
         CliError::new(

@@ -2,11 +2,11 @@
 //! with `v: 1`) and the probe's per-compile record.
 
 use super::{
-    failure, named_spans, span_map, AotCompileRecord, AotEntry, AotPool, AotTable, Span,
-    RESIDUAL_KEYS,
+    failure, named_spans, named_spans_node, span_map, AotCompileRecord, AotEntry, AotPool,
+    AotTable, Span,
 };
 use crate::error::ReportError;
-use crate::json::{self, JsonPath, Node, Obj};
+use crate::json::{JsonPath, Node, Obj};
 
 /// Every per-entry key the aot table documents (three partitions and the
 /// sub-spans beside them).
@@ -177,12 +177,7 @@ fn read_entry(
         if !AOT_ENTRY_KEYS.contains(&key) {
             unknown.push(vpath.clone());
         }
-        let v = if RESIDUAL_KEYS.contains(&key) {
-            json::signed_seconds(value, &vpath)?
-        } else {
-            json::seconds(value, &vpath)?
-        };
-        if let Some(v) = v {
+        if let Some(v) = super::span_seconds(key, value, &vpath)? {
             timings.push(Span::new(key, v));
         }
     }
@@ -238,30 +233,4 @@ pub(super) fn read_compile_record(
         partition,
         overlays,
     })
-}
-
-fn named_spans_node(
-    node: &Node,
-    path: JsonPath,
-    known: &[&str],
-    unknown: &mut Vec<JsonPath>,
-) -> Result<Vec<Span>, ReportError> {
-    let Some(mut inner) = Obj::of(node, path)? else {
-        return Ok(Vec::new());
-    };
-    let mut spans = Vec::new();
-    for (name, value, vpath) in inner.take_rest() {
-        if !known.contains(&name) {
-            unknown.push(vpath.clone());
-        }
-        let v = if RESIDUAL_KEYS.contains(&name) {
-            json::signed_seconds(value, &vpath)?
-        } else {
-            json::seconds(value, &vpath)?
-        };
-        if let Some(v) = v {
-            spans.push(Span::new(name, v));
-        }
-    }
-    Ok(spans)
 }

@@ -653,6 +653,16 @@ pub(super) fn named_spans(
     let Some((node, path)) = obj.take(key) else {
         return Ok(Vec::new());
     };
+    named_spans_node(node, path, known, unknown)
+}
+
+/// [`named_spans`] of an object already taken out of its parent.
+pub(super) fn named_spans_node(
+    node: &Node,
+    path: JsonPath,
+    known: &[&str],
+    unknown: &mut Vec<JsonPath>,
+) -> Result<Vec<Span>, ReportError> {
     let Some(mut inner) = Obj::of(node, path)? else {
         return Ok(Vec::new());
     };
@@ -661,16 +671,25 @@ pub(super) fn named_spans(
         if !known.contains(&name) {
             unknown.push(vpath.clone());
         }
-        let v = if RESIDUAL_KEYS.contains(&name) {
-            json::signed_seconds(value, &vpath)?
-        } else {
-            json::seconds(value, &vpath)?
-        };
-        if let Some(v) = v {
+        if let Some(v) = span_seconds(name, value, &vpath)? {
             spans.push(Span::new(name, v));
         }
     }
     Ok(spans)
+}
+
+/// A span's seconds: residuals (`RESIDUAL_KEYS`) may be negative, every
+/// other span may not.
+pub(super) fn span_seconds(
+    name: &str,
+    value: &Node,
+    path: &JsonPath,
+) -> Result<Option<f64>, ReportError> {
+    if RESIDUAL_KEYS.contains(&name) {
+        json::signed_seconds(value, path)
+    } else {
+        json::seconds(value, path)
+    }
 }
 
 fn fraction(node: &Node, path: &JsonPath) -> Result<Option<f64>, ReportError> {

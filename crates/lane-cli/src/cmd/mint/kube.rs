@@ -159,15 +159,7 @@ struct JobOut<'a> {
 /// Runs `lane mint --backend kube`.
 pub fn run(args: &Args, loaded: &crate::lane::LoadedLane) -> CliResult {
     let lane = &loaded.lane;
-    if !lane_kube::valid_run_id(&args.run_id) {
-        return Err(CliError::new(
-            Exit::Usage,
-            anyhow::anyhow!(
-                "--run-id must be 1 to 63 of [A-Za-z0-9._-], starting and ending with a letter or digit; found `{}`",
-                args.run_id
-            ),
-        ));
-    }
+    super::check_run_id(&args.run_id)?;
     let Some(path) = &args.kube_config else {
         return Err(CliError::new(
             Exit::Usage,

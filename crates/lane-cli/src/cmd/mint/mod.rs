@@ -241,6 +241,17 @@ pub fn run(args: Args) -> CliResult {
     report_and_exit(&args, &loaded, &out, summary.green, None)
 }
 
+/// `--run-id`: a label value and a store key segment as it is (exit 2 otherwise).
+pub fn check_run_id(run: &str) -> Result<(), CliError> {
+    if lane_kube::valid_run_id(run) {
+        return Ok(());
+    }
+    Err(CliError::new(
+        Exit::Usage,
+        anyhow::anyhow!("--run-id must be 1 to 63 of [A-Za-z0-9._-], starting and ending with a letter or digit; found `{run}`"),
+    ))
+}
+
 /// One line per slot: its final attempt, outcome, seconds (all attempts) and why.
 fn print_slots(summary: &lane_mint::gather::Summary) {
     for m in &summary.mints {

@@ -105,6 +105,37 @@ pub struct AgentResult {
     pub bundle: Option<crate::bundle::BundleState>,
 }
 
+impl AgentResult {
+    /// The record of an attempt whose agent left no result (it vanished,
+    /// or its pod ended before its bundle): no report, no files. Its
+    /// `wall_s` is a placeholder that `gather` never writes: the caller
+    /// passes the seconds it knows (or none) to `gather` itself.
+    pub fn without_result(
+        id: MintId,
+        outcome: Outcome,
+        reason: String,
+        error: &str,
+        stderr_tail: String,
+    ) -> AgentResult {
+        AgentResult {
+            id,
+            outcome,
+            reason,
+            end: ProcessEnd::SpawnFailed {
+                error: error.to_owned(),
+            },
+            report: ReportState::Absent,
+            wall_s: 0.0,
+            started_at: 0.0,
+            output_bytes: 0,
+            stderr_tail,
+            files: Vec::new(),
+            replay: false,
+            bundle: None,
+        }
+    }
+}
+
 /// Exit code of `lane agent` when another live agent holds the mint folder.
 pub const EXIT_CLAIMED: i32 = 75;
 

@@ -22,7 +22,7 @@ use crate::agent::AgentResult;
 use crate::bundle::{bundle_key, BundleState, MAX_BUNDLED_FILE};
 use crate::error::MintError;
 use crate::gather::{gather, write_summary, SlotSummary, Summary};
-use crate::outcome::{Outcome, ProcessEnd, ReportState};
+use crate::outcome::{Outcome, ReportState};
 use crate::plan::{plan, MintId};
 
 /// What the caller knows of a slot that left no bundle in the store.
@@ -323,24 +323,15 @@ pub fn collect(
                     ),
                     None => "no result bundle in the store".to_owned(),
                 };
-                let result = AgentResult {
+                // The mint's seconds are unknown (`wall: None` below); the
+                // Job's go to `job_s`.
+                let result = AgentResult::without_result(
                     id,
-                    outcome: Outcome::Crashed,
-                    reason: format!("{why}; {}", known.reason),
-                    end: ProcessEnd::SpawnFailed {
-                        error: "no agent result came back".into(),
-                    },
-                    report: ReportState::Absent,
-                    // Not serialized: `gather` is told the mint's seconds
-                    // are unknown (`wall: None`) and the Job's go to `job_s`.
-                    wall_s: 0.0,
-                    started_at: 0.0,
-                    output_bytes: 0,
-                    stderr_tail: known.log_tail.unwrap_or_default(),
-                    files: Vec::new(),
-                    replay: false,
-                    bundle: None,
-                };
+                    Outcome::Crashed,
+                    format!("{why}; {}", known.reason),
+                    "no agent result came back",
+                    known.log_tail.unwrap_or_default(),
+                );
                 // Nothing measured the mint; a Job that ran keeps its own
                 // seconds (waiting and setup included), named as such.
                 (result, None, known.seconds, dir)

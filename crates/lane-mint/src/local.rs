@@ -381,22 +381,13 @@ impl LocalRun<'_> {
             }
             Err(_) => {
                 // The agent left no result (it vanished): record that, with no report.
-                let result = crate::agent::AgentResult {
-                    id: row.id.clone(),
-                    outcome: row.outcome.unwrap_or(Outcome::Crashed),
-                    reason: row.reason.clone().unwrap_or_default(),
-                    end: crate::outcome::ProcessEnd::SpawnFailed {
-                        error: "no agent result".into(),
-                    },
-                    report: crate::outcome::ReportState::Absent,
-                    wall_s: 0.0,
-                    started_at: 0.0,
-                    output_bytes: 0,
-                    stderr_tail: String::new(),
-                    files: Vec::new(),
-                    replay: false,
-                    bundle: None,
-                };
+                let result = crate::agent::AgentResult::without_result(
+                    row.id.clone(),
+                    row.outcome.unwrap_or(Outcome::Crashed),
+                    row.reason.clone().unwrap_or_default(),
+                    "no agent result",
+                    String::new(),
+                );
                 gather(
                     &results_dir(&self.out),
                     &dir,

@@ -31,6 +31,9 @@ fn spec(dir: &Path, script: &str, timeout_s: u64) -> AgentSpec {
         store: None,
         run: None,
         stop: None,
+        report: None,
+        source: None,
+        max_artifact_bytes: lane_mint::report::DEFAULT_MAX_ARTIFACT_BYTES,
     }
 }
 

@@ -137,17 +137,20 @@ def width():
         goals=WorkerGoals(serve=False, mint=True))
 
 
-def pool_facts(rows, *, wall_s, failed_entry=""):
-    busy = round(sum(r[0] for r in rows), 3)
+def pool_facts(busy_walls, *, wall_s, idle=None, failed_entry=""):
+    """The pool's ledger as `EntryCompilePool.compile` leaves it: `busy_s` is
+    the sum of the walls `_collect` booked, the idle buckets what `charge`
+    accumulated, the capacity `workers * wall` at a constant K."""
+    busy = round(sum(busy_walls), 3)
+    capacity = round(3 * wall_s, 3)
+    if idle is None:
+        # A finished pool: every slot-second was running or idle.
+        idle = {"idle_staging_s": 4.1, "idle_drain_s": 3.9, "idle_spawn_s": 0.12}
+        idle["idle_other_s"] = round(capacity - busy - sum(idle.values()), 3)
     ledger = aot_compile_pool.PoolLedger(
         workers=3, workers_initial=3, wall_s=wall_s, busy_s=busy,
-        capacity_s=round(3 * wall_s, 3), idle_staging_s=4.1, idle_drain_s=3.9,
-        idle_spawn_s=0.12, stage_total_s=4.2, spawn_total_s=0.12,
-        seal_seed_s=0.09, entries=len(ENTRIES))
-    # The idle split's residual, charged so that busy + idle == capacity.
-    ledger.idle_other_s = round(
-        ledger.capacity_s - busy - ledger.idle_staging_s - ledger.idle_drain_s
-        - ledger.idle_spawn_s, 3)
+        capacity_s=capacity, stage_total_s=4.2, spawn_total_s=0.12,
+        seal_seed_s=0.09, entries=len(ENTRIES), **idle)
     pool = SimpleNamespace(
         ledger=ledger, peak_concurrency=3, peak_rss_bytes=int(6.4 * GIB),
         peak_device_bytes=int(21 * GIB), oom_entry=failed_entry,
@@ -190,7 +193,7 @@ def pooled_minted():
     timings["total_s"] = round(3.87 + 0.09 + pool_wall + 0.21 + 1.42 + 0.36, 2)
     table = aot_mint._mint_phase_table(
         minted_entries(rows), timings, INDUCTOR_CONFIGS, width(),
-        pool_facts(rows, wall_s=pool_wall))
+        pool_facts([r[0] for r in rows], wall_s=pool_wall))
     return mint_process.MintReport(
         status="minted",
         artifact="/mint/out/cell.tar.gz",
@@ -213,20 +216,25 @@ def pooled_aborted():
     table to the refusal, and the mint child writes it in its report."""
     rows = entry_rows()
     progress = aot_mint.MintProgress(inductor_configs=INDUCTOR_CONFIGS)
-    progress.t_mint = time.monotonic() - 71.5
+    progress.t_mint = time.monotonic() - 63.9
     export_timings(progress.timings, rows)
     progress.minted.extend(minted_entries(rows, compiled=False))
     progress.width = width()
-    progress.pool_ledger = pool_facts(rows[:2], wall_s=66.4,
-                                      failed_entry=ENTRIES[2])
-    progress.beat(aot_mint.PHASE_INDUCTOR_COMPILE, 2, 3, ENTRIES[1])
+    progress.beat(aot_mint.PHASE_INDUCTOR_COMPILE, 0, 3, "3 entries, 3 wide")
+    # Entry 3 is reaped first, SIGKILLed at 58 s: `_collect` books its wall
+    # and raises; the two siblings still running are torn down in `finally`
+    # and never booked, so their slot-seconds are neither busy nor idle.
+    progress.pool_ledger = pool_facts(
+        [58.0], wall_s=59.6, failed_entry=ENTRIES[2],
+        idle={"idle_staging_s": 4.1, "idle_drain_s": 0.0,
+              "idle_spawn_s": 0.12, "idle_other_s": 0.05})
     table = aot_mint.partial_phase_table(progress)
     return mint_process.MintReport(
         status="refused",
         detail=(f"aot mint refused: entry {ENTRIES[2]!r}: compile child exited "
                 f"-9 after 58s (killed by SIGKILL): no detail"),
-        elapsed_s=101.7,
-        phases={"load": 30.1, "trace_graph": 71.52},
+        elapsed_s=94.1,
+        phases={"load": 30.1, "trace_graph": 63.92},
         phase="trace_graph",
         peak_vram_bytes=int(3.2 * GIB),
         mint_phases=table,

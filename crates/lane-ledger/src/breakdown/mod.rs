@@ -37,7 +37,10 @@ use crate::trace::{CompileRecord, SkippedLine, TraceMetrics};
 
 pub mod aot;
 
-pub use aot::{AotBreakdown, AotEntryBreakdown, AotPath, PoolBreakdown, PoolDecision, TotalRow};
+pub use aot::{
+    AotBreakdown, AotEntryBreakdown, AotPath, PoolBreakdown, PoolDecision, TotalRow, MINT_OTHER,
+    POOL_UNBOOKED, PROCESS_OTHER,
+};
 
 /// Where a breakdown's numbers came from.
 #[derive(Debug, Clone, PartialEq, Serialize)]

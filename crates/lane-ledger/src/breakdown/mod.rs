@@ -10,7 +10,11 @@
 //!   clamped; overlays beside it, never summed;
 //! - `compile_fraction` only when the wall was measured;
 //! - per-job rows, jobs that compiled nothing marked, failed jobs kept with
-//!   their seconds; AOT entries with their three nested partitions;
+//!   their seconds; AOT entries in the table's serial or pooled shape, the
+//!   typed `totals`, the mint's own partition and the pool's decision (see
+//!   [`aot`]);
+//! - the report's `detail` and `phase`, so a reason can quote them, and its
+//!   echoed `recipe`, believed only when the report says `minted`;
 //! - reconciliation checks within [`crate::partition::tolerance`], and the
 //!   findings of [`crate::findings::detect`].
 //!
@@ -19,7 +23,7 @@
 use serde::Serialize;
 
 use crate::findings::{detect, Finding, COMPILED_NOTHING_S};
-use crate::json::JsonPath;
+use crate::json::UnknownKey;
 use crate::keyset::{
     check_key_set, partition_from_raw, KeySetCheck, AOT_COMPILE_V1, WARM_SPANS_V1,
 };
@@ -27,10 +31,16 @@ use crate::partition::{
     overlay_rows, share, OverlayRow, Partition, Reconciliation, Residual, Term,
 };
 use crate::report::{
-    AotCompileRecord, AotEntry, AotTable, MintLedger, MintReport, MintStatus, Recipe, Span,
-    WarmLedger, AOT_OVERLAY_KEYS,
+    AotCompileRecord, MintLedger, MintReport, MintStatus, Recipe, Span, WarmLedger,
 };
 use crate::trace::{CompileRecord, SkippedLine, TraceMetrics};
+
+pub mod aot;
+
+pub use aot::{
+    AotBreakdown, AotEntryBreakdown, AotPath, PoolBreakdown, PoolDecision, TotalRow, MINT_OTHER,
+    POOL_UNBOOKED, PROCESS_OTHER,
+};
 
 /// Where a breakdown's numbers came from.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -63,6 +73,12 @@ pub enum LedgerKind {
         /// Why (as the caller saw it: file absent, child killed).
         reason: String,
     },
+    /// A report that could not be read (truncated, NaN, a shape lane does
+    /// not know): no numbers, one `unreadable_report` finding.
+    Unreadable {
+        /// The error, with its JSON path or line and column.
+        error: String,
+    },
 }
 
 impl LedgerKind {
@@ -77,6 +93,7 @@ impl LedgerKind {
             LedgerKind::Unknown { key, value } => format!("unknown({key}={value})"),
             LedgerKind::Mixed { .. } => "mixed".into(),
             LedgerKind::Missing { .. } => "missing".into(),
+            LedgerKind::Unreadable { .. } => "unreadable".into(),
         }
     }
 }
@@ -138,30 +155,6 @@ pub struct JobRow {
     pub failed: bool,
 }
 
-/// One AOT entry with its three nested partitions.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AotEntryBreakdown {
-    /// Entry name.
-    pub name: String,
-    /// `compile_s = child_boot_s + child_wall_s + reap_lag_s` (residual).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub compile: Option<Partition>,
-    /// `child_wall_s = child_seal_s + child_torch_import_s + child_devlock_s
-    /// + child_program_load_s + compile_wall_s + child_other_s` (residual).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub child_wall: Option<Partition>,
-    /// `compile_wall_s = lowering_s + codegen_s + graph_passes_s +
-    /// host_compile_s + compile_other_s` (residual).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub compile_wall: Option<Partition>,
-    /// Sub-spans beside the partitions, never summed.
-    pub overlays: Vec<OverlayRow>,
-    /// Numeric timings outside every partition and overlay.
-    pub other: Vec<Term>,
-    /// True when the entry failed (its seconds are kept).
-    pub failed: bool,
-}
-
 /// What a trace contributed.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TraceSummary {
@@ -193,15 +186,32 @@ pub struct MintBreakdown {
     pub source: String,
     /// Where the numbers came from.
     pub ledger: LedgerKind,
-    /// The recipe.
+    /// The recipe lane believes: a `minted` report's echo, else the one the
+    /// ledger's shape implies, else none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recipe: Option<Recipe>,
+    /// The recipe as the report echoes it (a claim only when `minted`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recipe_echo: Option<Recipe>,
     /// How the mint ended.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<MintStatus>,
+    /// The report's `detail`: why it ended, in the child's words (raw;
+    /// escape and bound it before showing, see [`crate::report::text`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// The report's `phase`: the phase it ended in (raw).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
     /// The cell.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cell_key: Option<String>,
+    /// The artifact the report names (raw).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub artifact: Option<String>,
+    /// The child's device high-water.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_vram_bytes: Option<u64>,
     /// The mint's total.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total_s: Option<f64>,
@@ -229,8 +239,9 @@ pub struct MintBreakdown {
     pub jobs: Vec<JobRow>,
     /// AOT entries.
     pub entries: Vec<AotEntryBreakdown>,
-    /// The AOT table's `totals`, as written.
-    pub ledger_totals: Vec<Term>,
+    /// The AOT table: typed totals, the mint partition, the pool.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aot: Option<AotBreakdown>,
     /// The key-set check, when the report carried raw metrics.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub key_set: Option<KeySetCheck>,
@@ -239,8 +250,8 @@ pub struct MintBreakdown {
     pub trace: Option<TraceSummary>,
     /// Reconciliation checks.
     pub reconciliation: Reconciliation,
-    /// Unknown keys of the report, as JSON paths.
-    pub unknown_keys: Vec<JsonPath>,
+    /// Unknown keys of the report, with their values as written.
+    pub unknown_keys: Vec<UnknownKey>,
     /// Findings, most severe first.
     pub findings: Vec<Finding>,
 }
@@ -251,8 +262,13 @@ impl MintBreakdown {
             source: source.to_owned(),
             ledger,
             recipe: None,
+            recipe_echo: None,
             status: None,
+            detail: None,
+            phase: None,
             cell_key: None,
+            artifact: None,
+            peak_vram_bytes: None,
             total_s: None,
             total_from: None,
             phases: Vec::new(),
@@ -263,7 +279,7 @@ impl MintBreakdown {
             compile_fraction: None,
             jobs: Vec::new(),
             entries: Vec::new(),
-            ledger_totals: Vec::new(),
+            aot: None,
             key_set: None,
             trace: None,
             reconciliation: Reconciliation::default(),
@@ -283,6 +299,29 @@ impl MintBreakdown {
         );
         b.findings = detect(&b);
         b
+    }
+
+    /// The row of a report lane could not read: no numbers, one
+    /// `unreadable_report` finding (an error, so the lane is not green)
+    /// naming `error`, which should carry the JSON path or line and column
+    /// (a [`crate::ReportError`]'s text does).
+    pub fn unreadable(source: &str, error: &str) -> Self {
+        let mut b = MintBreakdown::empty(
+            source,
+            LedgerKind::Unreadable {
+                error: crate::report::text::quote(error, crate::report::text::DETAIL_MAX_CHARS),
+            },
+        );
+        b.findings = detect(&b);
+        b
+    }
+
+    /// True when the breakdown holds a measurement (a report was read).
+    pub fn measured(&self) -> bool {
+        !matches!(
+            self.ledger,
+            LedgerKind::Missing { .. } | LedgerKind::Unreadable { .. }
+        )
     }
 
     /// True when the ledger cannot answer "compile or execute?".
@@ -315,9 +354,14 @@ pub fn from_report(source: &str, report: &MintReport) -> MintBreakdown {
         },
     };
     let mut b = MintBreakdown::empty(source, ledger);
-    b.recipe = report.recipe.clone();
+    b.recipe = report.believed_recipe();
+    b.recipe_echo = report.recipe.clone();
     b.status = report.status.clone();
+    b.detail = report.detail.clone();
+    b.phase = report.phase.clone();
     b.cell_key = report.cell_key.clone();
+    b.artifact = report.artifact.clone();
+    b.peak_vram_bytes = report.peak_vram_bytes;
     b.unknown_keys = report.unknown_keys.clone();
 
     let phases: Vec<Span> = match &report.ledger {
@@ -361,7 +405,7 @@ pub fn from_report(source: &str, report: &MintReport) -> MintBreakdown {
 
     match &report.ledger {
         MintLedger::WarmSpansV1(w) => warm(&mut b, w, &phases, report.raw_metrics.as_deref()),
-        MintLedger::AotTableV1(t) => aot_table(&mut b, t),
+        MintLedger::AotTableV1(t) => aot::aot_table(&mut b, t),
         MintLedger::AotCompileRecord(r) => compile_record(&mut b, r, report.raw_metrics.as_deref()),
         _ => {}
     }
@@ -479,6 +523,16 @@ fn warm(b: &mut MintBreakdown, w: &WarmLedger, phases: &[Span], raw: Option<&[Sp
             failed: j.failed,
         })
         .collect();
+    for j in &w.jobs {
+        // `WarmLedger.job`: execute_s = wall_s - compile_s, per job.
+        if let (Some(wall), Some(compile), Some(execute)) = (j.wall_s, j.compile_s, j.execute_s) {
+            rec.seconds(
+                format!("job {}: execute_s = wall_s - compile_s", j.job),
+                execute,
+                wall - compile,
+            );
+        }
+    }
     if !w.jobs.is_empty() {
         if let Some(n) = t.warm_jobs {
             rec.count("warm_jobs = number of job rows", n, w.jobs.len() as u64);
@@ -519,182 +573,6 @@ fn warm(b: &mut MintBreakdown, w: &WarmLedger, phases: &[Span], raw: Option<&[Sp
             &w.overlays,
         ));
     }
-}
-
-/// The three nested partitions of an AOT entry: (label, total, members, residual).
-const AOT_LEVELS: [(&str, &str, &[&str], &str); 3] = [
-    (
-        "compile_s",
-        "compile_s",
-        &["child_boot_s", "child_wall_s"],
-        "reap_lag_s",
-    ),
-    (
-        "child_wall_s",
-        "child_wall_s",
-        &[
-            "child_seal_s",
-            "child_torch_import_s",
-            "child_devlock_s",
-            "child_program_load_s",
-            "compile_wall_s",
-        ],
-        "child_other_s",
-    ),
-    (
-        "compile_wall_s",
-        "compile_wall_s",
-        &[
-            "lowering_s",
-            "codegen_s",
-            "graph_passes_s",
-            "host_compile_s",
-        ],
-        "compile_other_s",
-    ),
-];
-
-fn entry_partition(e: &AotEntry, level: usize) -> Option<Partition> {
-    let (_, total_key, members, residual) = AOT_LEVELS[level];
-    let total = e.get(total_key)?;
-    let mut terms = Vec::new();
-    let mut unobserved = Vec::new();
-    for m in members {
-        match e.get(m) {
-            Some(v) => terms.push(Term::new(*m, v)),
-            None => unobserved.push((*m).to_owned()),
-        }
-    }
-    let mut p = Partition::new(
-        Term::new(total_key, total),
-        terms,
-        residual,
-        e.get(residual),
-    );
-    p.unobserved = unobserved;
-    Some(p)
-}
-
-fn aot_table(b: &mut MintBreakdown, t: &AotTable) {
-    b.ledger_totals = t
-        .totals
-        .iter()
-        .map(|s| Term::new(s.name.clone(), s.seconds))
-        .collect();
-    let rec = &mut b.reconciliation;
-    for e in &t.entries {
-        let parts: Vec<Option<Partition>> = (0..3).map(|l| entry_partition(e, l)).collect();
-        for p in parts.iter().flatten() {
-            check_residual(rec, &format!("entry {}", e.name), p);
-        }
-        let in_levels = |name: &str| {
-            AOT_LEVELS.iter().any(|(_, total, members, residual)| {
-                *total == name || *residual == name || members.contains(&name)
-            })
-        };
-        let overlays: Vec<Term> = e
-            .timings
-            .iter()
-            .filter(|s| AOT_OVERLAY_KEYS.contains(&s.name.as_str()))
-            .map(|s| Term::new(s.name.clone(), s.seconds))
-            .collect();
-        let other = e
-            .timings
-            .iter()
-            .filter(|s| !in_levels(&s.name) && !AOT_OVERLAY_KEYS.contains(&s.name.as_str()))
-            .map(|s| Term::new(s.name.clone(), s.seconds))
-            .collect();
-        let mut parts = parts.into_iter();
-        let compile = parts.next().flatten();
-        let child_wall = parts.next().flatten();
-        let compile_wall = parts.next().flatten();
-        let reference = compile
-            .as_ref()
-            .or(compile_wall.as_ref())
-            .map(|p| p.total.seconds);
-        b.entries.push(AotEntryBreakdown {
-            name: e.name.clone(),
-            overlays: overlay_rows(&overlays, reference),
-            other,
-            failed: e.failed,
-            compile,
-            child_wall,
-            compile_wall,
-        });
-    }
-    // The mint's compile partition: the innermost level summed over entries.
-    let with_wall: Vec<&AotEntry> = t
-        .entries
-        .iter()
-        .filter(|e| e.get("compile_wall_s").is_some())
-        .collect();
-    if !with_wall.is_empty() {
-        let (_, total_key, members, residual) = AOT_LEVELS[2];
-        let total: f64 = with_wall.iter().filter_map(|e| e.get(total_key)).sum();
-        let mut terms = Vec::new();
-        let mut unobserved = Vec::new();
-        for m in members {
-            let vals: Vec<f64> = with_wall.iter().filter_map(|e| e.get(m)).collect();
-            if vals.is_empty() {
-                unobserved.push((*m).to_owned());
-            } else {
-                terms.push(Term::new(*m, vals.iter().sum()));
-            }
-        }
-        let reported: Option<f64> = with_wall.iter().map(|e| e.get(residual)).sum();
-        let mut p = Partition::new(
-            Term::new("compile_wall_s (sum over entries)", total),
-            terms,
-            residual,
-            reported,
-        );
-        p.unobserved = unobserved;
-        // The table's `phases` are the same members summed upstream.
-        for s in &t.phases {
-            if let Some(v) = p.member(&s.name) {
-                rec.seconds(
-                    format!("phases.{} = sum over entries", s.name),
-                    s.seconds,
-                    v,
-                );
-            } else if s.name == residual {
-                rec.seconds(
-                    format!("phases.{} = sum over entries", s.name),
-                    s.seconds,
-                    p.residual.seconds,
-                );
-            }
-        }
-        b.compile_partition = Some(p);
-    }
-    if let Some(n) = t.n_entries {
-        if !t.entries.is_empty() {
-            rec.count(
-                "n_entries = number of entry rows",
-                n,
-                t.entries.len() as u64,
-            );
-        }
-    }
-    if let Some(stated) = t.totals.iter().find(|s| s.name == "compile_s") {
-        if !t.entries.is_empty() && t.entries.iter().all(|e| e.get("compile_s").is_some()) {
-            let sum: f64 = t.entries.iter().filter_map(|e| e.get("compile_s")).sum();
-            rec.seconds(
-                "totals.compile_s = sum of entry compile_s",
-                stated.seconds,
-                sum,
-            );
-        }
-    }
-    let overlays: Vec<Term> = t
-        .overlays
-        .iter()
-        .map(|s| Term::new(s.name.clone(), s.seconds))
-        .collect();
-    b.overlays = overlay_rows(
-        &overlays,
-        b.compile_partition.as_ref().map(|p| p.total.seconds),
-    );
 }
 
 fn compile_record(b: &mut MintBreakdown, r: &AotCompileRecord, raw: Option<&[Span]>) {

@@ -219,7 +219,9 @@ pub(super) fn read_aot_table(
         None => Vec::new(),
     };
     let phases = match obj.take("phases") {
-        Some((node, path)) => phase_spans(node, path, unknown, &mut Vec::new())?.unwrap_or_default(),
+        Some((node, path)) => {
+            phase_spans(node, path, unknown, &mut Vec::new())?.unwrap_or_default()
+        }
         None => Vec::new(),
     };
     let overlays = match obj.take("overlays") {

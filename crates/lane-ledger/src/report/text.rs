@@ -91,7 +91,10 @@ mod tests {
             quote("AttributeError: x\n\u{1b}[31mred\u{7f}\u{9b}", 100),
             "AttributeError: x\\n\\u{1b}[31mred\\u{7f}\\u{9b}"
         );
-        assert_eq!(quote("unet/B=2 \u{202e}gnp.exe", 100), "unet/B=2 \\u{202e}gnp.exe");
+        assert_eq!(
+            quote("unet/B=2 \u{202e}gnp.exe", 100),
+            "unet/B=2 \\u{202e}gnp.exe"
+        );
         assert_eq!(quote("plain, ünïcode", 100), "plain, ünïcode");
     }
 

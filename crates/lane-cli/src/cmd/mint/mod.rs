@@ -461,5 +461,12 @@ fn report_and_exit(
             eprintln!("posted    check run {}", c.id);
         }
     }
-    Ok(if green { Exit::Ok } else { Exit::Findings })
+    for slot in &files.unreadable {
+        eprintln!("unreadable report: {slot} (its row says why; the lane is not green)");
+    }
+    Ok(if green && files.unreadable.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::Findings
+    })
 }

@@ -110,13 +110,14 @@ fn builds_from_the_branch_tree_verifies_stages_and_refuses_tampering() {
     // same bytes again: the rebuild re-staged nothing).
     let keys = store.list("lanes/0.93.2/").unwrap();
     assert_eq!(keys.len(), 3, "{keys:?}");
-    let src = m.source.as_ref().expect("the manifest names the source archive");
+    let src = m
+        .source
+        .as_ref()
+        .expect("the manifest names the source archive");
     assert_eq!(src.file, "gen_worker-0.93.2.src.tar.gz");
     let key = format!("lanes/0.93.2/{}/{}", m.commit, src.file);
     assert!(keys.contains(&key), "{keys:?}");
-    let archive = store
-        .get(&lane_store::StoreKey::new(key).unwrap())
-        .unwrap();
+    let archive = store.get(&lane_store::StoreKey::new(key).unwrap()).unwrap();
     assert_eq!(lane_store::sha256_hex(&archive), src.sha256);
     // It holds every blob of the tree, byte for byte.
     let tree = lane_wheel::LaneTree::read(&repo, "release/0.93.2").unwrap();

@@ -307,6 +307,13 @@ impl Kubelet<'_> {
             .env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("LANE_UV", Path::new(ROOT).join(".tools/uv/bin/uv"))
+            // The image's CA bundle: this machine's, where a proxy signs
+            // the package index's certificates.
+            .envs(
+                ["SSL_CERT_FILE", "SSL_CERT_DIR"]
+                    .iter()
+                    .filter_map(|k| Some((*k, std::env::var_os(k)?))),
+            )
             .stdin(Stdio::null())
             .stdout(std::fs::File::create(self.dir.join(format!("{pod}.log"))).unwrap())
             .stderr(std::fs::File::create(self.dir.join(format!("{pod}.err"))).unwrap());
@@ -1181,7 +1188,10 @@ fn a_rig_cell_in_a_pod_gets_the_lane_tree_from_the_staged_source_archive() {
     let jobs = wait_jobs(&emu, "one Job", |j| j.len() == 1);
     let (name, job) = jobs.iter().next().unwrap();
     let args = job["spec"]["template"]["spec"]["containers"][0]["command"].to_string();
-    assert!(args.contains("--source-url") && args.contains("--report"), "{args}");
+    assert!(
+        args.contains("--source-url") && args.contains("--report"),
+        "{args}"
+    );
     assert!(
         args.contains(source["sha256"].as_str().unwrap()),
         "the Job checks the manifest's sha256: {args}"
@@ -1195,7 +1205,9 @@ fn a_rig_cell_in_a_pod_gets_the_lane_tree_from_the_staged_source_archive() {
     );
     let o = lane.wait(d.path(), "run", Duration::from_secs(60));
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
-    let slot = d.path().join(format!("out/lanes/{LANE}/results/rig-aot/L4/r1"));
+    let slot = d
+        .path()
+        .join(format!("out/lanes/{LANE}/results/rig-aot/L4/r1"));
     let record = read_json(&slot.join("mint.json"));
     assert_eq!(record["status"], "minted", "{record}");
     assert_eq!(record["artifact"]["kind"], "gathered", "{record}");

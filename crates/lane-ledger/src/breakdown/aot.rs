@@ -605,8 +605,11 @@ pub(super) fn aot_table(b: &mut MintBreakdown, t: &AotTable) {
         ("compile_s", |e: &AotEntry| e.compile_s),
         ("warm_s", |e: &AotEntry| e.warm_s),
     ] {
-        if let Some(stated) = seconds_of(&t.totals, key) {
-            let sum: f64 = t.entries.iter().filter_map(get).sum();
+        // Only over entries that carry the key: the writer sums `or 0`, and
+        // a table whose rows never carry it (lane's probe) has no sum to check.
+        let values: Vec<f64> = t.entries.iter().filter_map(get).collect();
+        if let (Some(stated), false) = (seconds_of(&t.totals, key), values.is_empty()) {
+            let sum: f64 = values.iter().sum();
             rec.seconds(format!("totals.{key} = sum of entry {key}"), stated, sum);
         }
     }

@@ -75,6 +75,8 @@ fn mint(id: MintId) -> MintJob {
         run_id: "run-20250101T000000Z".into(),
         wheel: None,
         store: None,
+        report: None,
+        source: None,
     }
 }
 

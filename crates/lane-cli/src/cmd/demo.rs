@@ -173,6 +173,7 @@ pub fn run(args: Args) -> CliResult {
     let stop = std::sync::atomic::AtomicBool::new(false);
     let lane_out = std::path::absolute(out.join("lanes/0.93.3")).exit(Exit::Failure)?;
     let run = lane_mint::local::LocalRun {
+        source: None,
         lane: &lane,
         out: lane_out.clone(),
         agent: vec![exe.to_string_lossy().into_owned(), "agent".into()],

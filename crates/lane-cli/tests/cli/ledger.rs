@@ -437,7 +437,7 @@ fn diff_refuses_bad_inputs() {
     let o = lane(dir.path(), &["diff", "x.pt2", "x.pt2"]);
     assert_eq!(code(&o), 3);
     assert!(
-        stderr(&o).contains("x.pt2: not a directory or a .pt2"),
+        stderr(&o).contains("x.pt2: not a readable zip archive"),
         "{}",
         stderr(&o)
     );

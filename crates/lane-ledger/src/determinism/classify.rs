@@ -1,24 +1,28 @@
-//! Explaining each differing pair: known noise, an autotune config, or
-//! unexplained (with the reason and the lines).
+//! Explaining each differing pair: known noise, a kernel's config, a
+//! recorded decision, or unexplained (with its named cause, the reason and
+//! the lines or values).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::configs::{self, BestConfig};
+use super::jsondiff::{diff_json, JsonContext};
+use super::kernels::{KernelKey, KernelTable};
+use super::model::{DecisionDiff, JsonValueDiff, UnexplainedCause};
 use super::pairing::{text_of, Pair, TreeIndex};
 use super::text::{self, agrees_with_config, line_role, Prepared};
 use super::{
-    normalize, role_of, ArtifactFile, DiffClass, FileDiff, FileRole, NoiseKind, PairedBy,
+    dir_of, normalize, role_of, ArtifactFile, DiffClass, FileDiff, FileRole, NoiseKind, PairedBy,
     Unexplained, WrapperLine,
 };
 
 pub(super) struct Classifier<'c, 't> {
     pub(super) ia: &'c TreeIndex<'t>,
     pub(super) ib: &'c TreeIndex<'t>,
-    pub(super) differs: &'c BTreeSet<String>,
-    pub(super) kernel_configs: &'c BTreeMap<String, (Option<BestConfig>, Option<BestConfig>)>,
+    pub(super) table: &'c KernelTable,
     pub(super) file_diffs: Vec<FileDiff>,
     pub(super) unexplained: Vec<Unexplained>,
-    pub(super) carriers: BTreeMap<String, Vec<WrapperLine>>,
+    pub(super) carriers: BTreeMap<KernelKey, Vec<WrapperLine>>,
+    pub(super) decisions: Vec<DecisionDiff>,
 }
 
 struct Outcome {
@@ -26,7 +30,9 @@ struct Outcome {
     noise: BTreeSet<NoiseKind>,
     reason: Option<String>,
     kernel: Option<String>,
+    cause: Option<UnexplainedCause>,
     lines: Vec<WrapperLine>,
+    values: Vec<JsonValueDiff>,
 }
 
 impl Outcome {
@@ -36,18 +42,30 @@ impl Outcome {
             noise,
             reason: None,
             kernel: None,
+            cause: None,
             lines: Vec::new(),
+            values: Vec::new(),
         }
     }
-    fn unexplained(reason: String) -> Self {
+    fn explained(class: DiffClass, reason: String) -> Self {
+        Outcome {
+            class,
+            reason: Some(reason),
+            ..Outcome::noise(BTreeSet::new())
+        }
+    }
+    fn unexplained(cause: UnexplainedCause, reason: String) -> Self {
         Outcome {
             class: DiffClass::Unexplained,
-            noise: BTreeSet::new(),
             reason: Some(reason),
-            kernel: None,
-            lines: Vec::new(),
+            cause: Some(cause),
+            ..Outcome::noise(BTreeSet::new())
         }
     }
+}
+
+fn one(kind: NoiseKind) -> BTreeSet<NoiseKind> {
+    std::iter::once(kind).collect()
 }
 
 impl Classifier<'_, '_> {
@@ -60,30 +78,32 @@ impl Classifier<'_, '_> {
                     (_, Some(f)) => ("B", f),
                     _ => return,
                 };
-                let reason = format!("only in {side}: no counterpart by path, role or kernel");
-                self.push(p, role_of(&f.path), Outcome::unexplained(reason));
+                let reason =
+                    format!("only in {side}: no counterpart by path, role, kernel or content");
+                let o = Outcome::unexplained(UnexplainedCause::OnlyInOneTree, reason);
+                self.push(p, role_of(&f.path), o);
                 return;
             }
         };
-        let same = fa.sha256.eq_ignore_ascii_case(&fb.sha256);
-        if same {
+        if fa.sha256.eq_ignore_ascii_case(&fb.sha256) {
             if p.by == PairedBy::Role {
                 // Same bytes under another content-hashed name.
-                let mut n = BTreeSet::new();
-                n.insert(NoiseKind::HashedFileName);
-                self.push(p, role_of(&fa.path), Outcome::noise(n));
+                let o = Outcome::noise(one(NoiseKind::HashedFileName));
+                self.push(p, role_of(&fa.path), o);
             }
             return;
         }
         let role = role_of(&fa.path);
-        let outcome = match (fa.content.as_deref(), fb.content.as_deref()) {
+        let mut outcome = match (fa.content.as_deref(), fb.content.as_deref()) {
             (Some(ca), Some(cb)) => self.compare(role, fa, fb, ca, cb),
-            _ => Outcome::unexplained(format!(
-                "content not compared ({} and {} bytes, not loaded)",
-                fa.size, fb.size
-            )),
+            _ => Outcome::unexplained(
+                UnexplainedCause::ContentNotCompared,
+                format!(
+                    "content not compared ({} and {} bytes, above the content cap)",
+                    fa.size, fb.size
+                ),
+            ),
         };
-        let mut outcome = outcome;
         if p.by == PairedBy::Role {
             outcome.noise.insert(NoiseKind::HashedFileName);
         }
@@ -97,8 +117,10 @@ impl Classifier<'_, '_> {
             self.unexplained.push(Unexplained {
                 a: a.clone(),
                 b: b.clone(),
+                cause: o.cause.unwrap_or(UnexplainedCause::Binary),
                 reason: o.reason.clone().unwrap_or_default(),
-                lines: o.lines.clone(),
+                lines: o.lines,
+                values: o.values,
             });
         }
         self.file_diffs.push(FileDiff {
@@ -131,38 +153,26 @@ impl Classifier<'_, '_> {
                         })
                 };
                 if token(ca) && token(cb) {
-                    let mut n = BTreeSet::new();
-                    n.insert(NoiseKind::SerializationId);
-                    Outcome::noise(n)
+                    Outcome::noise(one(NoiseKind::SerializationId))
                 } else {
-                    Outcome::unexplained("serialization_id is not a plain random id".into())
+                    Outcome::unexplained(
+                        UnexplainedCause::SerializationId,
+                        "serialization_id is not a plain random id".into(),
+                    )
                 }
             }
             FileRole::BestConfig => self.best_config(fa, fb),
-            FileRole::Cubin => {
-                let kernel = self
-                    .ia
-                    .kernel_of(&fa.path)
-                    .or_else(|| self.ib.kernel_of(&fb.path));
-                let mut o = match &kernel {
-                    Some(k) if self.differs.contains(k) => Outcome {
-                        class: DiffClass::AutotuneConfig,
-                        noise: BTreeSet::new(),
-                        reason: Some(format!("compiled with a different autotune config for {k}")),
-                        kernel: None,
-                        lines: Vec::new(),
-                    },
-                    _ => self.binary(
-                        ca,
-                        cb,
-                        "cubin differs beyond path noise while its kernel's config is the same",
-                    ),
-                };
-                o.kernel = kernel;
-                o
-            }
+            FileRole::Cubin => self.cubin(fa, fb, ca, cb),
             FileRole::Built => self.built(fa, fb, ca, cb),
+            FileRole::BenchmarkCache => self
+                .json(fa, ca, cb, true)
+                .unwrap_or_else(|| self.binary(ca, cb, "benchmark cache is not JSON")),
             FileRole::Wrapper | FileRole::Source | FileRole::Other => {
+                if fa.path.ends_with(".json") {
+                    if let Some(o) = self.json(fa, ca, cb, false) {
+                        return o;
+                    }
+                }
                 match (std::str::from_utf8(ca), std::str::from_utf8(cb)) {
                     (Ok(ta), Ok(tb))
                         if role != FileRole::Other || (!ca.contains(&0) && !cb.contains(&0)) =>
@@ -175,14 +185,92 @@ impl Classifier<'_, '_> {
         }
     }
 
+    /// `None` when either side is not JSON (compared as text instead).
+    fn json(&mut self, fa: &ArtifactFile, ca: &[u8], cb: &[u8], bench: bool) -> Option<Outcome> {
+        let va: serde_json::Value = serde_json::from_slice(ca).ok()?;
+        let vb: serde_json::Value = serde_json::from_slice(cb).ok()?;
+        let cx = JsonContext {
+            file: &fa.path,
+            roots_a: &self.ia.roots,
+            roots_b: &self.ib.roots,
+            benchmark_cache: bench,
+        };
+        let out = diff_json(&cx, &va, &vb);
+        let mut noise = out.noise;
+        if !out.unexplained.is_empty() || out.truncated {
+            let n = out.unexplained.len();
+            let more = if out.truncated { " (and more)" } else { "" };
+            let mut o = Outcome::unexplained(
+                UnexplainedCause::JsonValues,
+                format!("{n} JSON value(s){more} differ that are neither a timing nor a decision"),
+            );
+            o.values = out.unexplained;
+            o.noise = noise;
+            self.decisions.extend(out.decisions);
+            return Some(o);
+        }
+        if !out.decisions.is_empty() {
+            let at: Vec<&str> = out.decisions.iter().map(|d| d.path.as_str()).collect();
+            let mut o = Outcome::explained(
+                DiffClass::Decision,
+                format!("recorded decision(s) flipped: {}", at.join(", ")),
+            );
+            o.noise = noise;
+            self.decisions.extend(out.decisions);
+            return Some(o);
+        }
+        if noise.is_empty() {
+            noise.insert(NoiseKind::Formatting);
+        }
+        Some(Outcome::noise(noise))
+    }
+
     fn binary(&self, ca: &[u8], cb: &[u8], reason: &str) -> Outcome {
         let (na, ka) = normalize::normalize_binary(ca, &self.ia.roots);
         let (nb, kb) = normalize::normalize_binary(cb, &self.ib.roots);
         if na == nb {
             Outcome::noise(ka.union(&kb).copied().collect())
         } else {
-            Outcome::unexplained(reason.to_owned())
+            Outcome::unexplained(UnexplainedCause::Binary, reason.to_owned())
         }
+    }
+
+    fn cubin(&self, fa: &ArtifactFile, fb: &ArtifactFile, ca: &[u8], cb: &[u8]) -> Outcome {
+        let kernel = self
+            .ia
+            .kernel_of(&fa.path)
+            .or_else(|| self.ib.kernel_of(&fb.path));
+        let key = kernel
+            .as_deref()
+            .and_then(|k| self.table.differing_key(dir_of(&fa.path), k, false));
+        let mut o = match (&kernel, key) {
+            (Some(k), Some(key)) => Outcome::explained(
+                DiffClass::AutotuneConfig,
+                format!(
+                    "compiled for another config of {k} ({})",
+                    self.table.fields_text(&key)
+                ),
+            ),
+            (Some(k), None) => {
+                let mut o = self.binary(ca, cb, "");
+                if o.class == DiffClass::Unexplained {
+                    o = Outcome::unexplained(
+                        UnexplainedCause::CubinSameConfig,
+                        format!(
+                            "cubin of {k} differs beyond path noise while its config is the same (what a wrapper does not show, num_stages or a reduction's R0_BLOCK, or the compiler)"
+                        ),
+                    );
+                }
+                o
+            }
+            (None, _) => self.binary(
+                ca,
+                cb,
+                "cubin differs beyond path noise and no wrapper or best_config names its kernel",
+            ),
+        };
+        o.kernel = kernel;
+        o
     }
 
     fn built(&self, fa: &ArtifactFile, fb: &ArtifactFile, ca: &[u8], cb: &[u8]) -> Outcome {
@@ -197,22 +285,23 @@ impl Classifier<'_, '_> {
             .iter()
             .find(|d| d.a.as_deref() == Some(sa.as_str()) && d.b.as_deref() == Some(sb.as_str()));
         if let Some(d) = source_diff.filter(|d| d.class == DiffClass::AutotuneConfig) {
-            return Outcome {
-                class: DiffClass::AutotuneConfig,
-                noise: BTreeSet::new(),
-                reason: Some(format!(
-                    "built from {} which differs by autotune configs",
+            return Outcome::explained(
+                DiffClass::AutotuneConfig,
+                format!(
+                    "built from {}, whose only differences are the configs of kernels whose configs differ",
                     d.a.as_deref().unwrap_or("")
-                )),
-                kernel: None,
-                lines: Vec::new(),
-            };
+                ),
+            );
         }
-        self.binary(
-            ca,
-            cb,
-            "built binary differs beyond path noise while its source does not differ by configs",
-        )
+        let mut o = self.binary(ca, cb, "");
+        if o.class == DiffClass::Unexplained {
+            o = Outcome::unexplained(
+                UnexplainedCause::BuiltBinary,
+                "built binary differs beyond path noise while its source does not differ by configs"
+                    .into(),
+            );
+        }
+        o
     }
 
     fn best_config(&self, fa: &ArtifactFile, fb: &ArtifactFile) -> Outcome {
@@ -225,31 +314,36 @@ impl Classifier<'_, '_> {
             text_of(fb).and_then(BestConfig::parse),
         );
         let (Some(a), Some(b)) = parsed else {
-            let mut o = Outcome::unexplained("best_config is not a JSON object".into());
+            let mut o = Outcome::unexplained(
+                UnexplainedCause::UnreadableConfig,
+                "best_config is not a JSON object".into(),
+            );
             o.kernel = kernel;
             return o;
         };
         let c = configs::compare(&a, &b);
-        let mut o = if c.candidate_set_differs {
+        let ill_typed = !a.ill_typed().is_empty() || !b.ill_typed().is_empty();
+        let mut o = if ill_typed {
             Outcome::unexplained(
+                UnexplainedCause::IllTypedConfig,
+                "best_config has ill-typed fields (see findings); not compared".into(),
+            )
+        } else if c.candidate_set_differs {
+            Outcome::unexplained(
+                UnexplainedCause::CandidateSet,
                 "autotune chose among different candidate sets (configs_hash differs)".into(),
             )
         } else if !c.fields.is_empty() {
             let fields: Vec<String> = c.fields.iter().map(|f| f.field.clone()).collect();
-            Outcome {
-                class: DiffClass::AutotuneConfig,
-                noise: BTreeSet::new(),
-                reason: Some(format!("config fields differ: {}", fields.join(", "))),
-                kernel: None,
-                lines: Vec::new(),
-            }
+            Outcome::explained(
+                DiffClass::AutotuneConfig,
+                format!("config fields differ: {}", fields.join(", ")),
+            )
         } else if !c.measurement_fields.is_empty() {
-            let mut n = BTreeSet::new();
-            n.insert(NoiseKind::AutotuneMeasurement);
-            Outcome::noise(n)
+            Outcome::noise(one(NoiseKind::AutotuneMeasurement))
         } else {
             // Same fields and values, different bytes: formatting only.
-            Outcome::noise(BTreeSet::new())
+            Outcome::noise(one(NoiseKind::Formatting))
         };
         if !c.measurement_fields.is_empty() {
             o.noise.insert(NoiseKind::AutotuneMeasurement);
@@ -262,7 +356,9 @@ impl Classifier<'_, '_> {
         let pa: Prepared = text::prepare(ta, &self.ia.roots);
         let pb: Prepared = text::prepare(tb, &self.ib.roots);
         let d = text::diff(&pa, &pb);
-        let mut explained = 0usize;
+        let dir = dir_of(&fa.path);
+        let mut explained: BTreeSet<String> = BTreeSet::new();
+        let mut explained_lines = 0usize;
         let mut unexplained_lines = Vec::new();
         for line in &d.differing {
             let kernel = line.kernel().map(str::to_owned);
@@ -271,7 +367,7 @@ impl Classifier<'_, '_> {
             let text_b = line.b.map(|l| l.compared.trim().to_owned());
             let role = line_role(text_a.as_deref().or(text_b.as_deref()).unwrap_or(""));
             let agrees = kernel.as_deref().and_then(|k| {
-                let (ca, cb) = self.kernel_configs.get(k)?;
+                let (ca, cb) = self.table.best.get(k)?;
                 let va = match (&text_a, ca) {
                     (Some(t), Some(c)) => agrees_with_config(t, c),
                     _ => None,
@@ -295,41 +391,43 @@ impl Classifier<'_, '_> {
                 text_b,
                 agrees_with_config: agrees,
             };
-            let carrier = kernel.as_deref().is_some_and(|k| self.differs.contains(k))
-                && agrees != Some(false);
-            if carrier {
-                explained += 1;
-                self.carriers
-                    .entry(kernel.unwrap_or_default())
-                    .or_default()
-                    .push(wl);
-            } else {
-                unexplained_lines.push(wl);
+            let key = kernel
+                .as_deref()
+                .and_then(|k| self.table.differing_key(dir, k, false))
+                .filter(|_| agrees != Some(false));
+            match key {
+                Some(key) => {
+                    explained_lines += 1;
+                    explained.insert(key.1.clone());
+                    self.carriers.entry(key).or_default().push(wl);
+                }
+                None => unexplained_lines.push(wl),
             }
         }
         let _ = fb;
         if !unexplained_lines.is_empty() {
             let n = unexplained_lines.len();
-            return Outcome {
-                class: DiffClass::Unexplained,
-                noise: d.noise,
-                reason: Some(format!(
+            let mut o = Outcome::unexplained(
+                UnexplainedCause::TextLines,
+                format!(
                     "{n} line(s) differ after normalisation outside the launchers of kernels whose configs differ (or against their config)"
-                )),
-                kernel: None,
-                lines: unexplained_lines,
-            };
+                ),
+            );
+            o.noise = d.noise;
+            o.lines = unexplained_lines;
+            return o;
         }
-        if explained > 0 {
-            return Outcome {
-                class: DiffClass::AutotuneConfig,
-                noise: d.noise,
-                reason: Some(format!(
-                    "{explained} line(s) carry differing autotune configs"
-                )),
-                kernel: None,
-                lines: Vec::new(),
-            };
+        if explained_lines > 0 {
+            let names: Vec<&str> = explained.iter().map(String::as_str).collect();
+            let mut o = Outcome::explained(
+                DiffClass::AutotuneConfig,
+                format!(
+                    "{explained_lines} line(s) carry the differing configs of {}",
+                    names.join(", ")
+                ),
+            );
+            o.noise = d.noise;
+            return o;
         }
         Outcome::noise(d.noise)
     }

@@ -66,6 +66,57 @@ impl BestConfig {
     pub(crate) fn int(&self, key: &str) -> Option<i64> {
         self.fields.get(key)?.as_i64()
     }
+
+    /// Fields whose value has the wrong type for what the field is, with
+    /// what was expected: a block size or warp count that is not a
+    /// non-negative integer (`"XBLOCK": "1024"`), a measurement that is not
+    /// a number, a hash that is not a string. Never read as agreement.
+    pub(crate) fn ill_typed(&self) -> Vec<(&str, &serde_json::Value, &'static str)> {
+        self.fields
+            .iter()
+            .filter_map(|(k, v)| {
+                let expected = expected_type(k)?;
+                let ok = match expected {
+                    INTEGER => v.as_u64().is_some(),
+                    NUMBER => v.is_number(),
+                    STRING => v.is_string(),
+                    BOOLEAN => v.is_boolean(),
+                    _ => true,
+                };
+                (!ok).then_some((k.as_str(), v, expected))
+            })
+            .collect()
+    }
+}
+
+const INTEGER: &str = "a non-negative integer";
+const NUMBER: &str = "a number";
+const STRING: &str = "a string";
+const BOOLEAN: &str = "true or false";
+
+/// Integer config fields Triton and inductor write, besides `*BLOCK`.
+const INTEGER_FIELDS: [&str; 9] = [
+    "num_warps",
+    "num_stages",
+    "num_ctas",
+    "maxnreg",
+    "num_consumer_groups",
+    "num_buffers_warp_spec",
+    "waves_per_eu",
+    "matrix_instr_nonkdim",
+    "kpack",
+];
+
+/// The type a known best_config field must have; `None` for fields lane
+/// does not know (compared as values, whatever their type).
+fn expected_type(field: &str) -> Option<&'static str> {
+    match field {
+        "time_taken_ms" => Some(NUMBER),
+        "triton_cache_hash" | CANDIDATE_SET_FIELD | "_kernel" => Some(STRING),
+        "found_by_coordesc" => Some(BOOLEAN),
+        f if f.ends_with("BLOCK") || INTEGER_FIELDS.contains(&f) => Some(INTEGER),
+        _ => None,
+    }
 }
 
 /// One config field that differs between the two mints.
@@ -179,6 +230,21 @@ mod tests {
         let c = compare(&a, &b);
         assert_eq!(c.fields[0].field, "maxnreg");
         assert_eq!(c.fields[0].b, None);
+    }
+
+    #[test]
+    fn a_block_size_written_as_a_string_is_ill_typed() {
+        let c = BestConfig::parse(
+            r#"{"XBLOCK": "1024", "num_warps": 4, "R0_BLOCK": -8, "time_taken_ms": "27", "maxnreg": null, "mystery": "x"}"#,
+        )
+        .unwrap();
+        let bad: Vec<&str> = c.ill_typed().iter().map(|(f, _, _)| *f).collect();
+        assert_eq!(bad, ["R0_BLOCK", "XBLOCK", "maxnreg", "time_taken_ms"]);
+        let ok = BestConfig::parse(
+            r#"{"XBLOCK": 1024, "num_warps": 4, "configs_hash": "h", "found_by_coordesc": false}"#,
+        )
+        .unwrap();
+        assert!(ok.ill_typed().is_empty());
     }
 
     #[test]

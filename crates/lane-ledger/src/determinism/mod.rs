@@ -1,305 +1,51 @@
 //! The determinism diff of two cold mints: are they the same bytes, and if
-//! not, is the difference explained?
+//! not, is every difference explained, and by what?
 //!
-//! Inputs are in-memory descriptions of two artifact trees ([`ArtifactTree`]):
-//! every file's relative path, size and sha256, plus the content of the files
-//! the diff must read. The edge that walks directories (or unpacks a `.pt2`)
-//! first builds fingerprint-only trees, asks [`content_plan`] which files'
-//! content is needed (files whose fingerprints differ or have no
-//! counterpart, plus the small index files: wrappers, `*.best_config`, and
-//! kernel sources next to a best_config), loads only those, then calls
-//! [`diff_trees`].
+//! Inputs are in-memory descriptions of two artifact trees ([`ArtifactTree`],
+//! or [`CellSide`] with what the reader skipped): every file's relative
+//! path, size and sha256, plus the content of the files the diff must read.
+//! [`ingest`] builds them from folders, `.tar.gz` / `.tar` and `.pt2` (zip)
+//! streams nested in any order: a first pass fingerprints every file and
+//! keeps the small index files, [`content_plan`] names the contents needed
+//! (files whose fingerprints differ or have no counterpart, plus the index
+//! files: wrappers, `*.best_config`, kernel sources next to a best_config),
+//! a second pass loads only those, then [`diff_sides`] (or [`diff_trees`]).
 //!
 //! Steps: pair files (same path first, then by role and kernel name, since
 //! generated names are content hashes); compare fingerprints; for pairs that
-//! differ, compare content after the known noise is removed
-//! (the `normalize` module); attribute what remains to kernels whose autotune configs
-//! differ, or name it as unexplained. Verdicts, from best to worst:
-//! [`DeterminismVerdict`].
+//! differ, compare content after the known noise is removed (the `normalize`
+//! module; JSON by value, the `jsondiff` module); read each kernel's config
+//! from its best_config, else from its launcher in the wrapper (the
+//! `launch` module, per package entry); attribute what remains to kernels
+//! whose configs differ (wrapper lines, cubins, built binaries) or to
+//! recorded decisions that flipped, or name it as unexplained with its
+//! cause. Verdicts, from best to worst: [`DeterminismVerdict`].
+//! `docs/diff.md` documents every rule.
 
 mod classify;
 pub mod configs;
+pub mod ingest;
+mod jsondiff;
+mod kernels;
+mod launch;
+mod model;
 mod normalize;
 mod pairing;
+pub mod render;
 pub mod text;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use serde::Serialize;
-
 use crate::error::DiffError;
 use classify::Classifier;
-use configs::BestConfig;
 pub use configs::ConfigFieldDiff;
-use pairing::{pair_files, text_of, Pair, TreeIndex};
+pub use model::*;
+use pairing::{pair_files, Pair, TreeIndex};
 pub use text::LineRole;
 
 /// Content larger than this is not loaded by default; such a file that
 /// differs is reported as "content not compared" (unexplained).
 pub const DEFAULT_MAX_CONTENT_BYTES: u64 = 64 * 1024 * 1024;
-
-/// One file of an artifact tree.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ArtifactFile {
-    /// Path relative to the tree's root, `/`-separated.
-    pub path: String,
-    /// Size in bytes.
-    pub size: u64,
-    /// sha256 of the content, 64 hex digits.
-    pub sha256: String,
-    /// The content, when it was loaded (see [`content_plan`]).
-    pub content: Option<Vec<u8>>,
-}
-
-/// An artifact tree: a mint's bundle (`package/` + `cache/`) or a `.pt2`'s members.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ArtifactTree {
-    /// Every file.
-    pub files: Vec<ArtifactFile>,
-}
-
-/// Which files' content [`diff_trees`] needs, per tree.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct ContentPlan {
-    /// Paths to load in tree A.
-    pub a: Vec<String>,
-    /// Paths to load in tree B.
-    pub b: Vec<String>,
-}
-
-/// Known noise, removed before comparing (see `docs/ledger.md`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum NoiseKind {
-    /// Each run's absolute cache directory embedded in a file.
-    AbsoluteCachePath,
-    /// Content-hashed file names (a renamed file, or a name inside a file).
-    HashedFileName,
-    /// `int_array_N` shape constants renumbered with the same values.
-    ShapeConstantNumbering,
-    /// A kernel source's mtime recorded in a cubin's DWARF line table.
-    DwarfSourceMtime,
-    /// The package's random `serialization_id`.
-    SerializationId,
-    /// Autotune measurements in a best_config (`time_taken_ms`, ...).
-    AutotuneMeasurement,
-}
-
-/// The verdict of a determinism diff.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DeterminismVerdict {
-    /// Same paths, same bytes.
-    ByteIdentical,
-    /// Every difference is known noise (paths, hashed names, renumbering,
-    /// source mtimes, serialization id, autotune timings).
-    PathNoiseOnly,
-    /// Beyond noise, only kernels whose autotune configs differ, and the
-    /// wrapper lines and cubins that carry those configs.
-    AutotuneConfigsOnly,
-    /// Something else moved; each difference is named.
-    Unexplained,
-}
-
-impl DeterminismVerdict {
-    /// A phrase for people.
-    pub fn describe(self) -> &'static str {
-        match self {
-            DeterminismVerdict::ByteIdentical => "byte-identical",
-            DeterminismVerdict::PathNoiseOnly => "differs only by path noise",
-            DeterminismVerdict::AutotuneConfigsOnly => "differs by autotune configs only",
-            DeterminismVerdict::Unexplained => "unexplained differences",
-        }
-    }
-}
-
-/// What a file is, for pairing and comparing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FileRole {
-    /// A generated wrapper (`*.wrapper.cpp`, `*.wrapper.py`).
-    Wrapper,
-    /// Other generated source text (`.cpp`, `.h`, `.py`, `.json`, ...).
-    Source,
-    /// An autotune choice (`*.best_config`).
-    BestConfig,
-    /// A compiled kernel (`.cubin`, `.hsaco`, `.spv`).
-    Cubin,
-    /// A binary built from sources (`.so`, `.o`).
-    Built,
-    /// The package's random serialization id.
-    SerializationId,
-    /// Any other file.
-    Other,
-}
-
-/// How a pair was formed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PairedBy {
-    /// Same relative path.
-    Path,
-    /// Same role and kernel (or same path once hashed names are normalised).
-    Role,
-    /// No counterpart.
-    Unpaired,
-}
-
-/// How a differing pair was explained.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DiffClass {
-    /// Known noise only.
-    Noise,
-    /// Explained by a kernel's autotune config.
-    AutotuneConfig,
-    /// Not explained.
-    Unexplained,
-}
-
-/// One line of a wrapper that differs between the trees.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct WrapperLine {
-    /// The file (A's path, else B's).
-    pub file: String,
-    /// What the line carries.
-    pub role: LineRole,
-    /// The kernel it belongs to, when any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kernel: Option<String>,
-    /// 1-based line in A.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line_a: Option<usize>,
-    /// 1-based line in B.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line_b: Option<usize>,
-    /// A's line (paths normalised, trimmed).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub text_a: Option<String>,
-    /// B's line (paths normalised, trimmed).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub text_b: Option<String>,
-    /// Whether the lines state the same block size / num_warps as each
-    /// tree's best_config; absent when they state neither.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub agrees_with_config: Option<bool>,
-}
-
-/// A differing (or renamed, or unpaired) file.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FileDiff {
-    /// Path in A.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub a: Option<String>,
-    /// Path in B.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub b: Option<String>,
-    /// What the file is.
-    pub role: FileRole,
-    /// How it was paired.
-    pub paired_by: PairedBy,
-    /// The kernel it belongs to, when any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kernel: Option<String>,
-    /// How the difference was explained.
-    pub class: DiffClass,
-    /// The noise it showed.
-    pub noise: Vec<NoiseKind>,
-    /// Why, in words, when not pure noise.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-}
-
-/// A kernel whose autotune config differs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct KernelDiff {
-    /// Kernel name.
-    pub kernel: String,
-    /// The config fields that differ (never `time_taken_ms` and friends).
-    pub fields: Vec<ConfigFieldDiff>,
-    /// The wrapper lines that carry the choice.
-    pub wrapper_lines: Vec<WrapperLine>,
-    /// The kernel's cubins, when paired (A path, B path).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cubin: Option<(String, String)>,
-}
-
-/// A difference nothing known explains.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Unexplained {
-    /// Path in A.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub a: Option<String>,
-    /// Path in B.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub b: Option<String>,
-    /// Why it is unexplained.
-    pub reason: String,
-    /// The differing lines, for text files.
-    pub lines: Vec<WrapperLine>,
-}
-
-/// File counts.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct FileCounts {
-    /// Files in A.
-    pub a: usize,
-    /// Files in B.
-    pub b: usize,
-    /// Pairs with equal fingerprints at the same path.
-    pub identical: usize,
-    /// Pairs formed by path.
-    pub paired_by_path: usize,
-    /// Pairs formed by role or kernel.
-    pub paired_by_role: usize,
-    /// Pairs whose fingerprints differ.
-    pub differing: usize,
-    /// Files only in A.
-    pub only_a: Vec<String>,
-    /// Files only in B.
-    pub only_b: Vec<String>,
-}
-
-/// How many file pairs showed each kind of noise.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct NoiseCount {
-    /// The kind.
-    pub kind: NoiseKind,
-    /// File pairs that showed it.
-    pub files: usize,
-}
-
-/// The autotune picture.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct KernelSummary {
-    /// Kernels with a best_config in either tree.
-    pub with_configs: usize,
-    /// Those whose config fields differ, sorted.
-    pub config_differs: Vec<String>,
-    /// Those whose configs agree, sorted.
-    pub config_same: Vec<String>,
-}
-
-/// The result of a determinism diff.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct DeterminismReport {
-    /// The verdict.
-    pub verdict: DeterminismVerdict,
-    /// One sentence saying why the verdict is what it is.
-    pub summary: String,
-    /// File counts.
-    pub files: FileCounts,
-    /// Noise seen, per kind.
-    pub noise: Vec<NoiseCount>,
-    /// The autotune picture.
-    pub kernels: KernelSummary,
-    /// Per kernel whose config differs: fields and carrier lines.
-    pub kernel_diffs: Vec<KernelDiff>,
-    /// Every differing, renamed or unpaired file with its explanation.
-    pub file_diffs: Vec<FileDiff>,
-    /// Every unexplained difference, named.
-    pub unexplained: Vec<Unexplained>,
-}
 
 const TEXT_EXTENSIONS: [&str; 10] = [
     ".cpp",
@@ -316,6 +62,16 @@ const TEXT_EXTENSIONS: [&str; 10] = [
 const CUBIN_EXTENSIONS: [&str; 4] = [".cubin", ".hsaco", ".spv", ".fatbin"];
 const BUILT_EXTENSIONS: [&str; 3] = [".so", ".o", ".dll"];
 
+/// Whether `path` is one of inductor's benchmark caches: a file right
+/// under `inductor/cache/` (`PersistentCache`'s local cache, keyed by the
+/// system hash: autotune candidates' timings).
+fn is_benchmark_cache(path: &str) -> bool {
+    let Some((dir, name)) = path.rsplit_once('/') else {
+        return false;
+    };
+    !name.is_empty() && (dir == "inductor/cache" || dir.ends_with("/inductor/cache"))
+}
+
 fn role_of(path: &str) -> FileRole {
     let name = path.rsplit('/').next().unwrap_or(path);
     if name == "serialization_id" {
@@ -328,6 +84,8 @@ fn role_of(path: &str) -> FileRole {
         FileRole::Cubin
     } else if BUILT_EXTENSIONS.iter().any(|e| name.ends_with(e)) {
         FileRole::Built
+    } else if is_benchmark_cache(path) {
+        FileRole::BenchmarkCache
     } else if TEXT_EXTENSIONS.iter().any(|e| name.ends_with(e)) {
         FileRole::Source
     } else {
@@ -341,6 +99,12 @@ fn dir_of(path: &str) -> &str {
 
 fn base_of(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
+}
+
+/// Whether the diff reads a file's content whatever its fingerprint: the
+/// files that say which kernel is which and what its config is.
+pub fn is_index_file(path: &str) -> bool {
+    matches!(role_of(path), FileRole::Wrapper | FileRole::BestConfig)
 }
 
 /// Which files' content [`diff_trees`] will read. `a` and `b` may carry no
@@ -362,8 +126,7 @@ pub fn content_plan(a: &ArtifactTree, b: &ArtifactTree, max_bytes: u64) -> Conte
             .iter()
             .filter(|f| f.size <= max_bytes)
             .filter(|f| {
-                let role = role_of(&f.path);
-                let index = matches!(role, FileRole::Wrapper | FileRole::BestConfig)
+                let index = is_index_file(&f.path)
                     || (f.path.ends_with(".py") && config_dirs.contains(dir_of(&f.path)));
                 index || other_by_path.get(f.path.as_str()) != Some(&f.sha256.as_str())
             })
@@ -407,19 +170,31 @@ fn validate(tree: &ArtifactTree, side: &'static str) -> Result<(), DiffError> {
     }
     Ok(())
 }
+
 /// Diffs two artifact trees. See the module documentation.
 pub fn diff_trees(a: &ArtifactTree, b: &ArtifactTree) -> Result<DeterminismReport, DiffError> {
-    validate(a, "A")?;
-    validate(b, "B")?;
-    let ia = TreeIndex::new(a);
-    let ib = TreeIndex::new(b);
-    let pairs = pair_files(&ia, &ib);
+    diff_impl(a, b, InputSummary::default())
+}
+
+/// Diffs two sides as read by [`ingest`]: their trees, with the archives
+/// they were read from and the entries skipped on the way.
+pub fn diff_sides(a: &CellSide, b: &CellSide) -> Result<DeterminismReport, DiffError> {
+    let inputs = InputSummary {
+        containers_a: a.containers.clone(),
+        containers_b: b.containers.clone(),
+        skipped_a: a.skipped.clone(),
+        skipped_b: b.skipped.clone(),
+    };
+    diff_impl(&a.tree, &b.tree, inputs)
+}
+
+fn count_files(pairs: &[Pair<'_>], a: &ArtifactTree, b: &ArtifactTree) -> FileCounts {
     let mut counts = FileCounts {
         a: a.files.len(),
         b: b.files.len(),
         ..FileCounts::default()
     };
-    for p in &pairs {
+    for p in pairs {
         match (p.a, p.b, p.by) {
             (Some(fa), Some(fb), by) => {
                 if by == PairedBy::Path {
@@ -441,53 +216,56 @@ pub fn diff_trees(a: &ArtifactTree, b: &ArtifactTree) -> Result<DeterminismRepor
     }
     counts.only_a.sort();
     counts.only_b.sort();
+    counts
+}
 
-    // Autotune configs per kernel.
-    let mut kernel_configs: BTreeMap<String, (Option<BestConfig>, Option<BestConfig>)> =
-        BTreeMap::new();
-    for p in &pairs {
-        for (side, file, index) in [(0, p.a, &ia), (1, p.b, &ib)] {
-            let Some(f) = file.filter(|f| role_of(&f.path) == FileRole::BestConfig) else {
-                continue;
-            };
-            let kernel = index
-                .kernel_of(&f.path)
-                .unwrap_or_else(|| format!("(unattributed {})", f.path));
-            let cfg = text_of(f).and_then(BestConfig::parse);
-            let e = kernel_configs.entry(kernel).or_default();
-            if side == 0 {
-                e.0 = cfg;
-            } else {
-                e.1 = cfg;
-            }
+/// Skipped entries that are not the same on both sides.
+fn skipped_differences(inputs: &InputSummary) -> Vec<Unexplained> {
+    let sa: BTreeSet<&SkippedEntry> = inputs.skipped_a.iter().collect();
+    let sb: BTreeSet<&SkippedEntry> = inputs.skipped_b.iter().collect();
+    let mut out = Vec::new();
+    for (side, this, other) in [("A", &sa, &sb), ("B", &sb, &sa)] {
+        for e in this.difference(other) {
+            let kind = serde_json::to_value(e.kind)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default();
+            out.push(Unexplained {
+                a: (side == "A").then(|| e.path.clone()),
+                b: (side == "B").then(|| e.path.clone()),
+                cause: UnexplainedCause::SkippedEntry,
+                reason: format!(
+                    "a {kind} skipped in {side} (never followed or read) with no identical counterpart"
+                ),
+                lines: Vec::new(),
+                values: Vec::new(),
+            });
         }
     }
-    let mut kernels = KernelSummary {
-        with_configs: kernel_configs.len(),
-        ..KernelSummary::default()
-    };
-    let mut config_fields: BTreeMap<String, Vec<ConfigFieldDiff>> = BTreeMap::new();
-    for (k, (ca, cb)) in &kernel_configs {
-        if let (Some(ca), Some(cb)) = (ca, cb) {
-            let c = configs::compare(ca, cb);
-            if c.fields.is_empty() {
-                kernels.config_same.push(k.clone());
-            } else {
-                kernels.config_differs.push(k.clone());
-                config_fields.insert(k.clone(), c.fields);
-            }
-        }
-    }
-    let differs: BTreeSet<String> = kernels.config_differs.iter().cloned().collect();
+    out
+}
+
+fn diff_impl(
+    a: &ArtifactTree,
+    b: &ArtifactTree,
+    inputs: InputSummary,
+) -> Result<DeterminismReport, DiffError> {
+    validate(a, "A")?;
+    validate(b, "B")?;
+    let ia = TreeIndex::new(a);
+    let ib = TreeIndex::new(b);
+    let pairs = pair_files(&ia, &ib);
+    let counts = count_files(&pairs, a, b);
+    let table = kernels::build(&pairs, &ia, &ib);
 
     let mut cx = Classifier {
         ia: &ia,
         ib: &ib,
-        differs: &differs,
-        kernel_configs: &kernel_configs,
+        table: &table,
         file_diffs: Vec::new(),
         unexplained: Vec::new(),
         carriers: BTreeMap::new(),
+        decisions: Vec::new(),
     };
     // Sources before built binaries, which inherit their sources' class.
     let mut order: Vec<&Pair<'_>> = pairs.iter().collect();
@@ -505,69 +283,181 @@ pub fn diff_trees(a: &ArtifactTree, b: &ArtifactTree) -> Result<DeterminismRepor
             *noise_counts.entry(*n).or_default() += 1;
         }
     }
-    let kernel_diffs: Vec<KernelDiff> = kernels
-        .config_differs
+    let kernel_diffs: Vec<KernelDiff> = table
+        .differing
         .iter()
-        .map(|k| {
-            let cubin = cx
+        .map(|(key, kd)| {
+            let mut kd = kd.clone();
+            kd.cubin = cx
                 .file_diffs
                 .iter()
-                .find(|d| d.role == FileRole::Cubin && d.kernel.as_deref() == Some(k))
+                .find(|d| {
+                    d.role == FileRole::Cubin
+                        && d.kernel.as_deref() == Some(key.1.as_str())
+                        && key
+                            .0
+                            .as_deref()
+                            .is_none_or(|dir| d.a.as_deref().map(dir_of) == Some(dir))
+                })
                 .and_then(|d| Some((d.a.clone()?, d.b.clone()?)));
-            KernelDiff {
-                kernel: k.clone(),
-                fields: config_fields.remove(k).unwrap_or_default(),
-                wrapper_lines: cx.carriers.remove(k).unwrap_or_default(),
-                cubin,
-            }
+            kd.wrapper_lines = cx.carriers.remove(key).unwrap_or_default();
+            kd
         })
         .collect();
 
+    let skipped = skipped_differences(&inputs);
     let byte_identical = counts.only_a.is_empty()
         && counts.only_b.is_empty()
         && counts.paired_by_role == 0
-        && counts.identical == counts.paired_by_path;
+        && counts.identical == counts.paired_by_path
+        && skipped.is_empty();
+    let mut unexplained = table.unexplained.clone();
+    unexplained.extend(skipped);
+    unexplained.append(&mut cx.unexplained);
     let verdict = if byte_identical {
         DeterminismVerdict::ByteIdentical
-    } else if !cx.unexplained.is_empty() {
+    } else if !unexplained.is_empty() {
         DeterminismVerdict::Unexplained
-    } else if !kernels.config_differs.is_empty() {
+    } else if !cx.decisions.is_empty() {
+        DeterminismVerdict::DecisionsFlipped
+    } else if !table.summary.config_differs.is_empty() {
         DeterminismVerdict::AutotuneConfigsOnly
     } else {
         DeterminismVerdict::PathNoiseOnly
     };
-    let summary = match verdict {
+    let summary = summary(
+        verdict,
+        &counts,
+        &table.summary,
+        &kernel_diffs,
+        &cx.decisions,
+        &unexplained,
+        &inputs,
+    );
+    tracing::debug!(verdict = ?verdict, differing = counts.differing, "determinism diff");
+    Ok(DeterminismReport {
+        verdict,
+        summary,
+        files: counts,
+        inputs,
+        noise: noise_counts
+            .into_iter()
+            .map(|(kind, files)| NoiseCount { kind, files })
+            .collect(),
+        kernels: table.summary.clone(),
+        kernel_diffs,
+        decisions: cx.decisions,
+        findings: table.findings.clone(),
+        file_diffs: cx.file_diffs,
+        unexplained,
+    })
+}
+
+fn short(v: &Option<serde_json::Value>) -> String {
+    v.as_ref()
+        .map_or_else(|| "absent".to_owned(), serde_json::Value::to_string)
+}
+
+fn summary(
+    verdict: DeterminismVerdict,
+    counts: &FileCounts,
+    kernels: &KernelSummary,
+    kernel_diffs: &[KernelDiff],
+    decisions: &[DecisionDiff],
+    unexplained: &[Unexplained],
+    inputs: &InputSummary,
+) -> String {
+    let configs = || {
+        let names: Vec<String> = kernel_diffs
+            .iter()
+            .map(|k| match &k.entry {
+                Some(e) => format!("{} [{e}]", k.kernel),
+                None => k.kernel.clone(),
+            })
+            .collect();
+        format!(
+            "{} of {} kernels chose different configs ({})",
+            kernels.config_differs.len(),
+            kernels.with_configs,
+            names.join(", ")
+        )
+    };
+    let mut s = match verdict {
         DeterminismVerdict::ByteIdentical => format!("{} files, same paths, same bytes", counts.a),
         DeterminismVerdict::PathNoiseOnly => format!(
             "{} of {} paired files differ, all by known noise",
             counts.differing,
             counts.paired_by_path + counts.paired_by_role
         ),
-        DeterminismVerdict::AutotuneConfigsOnly => format!(
-            "{} of {} kernels chose different autotune configs ({}); every other difference is known noise",
-            kernels.config_differs.len(),
-            kernels.with_configs,
-            kernels.config_differs.join(", ")
-        ),
-        DeterminismVerdict::Unexplained => format!(
-            "{} difference(s) that neither known noise nor autotune configs explain",
-            cx.unexplained.len()
-        ),
+        DeterminismVerdict::AutotuneConfigsOnly => {
+            format!("{}; every other difference is known noise", configs())
+        }
+        DeterminismVerdict::DecisionsFlipped => {
+            let list: Vec<String> = decisions
+                .iter()
+                .map(|d| {
+                    let changed: Vec<String> = d
+                        .changed
+                        .iter()
+                        .map(|c| {
+                            let field = c.path.strip_prefix(&d.path).unwrap_or(&c.path);
+                            let field = field.trim_start_matches('.');
+                            format!("{field} {} -> {}", short(&c.a), short(&c.b))
+                        })
+                        .collect();
+                    let winner = if d.winner_a == d.winner_b {
+                        format!("; winner {} in both", short(&d.winner_a))
+                    } else {
+                        String::new()
+                    };
+                    format!("{} {}: {}{winner}", d.file, d.path, changed.join(", "))
+                })
+                .collect();
+            let mut s = format!(
+                "{} recorded decision(s) flipped ({})",
+                decisions.len(),
+                list.join("; ")
+            );
+            if !kernels.config_differs.is_empty() {
+                s.push_str("; ");
+                s.push_str(&configs());
+            }
+            s.push_str("; every other difference is known noise");
+            s
+        }
+        DeterminismVerdict::Unexplained => {
+            let mut causes: BTreeMap<UnexplainedCause, usize> = BTreeMap::new();
+            for u in unexplained {
+                *causes.entry(u.cause).or_default() += 1;
+            }
+            let list: Vec<String> = causes
+                .iter()
+                .map(|(c, n)| {
+                    let name = serde_json::to_value(c)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .unwrap_or_default();
+                    format!("{n} {name}")
+                })
+                .collect();
+            format!(
+                "{} difference(s) that neither known noise, configs nor decisions explain ({})",
+                unexplained.len(),
+                list.join(", ")
+            )
+        }
     };
-    tracing::debug!(verdict = ?verdict, differing = counts.differing, "determinism diff");
-    Ok(DeterminismReport {
-        verdict,
-        summary,
-        files: counts,
-        noise: noise_counts
-            .into_iter()
-            .map(|(kind, files)| NoiseCount { kind, files })
-            .collect(),
-        kernels,
-        kernel_diffs,
-        file_diffs: cx.file_diffs,
-        unexplained: cx.unexplained,
-    })
+    let skipped = inputs.skipped_a.len() + inputs.skipped_b.len();
+    if skipped > 0 {
+        s.push_str(&format!(
+            "; {} link/pipe/device entr{} skipped ({} in A, {} in B)",
+            skipped,
+            if skipped == 1 { "y" } else { "ies" },
+            inputs.skipped_a.len(),
+            inputs.skipped_b.len()
+        ));
+    }
+    s
 }
 #[cfg(test)]
 mod tests {

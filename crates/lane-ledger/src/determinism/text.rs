@@ -17,8 +17,8 @@ use regex::Regex;
 use serde::Serialize;
 
 use super::configs::BestConfig;
+use super::model::NoiseKind;
 use super::normalize::{normalize_paths, ShapeConstants};
-use super::NoiseKind;
 
 fn open_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -36,12 +36,20 @@ fn mention_re() -> &'static Regex {
     })
 }
 
-fn grid_re() -> &'static Regex {
+pub(crate) fn grid_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(r"grid_(\d)\s*=\s*(?:\(\(([xyz])numel \+ \((\d+) - 1\)\) / \((\d+)\)\)|([xyz])numel)\s*;")
             .expect("static regex")
     })
+}
+
+/// The kernel whose launcher `line` opens (`static inline void call_triton_X(`).
+pub(crate) fn launcher_of(line: &str) -> Option<&str> {
+    open_re()
+        .captures(line)
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str())
 }
 
 /// One line of a prepared source.
@@ -76,8 +84,8 @@ pub(crate) fn prepare(text: &str, roots: &[String]) -> Prepared {
     let mut constants = ShapeConstants::new();
     let mut scope: Option<String> = None;
     for (i, raw) in text.lines().enumerate() {
-        if let Some(cap) = open_re().captures(raw) {
-            scope = Some(cap[1].to_owned());
+        if let Some(k) = launcher_of(raw) {
+            scope = Some(k.to_owned());
         }
         let in_scope = scope.clone();
         if raw == "}" {

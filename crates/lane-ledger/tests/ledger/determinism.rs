@@ -71,7 +71,7 @@ fn h200_pair_differs_by_autotune_configs_only() {
     );
     let a_report: Value = serde_json::from_slice(&read(h200("aot_a.json"))).unwrap();
     assert_eq!(
-        r.kernels.with_configs,
+        r.kernels.from_best_config,
         a_report["best_configs"].as_object().unwrap().len()
     );
     assert_eq!(

@@ -1,0 +1,531 @@
+//! Reading one side of a diff from the streams the edge opens: folders (the
+//! edge lists them as [`TopEntry`]s), `.tar.gz` / `.tgz` / `.tar` and
+//! `.pt2` / `.zip` archives, nested in any order (a `.pt2` inside a tarball,
+//! a tarball inside a folder). Nothing here touches the filesystem: the
+//! edge implements [`Source`] (and [`Spool`] for nested zips), this module
+//! walks, fingerprints and keeps content.
+//!
+//! Memory stays flat in the size of a cell: files are hashed in 64 KiB
+//! chunks; content is kept only for the files the diff reads (the index
+//! files, small files within a retention budget, and, on a second pass,
+//! exactly the files [`super::content_plan`] asks for), each below
+//! [`ReadLimits::max_content_bytes`]. A zip needs its central directory,
+//! which sits at its end: a nested zip is copied to a [`Spool`] (memory up
+//! to [`ReadLimits::max_spool_memory_bytes`], else what the edge provides,
+//! a temporary file in `lane diff`). Every member is size-capped; a member
+//! above the cap, a path that climbs out of its archive, an archive nested
+//! too deep or a truncated stream is an [`IngestError`] naming the archive
+//! and the member.
+
+mod archive;
+
+use archive::Input;
+
+use std::collections::{BTreeSet, HashSet};
+use std::io::{self, Read, Seek, Write};
+
+use sha2::{Digest, Sha256};
+
+use super::model::{ArtifactFile, CellSide, SkippedEntry, SkippedKind};
+use super::{is_index_file, DEFAULT_MAX_CONTENT_BYTES};
+
+/// Limits on reading one side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadLimits {
+    /// A file or archive member larger than this is refused (a
+    /// decompression bomb cannot run forever).
+    pub max_member_bytes: u64,
+    /// Content larger than this is fingerprinted, never loaded.
+    pub max_content_bytes: u64,
+    /// Archives nested deeper than this are refused.
+    pub max_depth: usize,
+    /// More files than this in one side are refused.
+    pub max_members: usize,
+    /// A nested zip up to this size is spooled in memory, a larger one to
+    /// the edge's [`Spool`].
+    pub max_spool_memory_bytes: u64,
+    /// On the first pass, files up to this size are kept while the
+    /// retention budget lasts (most differing files then need no second
+    /// pass).
+    pub keep_small_bytes: u64,
+    /// The first pass's retention budget, per side.
+    pub keep_budget_bytes: u64,
+}
+
+impl Default for ReadLimits {
+    fn default() -> Self {
+        ReadLimits {
+            max_member_bytes: 64 << 30,
+            max_content_bytes: DEFAULT_MAX_CONTENT_BYTES,
+            max_depth: 4,
+            max_members: 1_000_000,
+            max_spool_memory_bytes: 64 << 20,
+            keep_small_bytes: 256 << 10,
+            keep_budget_bytes: 16 << 20,
+        }
+    }
+}
+
+/// A failure to read one side.
+#[derive(Debug, thiserror::Error)]
+pub enum IngestError {
+    /// The side (a folder, a file) could not be read.
+    #[error("{origin}: {}", io_text(.source))]
+    Io {
+        /// What was being read.
+        origin: String,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// A member of an archive could not be read (a truncated or corrupt stream).
+    #[error("{origin}: member {member}: {}", io_text(.source))]
+    MemberIo {
+        /// The archive.
+        origin: String,
+        /// The member.
+        member: String,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// An archive lane cannot read.
+    #[error("{origin}: not a readable {format} archive: {detail}")]
+    BadArchive {
+        /// The archive.
+        origin: String,
+        /// `tar.gz`, `tar` or `zip`.
+        format: &'static str,
+        /// What the reader said.
+        detail: String,
+    },
+    /// A member above the per-member size cap.
+    #[error("{origin}: member {member}: more than the {cap}-byte cap per member")]
+    TooLarge {
+        /// The archive (or the side's folder).
+        origin: String,
+        /// The member.
+        member: String,
+        /// The cap.
+        cap: u64,
+    },
+    /// A member whose path is absolute or climbs out of its archive.
+    #[error("{origin}: member {member:?} is not a relative path inside the archive")]
+    UnsafePath {
+        /// The archive.
+        origin: String,
+        /// The member, as stored.
+        member: String,
+    },
+    /// An archive nested deeper than the limit.
+    #[error("{origin}: member {member}: archives nested more than {max} deep")]
+    TooDeep {
+        /// The archive.
+        origin: String,
+        /// The nested archive.
+        member: String,
+        /// The limit.
+        max: usize,
+    },
+    /// More files than the limit.
+    #[error("{origin}: more than {max} files")]
+    TooManyMembers {
+        /// The side.
+        origin: String,
+        /// The limit.
+        max: usize,
+    },
+    /// The same path twice in one side.
+    #[error("{origin}: {path} appears twice")]
+    Duplicate {
+        /// The archive (or the side).
+        origin: String,
+        /// The path in the tree.
+        path: String,
+    },
+    /// A file whose fingerprint changed between the two passes.
+    #[error("{origin}: {path} changed while being read")]
+    Changed {
+        /// The side.
+        origin: String,
+        /// The path in the tree.
+        path: String,
+    },
+}
+
+fn io_text(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::UnexpectedEof => format!("{e} (truncated?)"),
+        io::ErrorKind::InvalidInput | io::ErrorKind::InvalidData => format!("{e} (corrupt?)"),
+        _ => e.to_string(),
+    }
+}
+
+/// The archive formats lane opens, recognised by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArchiveFormat {
+    /// `.tar.gz`, `.tgz`: a packed cell.
+    TarGz,
+    /// `.tar`.
+    Tar,
+    /// `.pt2`, `.zip`: an AOTInductor package.
+    Zip,
+}
+
+impl ArchiveFormat {
+    /// The format a file name says, if any.
+    pub fn of_name(name: &str) -> Option<ArchiveFormat> {
+        let lower = name.to_ascii_lowercase();
+        if lower.ends_with(".tar.gz") || lower.ends_with(".tgz") {
+            Some(ArchiveFormat::TarGz)
+        } else if lower.ends_with(".tar") {
+            Some(ArchiveFormat::Tar)
+        } else if lower.ends_with(".pt2") || lower.ends_with(".zip") {
+            Some(ArchiveFormat::Zip)
+        } else {
+            None
+        }
+    }
+
+    /// Its name in messages and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            ArchiveFormat::TarGz => "tar.gz",
+            ArchiveFormat::Tar => "tar",
+            ArchiveFormat::Zip => "zip",
+        }
+    }
+}
+
+/// A reader that can also seek (what a zip needs).
+pub trait ReadSeek: Read + Seek {}
+impl<T: Read + Seek> ReadSeek for T {}
+
+/// A writable, seekable scratch space for one nested zip.
+pub trait SpoolFile: Read + Write + Seek {}
+impl<T: Read + Write + Seek> SpoolFile for T {}
+
+/// Where nested zips larger than the memory limit are copied.
+pub trait Spool {
+    /// A fresh, empty scratch space.
+    fn create(&mut self) -> io::Result<Box<dyn SpoolFile>>;
+}
+
+/// A [`Spool`] in memory: for tests, and for edges with no scratch disk.
+#[derive(Debug, Default)]
+pub struct MemorySpool;
+
+impl Spool for MemorySpool {
+    fn create(&mut self) -> io::Result<Box<dyn SpoolFile>> {
+        Ok(Box::new(io::Cursor::new(Vec::new())))
+    }
+}
+
+/// One entry at the top of a side, as the edge lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopEntry {
+    /// Its path in the tree, `/`-separated; `""` when the side is this one
+    /// file (an archive's members then sit at the root).
+    pub path: String,
+    /// Its file name (what its format is recognised by).
+    pub name: String,
+    /// A file, or what was skipped.
+    pub kind: TopKind,
+}
+
+/// What a top entry is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TopKind {
+    /// A regular file.
+    File,
+    /// Not a file: recorded, never read.
+    Skipped(SkippedKind, Option<String>),
+}
+
+/// An opened top-level file.
+pub enum Opened {
+    /// A stream.
+    Stream(Box<dyn Read>),
+    /// A stream that can seek (a zip is read in place).
+    Seekable(Box<dyn ReadSeek>),
+}
+
+/// The edge: lists a side's entries and opens its files.
+pub trait Source {
+    /// The side, for messages (its path as the user gave it).
+    fn label(&self) -> String;
+    /// Every entry, in a stable order.
+    fn entries(&mut self) -> io::Result<Vec<TopEntry>>;
+    /// Opens the file at `path` (as listed).
+    fn open(&mut self, path: &str) -> io::Result<Opened>;
+}
+
+/// What to keep while reading.
+#[derive(Debug, Clone, Copy)]
+pub enum Keep<'p> {
+    /// First pass: index files, and small files within the budget.
+    First,
+    /// Second pass: exactly these paths (nothing else is even hashed).
+    Only(&'p BTreeSet<String>),
+}
+
+/// Reads one side. See the module documentation.
+pub fn read_side(
+    source: &mut dyn Source,
+    keep: Keep<'_>,
+    limits: &ReadLimits,
+    spool: &mut dyn Spool,
+) -> Result<CellSide, IngestError> {
+    let label = source.label();
+    let io_err = |source: io::Error| IngestError::Io {
+        origin: label.clone(),
+        source,
+    };
+    let entries = source.entries().map_err(io_err)?;
+    let mut r = Reader {
+        keep,
+        limits,
+        spool,
+        side: CellSide::default(),
+        seen: HashSet::new(),
+        kept_bytes: 0,
+        label: label.clone(),
+    };
+    for e in entries {
+        match e.kind {
+            TopKind::Skipped(kind, target) => r.side.skipped.push(SkippedEntry {
+                path: if e.path.is_empty() { e.name } else { e.path },
+                kind,
+                target,
+            }),
+            TopKind::File => {
+                let format = ArchiveFormat::of_name(&e.name);
+                let path = if e.path.is_empty() && format.is_none() {
+                    e.name.clone()
+                } else {
+                    e.path.clone()
+                };
+                if !r.wants_any_under(&path, format.is_some()) {
+                    continue;
+                }
+                let opened = source.open(&e.path).map_err(io_err)?;
+                let origin = if e.path.is_empty() {
+                    label.clone()
+                } else {
+                    format!("{label}/{}", e.path)
+                };
+                match (format, opened) {
+                    (Some(f), Opened::Stream(mut s)) => {
+                        r.container(f, &path, &origin, Input::Stream(&mut *s), 0, None)?;
+                    }
+                    (Some(f), Opened::Seekable(mut s)) => {
+                        r.container(f, &path, &origin, Input::Seekable(&mut *s), 0, None)?;
+                    }
+                    (None, Opened::Stream(mut s)) => r.file(&path, &origin, &mut *s)?,
+                    (None, Opened::Seekable(mut s)) => r.file(&path, &origin, &mut *s)?,
+                }
+            }
+        }
+    }
+    r.side.skipped.sort();
+    Ok(r.side)
+}
+
+/// Reads both passes of one side for a diff against `other`'s first pass:
+/// see [`read_side`] and [`super::content_plan`]. `plan` lists the paths
+/// whose content the diff needs; contents not in it are dropped.
+pub fn complete_side(
+    first: &mut CellSide,
+    plan: &[String],
+    source: &mut dyn Source,
+    limits: &ReadLimits,
+    spool: &mut dyn Spool,
+) -> Result<(), IngestError> {
+    let wanted: BTreeSet<&str> = plan.iter().map(String::as_str).collect();
+    for f in &mut first.tree.files {
+        if !wanted.contains(f.path.as_str()) {
+            f.content = None;
+        }
+    }
+    let missing: BTreeSet<String> = first
+        .tree
+        .files
+        .iter()
+        .filter(|f| f.content.is_none() && wanted.contains(f.path.as_str()))
+        .map(|f| f.path.clone())
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let second = read_side(source, Keep::Only(&missing), limits, spool)?;
+    let mut loaded: std::collections::HashMap<String, ArtifactFile> = second
+        .tree
+        .files
+        .into_iter()
+        .map(|f| (f.path.clone(), f))
+        .collect();
+    for f in &mut first.tree.files {
+        if !missing.contains(&f.path) {
+            continue;
+        }
+        match loaded.remove(&f.path) {
+            Some(g) if g.sha256 == f.sha256 => f.content = g.content,
+            _ => {
+                return Err(IngestError::Changed {
+                    origin: source.label(),
+                    path: f.path.clone(),
+                })
+            }
+        }
+    }
+    Ok(())
+}
+
+struct Reader<'a> {
+    keep: Keep<'a>,
+    limits: &'a ReadLimits,
+    spool: &'a mut dyn Spool,
+    side: CellSide,
+    seen: HashSet<String>,
+    kept_bytes: u64,
+    label: String,
+}
+
+fn join(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{prefix}/{name}")
+    }
+}
+
+impl Reader<'_> {
+    /// Whether anything at or under `path` is wanted (second pass only).
+    fn wants_any_under(&self, path: &str, container: bool) -> bool {
+        match self.keep {
+            Keep::First => true,
+            Keep::Only(set) => {
+                set.contains(path)
+                    || (container
+                        && (path.is_empty()
+                            || set
+                                .range(format!("{path}/")..)
+                                .next()
+                                .is_some_and(|p| p.starts_with(&format!("{path}/")))))
+            }
+        }
+    }
+
+    fn should_keep(&self, path: &str, size: Option<u64>) -> bool {
+        match self.keep {
+            Keep::First => {
+                if is_index_file(path) {
+                    return true;
+                }
+                let small = size.is_some_and(|s| s <= self.limits.keep_small_bytes);
+                small && self.kept_bytes + size.unwrap_or(0) <= self.limits.keep_budget_bytes
+            }
+            Keep::Only(set) => set.contains(path),
+        }
+    }
+
+    /// Fingerprints one file (keeping its content when wanted).
+    fn file(&mut self, path: &str, origin: &str, r: &mut dyn Read) -> Result<(), IngestError> {
+        self.file_sized(path, origin, None, r)
+    }
+
+    fn file_sized(
+        &mut self,
+        path: &str,
+        origin: &str,
+        size: Option<u64>,
+        r: &mut dyn Read,
+    ) -> Result<(), IngestError> {
+        if self.side.tree.files.len() >= self.limits.max_members {
+            return Err(IngestError::TooManyMembers {
+                origin: self.label.clone(),
+                max: self.limits.max_members,
+            });
+        }
+        if !self.seen.insert(path.to_owned()) {
+            return Err(IngestError::Duplicate {
+                origin: origin.to_owned(),
+                path: path.to_owned(),
+            });
+        }
+        let member = || path.rsplit('/').next().unwrap_or(path).to_owned();
+        if size.is_some_and(|s| s > self.limits.max_member_bytes) {
+            return Err(IngestError::TooLarge {
+                origin: origin.to_owned(),
+                member: member(),
+                cap: self.limits.max_member_bytes,
+            });
+        }
+        let keep = self.should_keep(path, size);
+        let (size, sha256, content) = fingerprint(r, keep, self.limits).map_err(|e| match e {
+            Fingerprint::Io(source) => IngestError::MemberIo {
+                origin: origin.to_owned(),
+                member: member(),
+                source,
+            },
+            Fingerprint::TooLarge => IngestError::TooLarge {
+                origin: origin.to_owned(),
+                member: member(),
+                cap: self.limits.max_member_bytes,
+            },
+        })?;
+        if let Some(c) = &content {
+            if matches!(self.keep, Keep::First) && !is_index_file(path) {
+                self.kept_bytes += c.len() as u64;
+            }
+        }
+        self.side.tree.files.push(ArtifactFile {
+            path: path.to_owned(),
+            size,
+            sha256,
+            content,
+        });
+        Ok(())
+    }
+}
+
+enum Fingerprint {
+    Io(io::Error),
+    TooLarge,
+}
+
+/// Size, sha256 and (when `keep` and small enough) the content of a stream.
+fn fingerprint(
+    r: &mut dyn Read,
+    keep: bool,
+    limits: &ReadLimits,
+) -> Result<(u64, String, Option<Vec<u8>>), Fingerprint> {
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut size = 0u64;
+    let mut content = keep.then(Vec::new);
+    loop {
+        let n = match r.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Fingerprint::Io(e)),
+        };
+        size += n as u64;
+        if size > limits.max_member_bytes {
+            return Err(Fingerprint::TooLarge);
+        }
+        hasher.update(&buf[..n]);
+        if let Some(c) = &mut content {
+            if size > limits.max_content_bytes {
+                content = None;
+            } else {
+                c.extend_from_slice(&buf[..n]);
+            }
+        }
+    }
+    Ok((size, format!("{:x}", hasher.finalize()), content))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,339 @@
+//! JSON files compared by value, not by line: a cell's `metadata.json`,
+//! torch's `*_metadata.json`, inductor's benchmark caches.
+//!
+//! Each value that differs is named by its JSON path and falls in one of:
+//! - a string equal once cache paths and hashed names are normalised: noise;
+//! - a timing (its nearest key ends in `_s`, `_ms`, `_us`, `_ns`,
+//!   `_seconds`, or is `measured_at`/`timestamp`, and both values are
+//!   numbers; in a benchmark cache, every number): noise;
+//! - a field of a recorded decision (the nearest object with a `winner` and
+//!   a `binding`, `rule` or `candidates`): the decision flipped, named with
+//!   what it decided on;
+//! - anything else: unexplained, with both values.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+use super::model::{DecisionDiff, JsonValueDiff, NoiseKind};
+use super::normalize::normalize_paths;
+
+/// At most this many differing values are collected per file.
+const MAX_VALUES: usize = 2_000;
+
+/// What comparing two JSON documents found.
+#[derive(Debug, Default)]
+pub(crate) struct JsonOutcome {
+    pub(crate) noise: BTreeSet<NoiseKind>,
+    pub(crate) decisions: Vec<DecisionDiff>,
+    pub(crate) unexplained: Vec<JsonValueDiff>,
+    /// More values differed than were collected.
+    pub(crate) truncated: bool,
+}
+
+/// How the two documents are read.
+pub(crate) struct JsonContext<'r> {
+    pub(crate) file: &'r str,
+    pub(crate) roots_a: &'r [String],
+    pub(crate) roots_b: &'r [String],
+    /// An inductor benchmark cache: every number in it is a timing.
+    pub(crate) benchmark_cache: bool,
+}
+
+#[derive(Clone)]
+enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+fn path_text(segs: &[Seg]) -> String {
+    let mut out = String::from("$");
+    for s in segs {
+        match s {
+            Seg::Key(k)
+                if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+            {
+                out.push('.');
+                out.push_str(k);
+            }
+            Seg::Key(k) => {
+                out.push('[');
+                out.push_str(&Value::String(k.clone()).to_string());
+                out.push(']');
+            }
+            Seg::Index(i) => {
+                out.push_str(&format!("[{i}]"));
+            }
+        }
+    }
+    out
+}
+
+/// Whether an object records a decision.
+fn is_decision(v: Option<&Value>) -> bool {
+    let Some(Value::Object(m)) = v else {
+        return false;
+    };
+    m.get("winner").is_some_and(|w| w.is_string())
+        && ["binding", "rule", "candidates"]
+            .iter()
+            .any(|k| m.contains_key(*k))
+}
+
+const TIMING_SUFFIXES: [&str; 5] = ["_s", "_ms", "_us", "_ns", "_seconds"];
+const TIMING_KEYS: [&str; 2] = ["measured_at", "timestamp"];
+
+fn is_timing_key(key: &str) -> bool {
+    TIMING_SUFFIXES.iter().any(|s| key.ends_with(s)) || TIMING_KEYS.contains(&key)
+}
+
+struct Walk<'c, 'r> {
+    cx: &'c JsonContext<'r>,
+    out: JsonOutcome,
+    /// Per decision record (its path): the values that differ in it.
+    records: BTreeMap<String, (Vec<Seg>, Vec<JsonValueDiff>)>,
+    count: usize,
+}
+
+impl Walk<'_, '_> {
+    fn walk(
+        &mut self,
+        a: Option<&Value>,
+        b: Option<&Value>,
+        segs: &mut Vec<Seg>,
+        record: Option<usize>,
+    ) {
+        if a == b {
+            return;
+        }
+        let record = if is_decision(a) || is_decision(b) {
+            Some(segs.len())
+        } else {
+            record
+        };
+        match (a, b) {
+            (Some(Value::Object(ma)), Some(Value::Object(mb))) => {
+                let keys: BTreeSet<&String> = ma.keys().chain(mb.keys()).collect();
+                for k in keys {
+                    segs.push(Seg::Key(k.clone()));
+                    self.walk(ma.get(k), mb.get(k), segs, record);
+                    segs.pop();
+                }
+            }
+            (Some(Value::Array(va)), Some(Value::Array(vb))) if va.len() == vb.len() => {
+                for (i, (x, y)) in va.iter().zip(vb).enumerate() {
+                    segs.push(Seg::Index(i));
+                    self.walk(Some(x), Some(y), segs, record);
+                    segs.pop();
+                }
+            }
+            _ => self.leaf(a, b, segs, record),
+        }
+    }
+
+    fn leaf(&mut self, a: Option<&Value>, b: Option<&Value>, segs: &[Seg], record: Option<usize>) {
+        if let (Some(Value::String(sa)), Some(Value::String(sb))) = (a, b) {
+            let na = normalize_paths(sa, self.cx.roots_a);
+            let nb = normalize_paths(sb, self.cx.roots_b);
+            if na.text == nb.text {
+                if na.path_changed || nb.path_changed {
+                    self.out.noise.insert(NoiseKind::AbsoluteCachePath);
+                }
+                if na.hash_changed || nb.hash_changed {
+                    self.out.noise.insert(NoiseKind::HashedFileName);
+                }
+                return;
+            }
+        }
+        let both_numbers = a.is_some_and(Value::is_number) && b.is_some_and(Value::is_number);
+        let key = segs.iter().rev().find_map(|s| match s {
+            Seg::Key(k) => Some(k.as_str()),
+            Seg::Index(_) => None,
+        });
+        if both_numbers && (self.cx.benchmark_cache || key.is_some_and(is_timing_key)) {
+            self.out.noise.insert(NoiseKind::Timing);
+            return;
+        }
+        self.count += 1;
+        if self.count > MAX_VALUES {
+            self.out.truncated = true;
+            return;
+        }
+        let diff = JsonValueDiff {
+            path: path_text(segs),
+            a: a.cloned(),
+            b: b.cloned(),
+        };
+        match record {
+            Some(depth) => {
+                let at = path_text(&segs[..depth]);
+                self.records
+                    .entry(at)
+                    .or_insert_with(|| (segs[..depth].to_vec(), Vec::new()))
+                    .1
+                    .push(diff);
+            }
+            None => self.out.unexplained.push(diff),
+        }
+    }
+}
+
+fn get<'v>(root: &'v Value, segs: &[Seg]) -> Option<&'v Value> {
+    let mut cur = root;
+    for s in segs {
+        cur = match s {
+            Seg::Key(k) => cur.get(k.as_str())?,
+            Seg::Index(i) => cur.get(*i)?,
+        };
+    }
+    Some(cur)
+}
+
+/// Compares two parsed JSON documents.
+pub(crate) fn diff_json(cx: &JsonContext<'_>, a: &Value, b: &Value) -> JsonOutcome {
+    let mut w = Walk {
+        cx,
+        out: JsonOutcome::default(),
+        records: BTreeMap::new(),
+        count: 0,
+    };
+    w.walk(Some(a), Some(b), &mut Vec::new(), None);
+    let mut out = w.out;
+    for (at, (segs, changed)) in w.records {
+        let ra = get(a, &segs);
+        let rb = get(b, &segs);
+        out.decisions
+            .push(decision(cx.file, at, segs.last(), ra, rb, changed));
+    }
+    out
+}
+
+/// Fields that are a decision's outcome, not what it was decided on.
+const OUTCOME_FIELDS: [&str; 2] = ["winner", "binding"];
+
+fn decision(
+    file: &str,
+    at: String,
+    last: Option<&Seg>,
+    ra: Option<&Value>,
+    rb: Option<&Value>,
+    changed: Vec<JsonValueDiff>,
+) -> DecisionDiff {
+    let field = |r: Option<&Value>, k: &str| r.and_then(|v| v.get(k)).cloned();
+    let decided_on: BTreeMap<String, Value> = ra
+        .or(rb)
+        .and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .filter(|(k, _)| !OUTCOME_FIELDS.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let kernel_lane = matches!(last, Some(Seg::Key(k)) if k == "kernel_lane")
+        || field(ra, "rule").as_ref().and_then(Value::as_str) == Some("fit_constrained_speed");
+    let (winner_a, winner_b) = (field(ra, "winner"), field(rb, "winner"));
+    let mut meaning = Vec::new();
+    if kernel_lane {
+        let margin = decided_on
+            .get("margin_fraction")
+            .map_or_else(|| "margin_fraction".to_owned(), Value::to_string);
+        for (side, r) in [("A", ra), ("B", rb)] {
+            if let Some(b) = field(r, "binding").as_ref().and_then(Value::as_str) {
+                if let Some(m) = kernel_lane_binding(b) {
+                    meaning.push(format!("{side}: binding {b}: {m}"));
+                }
+            }
+        }
+        if winner_a == winner_b {
+            meaning.push(format!(
+                "the winner is the same in both; only the term that bound it flipped: the candidates' step times sit near the {margin} margin, so timing noise decides whether speed or the VRAM tiebreak binds"
+            ));
+        } else {
+            meaning.push("the winner flipped: the two cells serve different kernel lanes".into());
+        }
+    } else if winner_a != winner_b {
+        meaning.push("the winner flipped".into());
+    }
+    DecisionDiff {
+        file: file.to_owned(),
+        path: at,
+        what: kernel_lane.then(|| {
+            "the serving-kernel lane, chosen at mint by timing every candidate lane on the card (gen-worker kernel_path.py, pgw#947); the timings ride the checkpoint's kernel_lane_evidence, never the cell".to_owned()
+        }),
+        changed,
+        winner_a,
+        winner_b,
+        decided_on,
+        meaning,
+    }
+}
+
+/// What a `kernel_lane` binding says (gen-worker's `kernel_path.select`).
+fn kernel_lane_binding(binding: &str) -> Option<&'static str> {
+    Some(match binding {
+        "speed" => "the fastest candidate beat the runner-up by at least the margin",
+        "vram_tiebreak" => {
+            "the fastest candidates timed within the margin of each other, and the smaller peak won"
+        }
+        "fit" => "only one measured candidate fits the card",
+        "sole_candidate" => "one candidate; nothing was timed",
+        "no_fit" => "no candidate fits the card; the smallest peak won",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn cx() -> JsonContext<'static> {
+        JsonContext {
+            file: "metadata.json",
+            roots_a: &[],
+            roots_b: &[],
+            benchmark_cache: false,
+        }
+    }
+
+    #[test]
+    fn a_flipped_binding_is_a_decision_with_what_it_decided_on() {
+        let a = json!({"kernel_lane": {"binding": "speed", "winner": "baseline+dense", "candidates": ["x", "y"], "rule": "fit_constrained_speed", "margin_fraction": 0.05}, "sm": "sm_90"});
+        let mut b = a.clone();
+        b["kernel_lane"]["binding"] = json!("vram_tiebreak");
+        let o = diff_json(&cx(), &a, &b);
+        assert!(o.unexplained.is_empty());
+        assert_eq!(o.decisions.len(), 1);
+        let d = &o.decisions[0];
+        assert_eq!(d.path, "$.kernel_lane");
+        assert_eq!(d.changed[0].path, "$.kernel_lane.binding");
+        assert_eq!(d.winner_a, d.winner_b);
+        assert_eq!(d.decided_on["candidates"], json!(["x", "y"]));
+        assert!(!d.decided_on.contains_key("binding"));
+        assert!(
+            d.meaning.iter().any(|m| m.contains("0.05 margin")),
+            "{:?}",
+            d.meaning
+        );
+    }
+
+    #[test]
+    fn timings_are_noise_and_other_values_are_named() {
+        let a = json!({"elapsed_s": 1.5, "samples_ms": [1.0, 2.0], "sm": "sm_90", "elapsed": "1"});
+        let b = json!({"elapsed_s": 1.7, "samples_ms": [1.1, 2.0], "sm": "sm_89", "elapsed": "2"});
+        let o = diff_json(&cx(), &a, &b);
+        assert!(o.noise.contains(&NoiseKind::Timing));
+        let paths: Vec<&str> = o.unexplained.iter().map(|d| d.path.as_str()).collect();
+        assert_eq!(paths, ["$.elapsed", "$.sm"]);
+        // A timing key holding a string is not a timing.
+        let o = diff_json(&cx(), &json!({"x_s": "1"}), &json!({"x_s": "2"}));
+        assert_eq!(o.unexplained.len(), 1);
+    }
+
+    #[test]
+    fn odd_keys_are_quoted_in_paths() {
+        let o = diff_json(&cx(), &json!({"a.b": [1]}), &json!({"a.b": [2]}));
+        assert_eq!(o.unexplained[0].path, "$[\"a.b\"][0]");
+    }
+}

@@ -309,8 +309,7 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
                 &report_path,
                 path_prefix.as_deref(),
                 source.as_deref(),
-                &stdout_path,
-                &stderr_path,
+                [&stdout_path, &stderr_path],
             )
             .map_err(|e| e.to_string())
         });
@@ -527,8 +526,7 @@ fn spawn(
     report_path: &Path,
     path_prefix: Option<&Path>,
     source: Option<&Path>,
-    stdout: &Path,
-    stderr: &Path,
+    [stdout, stderr]: [&Path; 2],
 ) -> std::io::Result<std::process::Child> {
     use std::os::unix::process::CommandExt;
     let (program, args) = spec

@@ -665,3 +665,38 @@ fn a_cell_that_writes_garbage_gets_its_row_and_the_lane_still_reports_not_green(
     let o = lane(d.path(), &["report", "0.93.3"]);
     assert_eq!(code(&o), 7, "{}{}", stdout(&o), stderr(&o));
 }
+
+/// A `source: true` cell gets the lane branch's tree, exported once per
+/// commit, as `$LANE_SOURCE_DIR`.
+#[test]
+fn a_rig_cell_gets_the_lane_branch_exported_as_its_source() {
+    let d = super::wheel::cut_lane();
+    let rig = r#"grep -q '^version = "0.93.3"' "$LANE_SOURCE_DIR/pyproject.toml" || exit 9; case "$LANE_SOURCE_DIR" in */out/lanes/0.93.3/source/*) ;; *) exit 8;; esac; printf '{"status":"minted","recipe":"aot"}' > "$LANE_REPORT_PATH""#;
+    let path = d.path().join("lanes/0.93.3.yaml");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str(&format!(
+        "mint:\n  gpus: [L4]\n  cold_repeats: 2\n  timeout_s: 30\n  concurrency: 1\n  cells:\n    - name: rig-aot\n      recipe: aot\n      source: true\n      command: [sh, -c, {}]\n",
+        serde_json::to_string(rig).unwrap()
+    ));
+    std::fs::write(&path, text).unwrap();
+    let o = lane(d.path(), &["mint", "0.93.3"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let exported: Vec<_> = std::fs::read_dir(d.path().join("out/lanes/0.93.3/source"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        exported.len(),
+        1,
+        "one export for both repeats: {exported:?}"
+    );
+    assert_eq!(exported[0].len(), 40, "named by the commit: {exported:?}");
+    // --source names another tree; a folder that is not there is refused.
+    let o = lane(d.path(), &["mint", "0.93.3", "--source", "nowhere"]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--source nowhere: not a folder"),
+        "{}",
+        stderr(&o)
+    );
+}

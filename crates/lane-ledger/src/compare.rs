@@ -242,10 +242,7 @@ fn side<'m>(
     mints: &'m [MintBreakdown],
     name: &'static str,
 ) -> Result<(Vec<&'m MintBreakdown>, SideSummary), CompareError> {
-    let present: Vec<&MintBreakdown> = mints
-        .iter()
-        .filter(|m| m.measured())
-        .collect();
+    let present: Vec<&MintBreakdown> = mints.iter().filter(|m| m.measured()).collect();
     if present.is_empty() {
         return Err(CompareError::EmptySide { side: name });
     }

@@ -290,10 +290,10 @@ fn ledger_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
     if let Some(aot) = &b.aot {
         if let Some(terminus) = &aot.terminus {
             let at = aot.at.as_ref().map_or_else(String::new, |a| {
-                let mut where_ = a
-                    .phase
-                    .as_deref()
-                    .map_or_else(|| "an unnamed phase".to_owned(), |p| quote(p, SHORT_MAX_CHARS));
+                let mut where_ = a.phase.as_deref().map_or_else(
+                    || "an unnamed phase".to_owned(),
+                    |p| quote(p, SHORT_MAX_CHARS),
+                );
                 if let (Some(step), Some(total)) = (a.step, a.total) {
                     where_.push_str(&format!(" {step}/{total}"));
                 }
@@ -521,7 +521,11 @@ fn partition_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
     for e in &b.entries {
         for (label, p) in e.levels() {
             if let Some(p) = p {
-                partition_checks(&format!("entry {} {label}", quote(&e.name, SHORT_MAX_CHARS)), p, out);
+                partition_checks(
+                    &format!("entry {} {label}", quote(&e.name, SHORT_MAX_CHARS)),
+                    p,
+                    out,
+                );
             }
         }
     }
@@ -619,9 +623,10 @@ fn job_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
                 format!(
                     "aot entry {} failed{}; its seconds stay in the ledger",
                     quote(&e.name, SHORT_MAX_CHARS),
-                    e.error
-                        .as_deref()
-                        .map_or_else(String::new, |err| format!(": {}", quote(err, DETAIL_MAX_CHARS)))
+                    e.error.as_deref().map_or_else(String::new, |err| format!(
+                        ": {}",
+                        quote(err, DETAIL_MAX_CHARS)
+                    ))
                 ),
             )
             .subject(&e.name),
@@ -689,7 +694,13 @@ fn other_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
         let list: Vec<String> = b
             .unknown_keys
             .iter()
-            .map(|u| format!("{} = {}", quote(u.path.as_str(), SHORT_MAX_CHARS), value_text(&u.value, SHORT_MAX_CHARS)))
+            .map(|u| {
+                format!(
+                    "{} = {}",
+                    quote(u.path.as_str(), SHORT_MAX_CHARS),
+                    value_text(&u.value, SHORT_MAX_CHARS)
+                )
+            })
             .collect();
         out.push(Finding::new(
             FindingKind::UnknownKeys,
@@ -703,10 +714,9 @@ fn other_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
     }
     if let Some(status) = &b.status {
         if *status != MintStatus::Minted {
-            let phase = b
-                .phase
-                .as_deref()
-                .map_or_else(String::new, |p| format!(" in phase `{}`", quote(p, SHORT_MAX_CHARS)));
+            let phase = b.phase.as_deref().map_or_else(String::new, |p| {
+                format!(" in phase `{}`", quote(p, SHORT_MAX_CHARS))
+            });
             let detail = b
                 .detail
                 .as_deref()

@@ -157,12 +157,24 @@ fn one_unreadable_report_never_hides_the_others() {
     assert_eq!(code(&o), 3, "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("mint cut.json\n  ledger unreadable"), "{out}");
-    assert!(out.contains(&format!("mint {r2}")), "the readable mint is shown: {out}");
+    assert!(
+        out.contains(&format!("mint {r2}")),
+        "the readable mint is shown: {out}"
+    );
     assert!(out.contains("aot table: serial path"), "{out}");
     let err = stderr(&o);
-    assert!(err.contains("cut.json: truncated JSON: the input ends at line 1, column"), "{err}");
-    assert!(err.contains("array.json: $: expected a mint report object, found an array"), "{err}");
-    assert!(err.contains("huge.json: invalid JSON at line 1, column"), "{err}");
+    assert!(
+        err.contains("cut.json: truncated JSON: the input ends at line 1, column"),
+        "{err}"
+    );
+    assert!(
+        err.contains("array.json: $: expected a mint report object, found an array"),
+        "{err}"
+    );
+    assert!(
+        err.contains("huge.json: invalid JSON at line 1, column"),
+        "{err}"
+    );
     assert!(err.contains("number out of range"), "{err}");
     let mut json_args = args.to_vec();
     json_args.push("--json");
@@ -183,12 +195,19 @@ fn every_real_report_reads_with_exit_0() {
     for report in real_reports() {
         let o = lane(&here(), &["ledger", &report]);
         assert_eq!(code(&o), 0, "{report}: {}", stderr(&o));
-        let o = lane(&here(), &["ledger", &report, "--json", "--fail-on", "error"]);
+        let o = lane(
+            &here(),
+            &["ledger", &report, "--json", "--fail-on", "error"],
+        );
         assert_eq!(code(&o), 0, "{report}: {}", stderr(&o));
         let v = json(&o);
-        assert_eq!(v["mints"][0]["reconciliation"]["checks"].as_array().map(|c| c
-            .iter()
-            .all(|c| c["holds"] == true)), Some(true), "{report}");
+        assert_eq!(
+            v["mints"][0]["reconciliation"]["checks"]
+                .as_array()
+                .map(|c| c.iter().all(|c| c["holds"] == true)),
+            Some(true),
+            "{report}"
+        );
     }
 }
 
@@ -219,7 +238,10 @@ fn real_aot_report_text_shows_typed_totals_partitions_overlays_and_the_pool() {
 
 #[test]
 fn real_aot_report_json_carries_typed_totals_and_the_pool_decision() {
-    let o = lane(&here(), &["ledger", &gw("aot-pair/r1/report.json"), "--json"]);
+    let o = lane(
+        &here(),
+        &["ledger", &gw("aot-pair/r1/report.json"), "--json"],
+    );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let m = &json(&o)["mints"][0];
     let totals = m["aot"]["totals"].as_array().unwrap();
@@ -230,24 +252,38 @@ fn real_aot_report_json_carries_typed_totals_and_the_pool_decision() {
     assert_eq!(get("total_s")["unit"], "seconds");
     assert_eq!(m["aot"]["pool"]["decision"]["binding"], "entries");
     assert_eq!(m["aot"]["mint"]["residual"]["name"], "mint_other_s");
-    assert_eq!(m["entries"][0]["compile"]["residual"]["name"], "compile_other_s");
+    assert_eq!(
+        m["entries"][0]["compile"]["residual"]["name"],
+        "compile_other_s"
+    );
     assert_eq!(m["unknown_keys"].as_array().unwrap().len(), 0);
 }
 
 #[test]
 fn failure_report_text_quotes_its_detail_and_does_not_believe_the_echo() {
-    let o = lane(&here(), &["ledger", &gw("failures-torch2.11/rig-aot/report.json")]);
+    let o = lane(
+        &here(),
+        &["ledger", &gw("failures-torch2.11/rig-aot/report.json")],
+    );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("detail: AttributeError: torch._inductor.config.cpp.march does not exist"), "{out}");
-    assert!(out.contains("recipe echoed dynamo (not a claim: the report is not minted)"), "{out}");
+    assert!(
+        out.contains("detail: AttributeError: torch._inductor.config.cpp.march does not exist"),
+        "{out}"
+    );
+    assert!(
+        out.contains("recipe echoed dynamo (not a claim: the report is not minted)"),
+        "{out}"
+    );
     assert!(!out.contains("recipe dynamo |"), "{out}");
 }
 
 #[test]
 fn unknown_keys_are_shown_as_values_and_foreign_text_is_escaped() {
     let dir = tempfile::tempdir().unwrap();
-    let real: Value = serde_json::from_str(&std::fs::read_to_string(gw("aot-pair/r1/report.json")).unwrap()).unwrap();
+    let real: Value =
+        serde_json::from_str(&std::fs::read_to_string(gw("aot-pair/r1/report.json")).unwrap())
+            .unwrap();
     let mut v = real.clone();
     v["mint_phases"]["totals"]["export_future_sentinel"] = serde_json::json!(-1.0);
     v["detail"] = serde_json::json!("done \u{1b}[31mred\u{1b}[0m\u{7}");
@@ -255,9 +291,15 @@ fn unknown_keys_are_shown_as_values_and_foreign_text_is_escaped() {
     let o = lane(dir.path(), &["ledger", "r.json"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("$.mint_phases.totals.export_future_sentinel = -1.0"), "{out}");
+    assert!(
+        out.contains("$.mint_phases.totals.export_future_sentinel = -1.0"),
+        "{out}"
+    );
     assert!(out.contains("detail: done \\u{1b}[31mred"), "{out}");
-    assert!(!o.stdout.iter().any(|b| *b == 0x1b || *b == 0x07), "raw control bytes in {out}");
+    assert!(
+        !o.stdout.iter().any(|b| *b == 0x1b || *b == 0x07),
+        "raw control bytes in {out}"
+    );
 }
 
 #[test]

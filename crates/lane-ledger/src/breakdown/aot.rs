@@ -27,10 +27,10 @@ use crate::partition::{overlay_rows, OverlayRow, Partition, Reconciliation, Term
 use crate::report::facts::{find, Fact, FactValue};
 use crate::report::{AotEntry, AotTable, EntryShape, MintPosition, Span};
 
-/// Lane's residual of an entry's outermost level (`compile_s - child_boot_s
-/// - child_wall_s - reap_lag_s`): the upstream measures all three members
-/// and writes no residual there (`aot_compile_spans.check` only tolerates
-/// 0.05 s of disagreement).
+/// Lane's residual of an entry's outermost level, `compile_s` minus
+/// `child_boot_s`, `child_wall_s` and `reap_lag_s`: the upstream measures all
+/// three members and writes no residual there (`aot_compile_spans.check`
+/// only tolerates 0.05 s of disagreement).
 pub const PROCESS_OTHER: &str = "process_other_s";
 
 /// Lane's residual of the mint's `total_s`: what the mint did between its
@@ -44,7 +44,12 @@ pub const MINT_OTHER: &str = "mint_other_s";
 pub const POOL_UNBOOKED: &str = "pool_unbooked_s";
 
 /// The four disjoint members of the innermost level (`PARTITION_KEYS`).
-const COMPILER_MEMBERS: [&str; 4] = ["lowering_s", "codegen_s", "graph_passes_s", "host_compile_s"];
+const COMPILER_MEMBERS: [&str; 4] = [
+    "lowering_s",
+    "codegen_s",
+    "graph_passes_s",
+    "host_compile_s",
+];
 
 /// One partition level of a pooled entry: (total, members, residual, whether
 /// the upstream writes the residual).
@@ -310,15 +315,21 @@ fn entry(e: &AotEntry, oom: Option<(&str, &str)>, rec: &mut Reconciliation) -> A
             );
         }
         EntryShape::Pooled => {
-            let mut parts = POOLED_LEVELS.iter().map(|(total, members, residual, written)| {
-                let t = spans_get(phases, total)?;
-                let reported = if *written { spans_get(phases, residual) } else { None };
-                let p = partition_of(Term::new(*total, t), members, residual, reported, |m| {
-                    spans_get(phases, m)
+            let mut parts = POOLED_LEVELS
+                .iter()
+                .map(|(total, members, residual, written)| {
+                    let t = spans_get(phases, total)?;
+                    let reported = if *written {
+                        spans_get(phases, residual)
+                    } else {
+                        None
+                    };
+                    let p = partition_of(Term::new(*total, t), members, residual, reported, |m| {
+                        spans_get(phases, m)
+                    });
+                    check_residual(rec, &label, &p);
+                    Some(p)
                 });
-                check_residual(rec, &label, &p);
-                Some(p)
-            });
             compile = parts.next().flatten();
             child_wall = parts.next().flatten();
             compile_wall = parts.next().flatten();
@@ -340,12 +351,18 @@ fn entry(e: &AotEntry, oom: Option<(&str, &str)>, rec: &mut Reconciliation) -> A
         }
         EntryShape::Unmeasured => {}
     }
-    overlays.extend(e.overlays.iter().map(|s| Term::new(s.name.clone(), s.seconds)));
+    overlays.extend(
+        e.overlays
+            .iter()
+            .map(|s| Term::new(s.name.clone(), s.seconds)),
+    );
     let reference = compile.as_ref().map(|p| p.total.seconds);
     let (failed, error) = match oom {
         Some((entry, basis)) if entry == e.name => (
             true,
-            Some(format!("the pool lost this entry's compile child (oom_basis {basis})")),
+            Some(format!(
+                "the pool lost this entry's compile child (oom_basis {basis})"
+            )),
         ),
         _ => (e.failed, e.error.clone()),
     };
@@ -380,7 +397,10 @@ fn level_sum(entries: &[AotEntryBreakdown], level: usize) -> Option<Partition> {
         .collect();
     let reported: Option<f64> = parts.iter().map(|p| p.residual.reported_s).sum();
     let mut p = Partition::new(
-        Term::new(format!("{} (sum over {} entries)", first.total.name, parts.len()), total),
+        Term::new(
+            format!("{} (sum over {} entries)", first.total.name, parts.len()),
+            total,
+        ),
         terms,
         &first.residual.name,
         reported,
@@ -401,10 +421,7 @@ fn total_note(t: &AotTable, f: &Fact) -> Option<String> {
             format!("sum over {n} of {} entries", t.entries.len())
         })
     };
-    let pool_busy = t
-        .pool
-        .as_deref()
-        .and_then(|p| seconds_of(p, "pool_busy_s"));
+    let pool_busy = t.pool.as_deref().and_then(|p| seconds_of(p, "pool_busy_s"));
     if f.name == "compile_s" && t.entries.iter().all(|e| e.compile_s.is_none()) {
         if let Some(busy) = pool_busy.filter(|b| *b > 0.0) {
             return Some(format!(
@@ -416,7 +433,10 @@ fn total_note(t: &AotTable, f: &Fact) -> Option<String> {
         "export_s" => summed(|e| e.export_s),
         "compile_s" => summed(|e| e.compile_s),
         "warm_s" => summed(|e| e.warm_s),
-        "pack_s" => Some("inside a partial table's re-taken total_s (a finished table is built before the pack)".into()),
+        "pack_s" => Some(
+            "inside a partial table's re-taken total_s (a finished table is built before the pack)"
+                .into(),
+        ),
         "entry_workers" => Some("the width K the pool was built at".into()),
         "canonicalized_entries" => Some("declared rows merged into another entry (pgw#917)".into()),
         _ if f.is_unknown() => Some("unknown key: its value as written".into()),
@@ -502,7 +522,12 @@ fn pool(facts: &[Fact], rec: &mut Reconciliation) -> PoolBreakdown {
         )
     });
     if let Some(idle) = seconds_of(facts, "pool_idle_s") {
-        let parts = ["idle_staging_s", "idle_drain_s", "idle_spawn_s", "idle_other_s"];
+        let parts = [
+            "idle_staging_s",
+            "idle_drain_s",
+            "idle_spawn_s",
+            "idle_other_s",
+        ];
         if parts.iter().all(|k| seconds_of(facts, k).is_some()) {
             let sum: f64 = parts.iter().filter_map(|k| seconds_of(facts, k)).sum();
             rec.seconds("pool: pool_idle_s = sum of the idle split", idle, sum);
@@ -558,14 +583,25 @@ pub(super) fn aot_table(b: &mut MintBreakdown, t: &AotTable) {
     }
     for s in t.phases.iter().chain(t.overlays.iter()) {
         if let Some((_, v)) = summed.iter().find(|(n, _)| *n == s.name) {
-            rec.seconds(format!("phases.{} = sum over entries", s.name), s.seconds, *v);
+            rec.seconds(
+                format!("phases.{} = sum over entries", s.name),
+                s.seconds,
+                *v,
+            );
         }
     }
     if let Some(n) = t.n_entries {
-        rec.count("n_entries = number of entry rows", n, t.entries.len() as u64);
+        rec.count(
+            "n_entries = number of entry rows",
+            n,
+            t.entries.len() as u64,
+        );
     }
     for (key, get) in [
-        ("export_s", (|e: &AotEntry| e.export_s) as fn(&AotEntry) -> Option<f64>),
+        (
+            "export_s",
+            (|e: &AotEntry| e.export_s) as fn(&AotEntry) -> Option<f64>,
+        ),
         ("compile_s", |e: &AotEntry| e.compile_s),
         ("warm_s", |e: &AotEntry| e.warm_s),
     ] {
@@ -607,7 +643,10 @@ pub(super) fn aot_table(b: &mut MintBreakdown, t: &AotTable) {
                 .map(|s| Term::new(s.name.clone(), s.seconds)),
         );
     }
-    b.overlays = overlay_rows(&overlays, b.compile_partition.as_ref().map(|p| p.total.seconds));
+    b.overlays = overlay_rows(
+        &overlays,
+        b.compile_partition.as_ref().map(|p| p.total.seconds),
+    );
     b.entries = entries;
     b.aot = Some(AotBreakdown {
         path,
@@ -639,9 +678,7 @@ fn mint_partition(
     let Some(total) = seconds_of(&t.totals, "total_s") else {
         return (None, Vec::new());
     };
-    let get = |name: &str| {
-        seconds_of(&t.totals, name).or_else(|| seconds_of(pool_facts, name))
-    };
+    let get = |name: &str| seconds_of(&t.totals, name).or_else(|| seconds_of(pool_facts, name));
     let (members, beside): (Vec<&str>, &[&str]) = match path {
         AotPath::Pooled => (
             vec![

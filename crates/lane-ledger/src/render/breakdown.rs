@@ -65,7 +65,13 @@ fn partition_rows(t: &mut Table, p: &Partition, residual_note: &str) {
     }
 }
 
-fn partition_block(out: &mut String, title: &str, p: &Partition, residual_note: &str, indent: &str) {
+fn partition_block(
+    out: &mut String,
+    title: &str,
+    p: &Partition,
+    residual_note: &str,
+    indent: &str,
+) {
     let sep = if title.is_empty() { "" } else { " " };
     let _ = writeln!(
         out,
@@ -90,7 +96,12 @@ fn overlay_block(out: &mut String, title: &str, rows: &[OverlayRow], indent: &st
         } else {
             ""
         };
-        t.row(q(&o.name), secs(Some(o.seconds)), pct(o.share_of_total), note);
+        t.row(
+            q(&o.name),
+            secs(Some(o.seconds)),
+            pct(o.share_of_total),
+            note,
+        );
     }
     t.render(out, &format!("{indent}  "));
 }
@@ -198,7 +209,12 @@ fn phases(out: &mut String, b: &MintBreakdown) {
         }
     }
     if let Some(r) = &b.outside_phases {
-        t.row(r.name.clone(), secs(Some(r.seconds)), pct(r.share), "residual");
+        t.row(
+            r.name.clone(),
+            secs(Some(r.seconds)),
+            pct(r.share),
+            "residual",
+        );
     }
     out.push('\n');
     t.render(out, "  ");
@@ -231,9 +247,20 @@ fn aot_block(out: &mut String, a: &AotBreakdown, n_entries: usize, overlays: &[O
         let rows: Vec<(String, String, &str)> = a
             .totals
             .iter()
-            .map(|r| (q(&r.fact.name), r.fact.value.text(), r.note.as_deref().unwrap_or("")))
+            .map(|r| {
+                (
+                    q(&r.fact.name),
+                    r.fact.value.text(),
+                    r.note.as_deref().unwrap_or(""),
+                )
+            })
             .collect();
-        let w0 = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0).max(28);
+        let w0 = rows
+            .iter()
+            .map(|r| r.0.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(28);
         let w1 = rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(0);
         for (name, value, note) in rows {
             let line = format!("    {name:<w0$}  {value:<w1$}  {note}");
@@ -242,7 +269,13 @@ fn aot_block(out: &mut String, a: &AotBreakdown, n_entries: usize, overlays: &[O
     }
     if let Some(p) = &a.mint {
         out.push('\n');
-        partition_block(out, "mint partition of", p, "residual, lane's (the writer names none)", "  ");
+        partition_block(
+            out,
+            "mint partition of",
+            p,
+            "residual, lane's (the writer names none)",
+            "  ",
+        );
         overlay_block(
             out,
             "beside it (sums over entries, never summed into it)",
@@ -319,7 +352,11 @@ fn entries(out: &mut String, b: &MintBreakdown) {
             out,
             "\n  entry {} ({shape}){}",
             q(&e.name),
-            if e.failed { ", failed, seconds kept" } else { "" }
+            if e.failed {
+                ", failed, seconds kept"
+            } else {
+                ""
+            }
         );
         if let Some(err) = &e.error {
             let _ = writeln!(out, "    {}", quote(err, DETAIL_MAX_CHARS));
@@ -345,7 +382,12 @@ fn jobs(out: &mut String, b: &MintBreakdown) {
     }
     out.push('\n');
     let names: Vec<String> = b.jobs.iter().map(|j| q(&j.job)).collect();
-    let w = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max(8);
+    let w = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(8);
     let _ = writeln!(
         out,
         "  {:<w$}  {:>9}  {:>9}  {:>9}",
@@ -393,7 +435,9 @@ fn trace(out: &mut String, b: &MintBreakdown) {
         let _ = writeln!(
             out,
             "    compile {} (line {}): wall {}{}",
-            c.compile_id.as_deref().map_or_else(|| "(no id)".to_owned(), q),
+            c.compile_id
+                .as_deref()
+                .map_or_else(|| "(no id)".to_owned(), q),
             c.line,
             secs(c.wall_s),
             c.wall_from
@@ -445,7 +489,10 @@ pub fn render_breakdown(b: &MintBreakdown) -> String {
     trace(&mut out, b);
 
     if !b.unknown_keys.is_empty() {
-        let _ = writeln!(out, "\n  unknown keys (kept as values, never read as seconds)");
+        let _ = writeln!(
+            out,
+            "\n  unknown keys (kept as values, never read as seconds)"
+        );
         for u in &b.unknown_keys {
             let _ = writeln!(
                 out,

@@ -219,7 +219,9 @@ pub(super) fn read_aot_table(
         None => Vec::new(),
     };
     let phases = match obj.take("phases") {
-        Some((node, path)) => phase_spans(node, path, unknown, &mut Vec::new())?.unwrap_or_default(),
+        Some((node, path)) => {
+            phase_spans(node, path, unknown, &mut Vec::new())?.unwrap_or_default()
+        }
         None => Vec::new(),
     };
     let overlays = match obj.take("overlays") {
@@ -409,10 +411,16 @@ fn read_entry(
         None => Vec::new(),
     };
     let (failed, error) = failure(&mut obj)?;
-    let flat = phases.is_none() && AOT_PHASE_KEYS.iter().any(|k| *k != "compile_s" && obj.has(k));
+    let flat = phases.is_none()
+        && AOT_PHASE_KEYS
+            .iter()
+            .any(|k| *k != "compile_s" && obj.has(k));
     if flat {
         // lane's probe writes the spans flat in the row, beside `compile_s`.
-        let mut spans: Vec<Span> = compile_s.map(|c| Span::new("compile_s", c)).into_iter().collect();
+        let mut spans: Vec<Span> = compile_s
+            .map(|c| Span::new("compile_s", c))
+            .into_iter()
+            .collect();
         for (key, value, vpath) in obj.take_rest() {
             if AOT_PHASE_KEYS.contains(&key) {
                 let v = if SIGNED_PHASE_KEYS.contains(&key) {

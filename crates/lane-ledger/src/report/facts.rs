@@ -99,7 +99,10 @@ impl FactValue {
             FactValue::Code { code, meaning } => format!("{code} ({meaning})"),
             FactValue::BytesList(v) => format!(
                 "[{}]",
-                v.iter().map(|n| bytes_text(*n)).collect::<Vec<_>>().join(", ")
+                v.iter()
+                    .map(|n| bytes_text(*n))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             FactValue::CountsByReason(v) => v
                 .iter()
@@ -176,8 +179,16 @@ pub fn find<'a>(facts: &'a [Fact], name: &str) -> Option<&'a Fact> {
 pub fn totals_unit(key: &str) -> Option<Unit> {
     Some(match key {
         // Sums over entries (`_mint_phase_table`) and the mint's own clocks.
-        "export_s" | "compile_s" | "warm_s" | "package_s" | "declare_s" | "total_s" | "pack_s"
-        | "export_all_s" | "export_reuse_respecialize_s" | "export_reuse_gate_s" => Unit::Seconds,
+        "export_s"
+        | "compile_s"
+        | "warm_s"
+        | "package_s"
+        | "declare_s"
+        | "total_s"
+        | "pack_s"
+        | "export_all_s"
+        | "export_reuse_respecialize_s"
+        | "export_reuse_gate_s" => Unit::Seconds,
         "canonicalized_entries"
         | "entry_workers"
         | "export_reuse_rows_full"
@@ -200,26 +211,50 @@ pub fn totals_unit(key: &str) -> Option<Unit> {
 /// `EntryBank.facts()` and `aot_mint._pool_facts`).
 pub fn pool_unit(key: &str) -> Option<Unit> {
     Some(match key {
-        "entry_workers" | "entries" | "vcpus" | "cpu_workers" | "mem_workers"
-        | "device_workers" | "ceiling" | "limit" | "underwidth" | "os_cpu_count"
-        | "affinity_cpus" | "pool_entries" | "pool_workers" | "pool_workers_initial"
-        | "peak_concurrency" | "resumed" | "resume_cold" => Unit::Count,
-        "available_bytes" | "free_device_bytes" | "host_available_bytes"
+        "entry_workers"
+        | "entries"
+        | "vcpus"
+        | "cpu_workers"
+        | "mem_workers"
+        | "device_workers"
+        | "ceiling"
+        | "limit"
+        | "underwidth"
+        | "os_cpu_count"
+        | "affinity_cpus"
+        | "pool_entries"
+        | "pool_workers"
+        | "pool_workers_initial"
+        | "peak_concurrency"
+        | "resumed"
+        | "resume_cold" => Unit::Count,
+        "available_bytes"
+        | "free_device_bytes"
+        | "host_available_bytes"
         | "cgroup_available_bytes" => Unit::BytesOrNotRead,
-        "per_entry_rss_bytes" | "per_entry_device_bytes" | "cgroup_reclaimable_bytes"
-        | "peak_child_rss_bytes" | "peak_child_device_bytes" | "resume_banked_bytes" => {
-            Unit::Bytes
-        }
+        "per_entry_rss_bytes"
+        | "per_entry_device_bytes"
+        | "cgroup_reclaimable_bytes"
+        | "peak_child_rss_bytes"
+        | "peak_child_device_bytes"
+        | "resume_banked_bytes" => Unit::Bytes,
         "quota_cores" => Unit::NumberOrNotRead,
         "device_lock" | "serve_goal" | "mint_goal" => Unit::Flag,
-        "binding" | "width_reason" | "per_entry_device_basis" | "per_entry_rss_basis"
-        | "cpu_basis" | "mem_basis" | "device_basis" | "oom_entry" | "oom_basis"
+        "binding"
+        | "width_reason"
+        | "per_entry_device_basis"
+        | "per_entry_rss_basis"
+        | "cpu_basis"
+        | "mem_basis"
+        | "device_basis"
+        | "oom_entry"
+        | "oom_basis"
         | "resume_root" => Unit::Text,
         "free_device_samples" => Unit::BytesList,
         "resume_refused" => Unit::CountsByReason,
         "pool_wall_s" | "pool_busy_s" | "pool_capacity_s" | "pool_idle_s" | "idle_staging_s"
-        | "idle_drain_s" | "idle_spawn_s" | "stage_total_s" | "spawn_total_s"
-        | "seal_seed_s" | "resume_admit_s" => Unit::Seconds,
+        | "idle_drain_s" | "idle_spawn_s" | "stage_total_s" | "spawn_total_s" | "seal_seed_s"
+        | "resume_admit_s" => Unit::Seconds,
         // The residual of the pool's idle split.
         "idle_other_s" => Unit::SignedSeconds,
         "pool_efficiency" => Unit::Ratio,
@@ -277,7 +312,11 @@ fn unreachable_null(path: &JsonPath) -> Result<FactValue, ReportError> {
 }
 
 /// Reads `node` as `unit`. `null` is handled by the caller (absent).
-pub(crate) fn read_value(node: &Node, path: &JsonPath, unit: Unit) -> Result<FactValue, ReportError> {
+pub(crate) fn read_value(
+    node: &Node,
+    path: &JsonPath,
+    unit: Unit,
+) -> Result<FactValue, ReportError> {
     let number = |node: &Node| {
         node.number().ok_or_else(|| ReportError::WrongType {
             path: path.clone(),
@@ -286,7 +325,8 @@ pub(crate) fn read_value(node: &Node, path: &JsonPath, unit: Unit) -> Result<Fac
         })
     };
     Ok(match unit {
-        Unit::Seconds => json::seconds(node, path)?.map_or_else(|| unreachable_null(path), |s| Ok(FactValue::Seconds(s)))?,
+        Unit::Seconds => json::seconds(node, path)?
+            .map_or_else(|| unreachable_null(path), |s| Ok(FactValue::Seconds(s)))?,
         Unit::SignedSeconds => json::signed_seconds(node, path)?
             .map_or_else(|| unreachable_null(path), |s| Ok(FactValue::Seconds(s)))?,
         Unit::Count => match json::count(node, path)? {
@@ -428,7 +468,13 @@ mod tests {
     fn facts(text: &str) -> (Vec<Fact>, Vec<UnknownKey>) {
         let node = parse_document(text.as_bytes()).unwrap();
         let mut unknown = Vec::new();
-        let f = read_facts(&node, JsonPath::root().key("totals"), totals_unit, &mut unknown).unwrap();
+        let f = read_facts(
+            &node,
+            JsonPath::root().key("totals"),
+            totals_unit,
+            &mut unknown,
+        )
+        .unwrap();
         (f, unknown)
     }
 
@@ -441,11 +487,19 @@ mod tests {
         );
         assert!(unknown.is_empty());
         assert_eq!(f[0].value, FactValue::Seconds(0.44));
-        assert!(matches!(f[1].value, FactValue::Code { code: -1, meaning } if meaning.starts_with("not determinable")));
+        assert!(
+            matches!(f[1].value, FactValue::Code { code: -1, meaning } if meaning.starts_with("not determinable"))
+        );
         assert_eq!(f[2].value, FactValue::Count(0));
         assert_eq!(f[3].value, FactValue::Count(1));
         assert_eq!(f[4].value, FactValue::Bytes(3_000_000_000));
-        assert_eq!(f[5].value, FactValue::Code { code: 4, meaning: "group" });
+        assert_eq!(
+            f[5].value,
+            FactValue::Code {
+                code: 4,
+                meaning: "group"
+            }
+        );
         assert_eq!(f[6].value, FactValue::Flag(false));
     }
 
@@ -460,8 +514,13 @@ mod tests {
     #[test]
     fn a_sentinel_outside_its_vocabulary_names_its_path() {
         let node = parse_document(br#"{"export_reuse_eligible": 0.5}"#).unwrap();
-        let err = read_facts(&node, JsonPath::root().key("totals"), totals_unit, &mut Vec::new())
-            .unwrap_err();
+        let err = read_facts(
+            &node,
+            JsonPath::root().key("totals"),
+            totals_unit,
+            &mut Vec::new(),
+        )
+        .unwrap_err();
         assert_eq!(
             err.to_string(),
             "$.totals.export_reuse_eligible: 0.5 is not 1 (yes), 0 (no) or -1 (not determinable)"
@@ -470,7 +529,10 @@ mod tests {
 
     #[test]
     fn pool_not_read_sentinel() {
-        let node = parse_document(br#"{"available_bytes": -1, "quota_cores": -1.0, "free_device_samples": [1, 2]}"#).unwrap();
+        let node = parse_document(
+            br#"{"available_bytes": -1, "quota_cores": -1.0, "free_device_samples": [1, 2]}"#,
+        )
+        .unwrap();
         let f = read_facts(&node, JsonPath::root(), pool_unit, &mut Vec::new()).unwrap();
         assert_eq!(f[0].value, FactValue::NotRead);
         assert_eq!(f[1].value, FactValue::NotRead);

@@ -34,8 +34,8 @@ mod warm;
 use aot::{read_aot_table, read_compile_record};
 pub use aot::{AotEntry, AotTable, EntryShape, MintPosition, AOT_OVERLAY_KEYS, AOT_PHASE_KEYS};
 pub use facts::{Fact, FactValue};
-pub use warm::{WarmJob, WarmLedger, WarmTotals, WARM_OVERLAY_KEYS, WARM_PARTITION_KEYS};
 use warm::read_warm;
+pub use warm::{WarmJob, WarmLedger, WarmTotals, WARM_OVERLAY_KEYS, WARM_PARTITION_KEYS};
 
 /// The default cap on a report's size: reports are kilobytes; a larger input
 /// is refused before parsing rather than exhausting memory.

@@ -17,15 +17,13 @@ pub const SHORT_MAX_CHARS: usize = 120;
 /// `max_chars` characters with the number of characters left out.
 pub fn quote(s: &str, max_chars: usize) -> String {
     let mut out = String::with_capacity(s.len().min(max_chars * 2));
-    let mut shown = 0usize;
     let mut chars = s.chars();
-    for c in chars.by_ref() {
+    for (shown, c) in chars.by_ref().enumerate() {
         if shown == max_chars {
             let left = 1 + chars.count();
             let _ = write!(out, "... ({left} more characters)");
             return out;
         }
-        shown += 1;
         match c {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
@@ -91,7 +89,10 @@ mod tests {
             quote("AttributeError: x\n\u{1b}[31mred\u{7f}\u{9b}", 100),
             "AttributeError: x\\n\\u{1b}[31mred\\u{7f}\\u{9b}"
         );
-        assert_eq!(quote("unet/B=2 \u{202e}gnp.exe", 100), "unet/B=2 \\u{202e}gnp.exe");
+        assert_eq!(
+            quote("unet/B=2 \u{202e}gnp.exe", 100),
+            "unet/B=2 \\u{202e}gnp.exe"
+        );
         assert_eq!(quote("plain, ünïcode", 100), "plain, ünïcode");
     }
 

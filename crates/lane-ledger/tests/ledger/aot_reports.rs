@@ -16,7 +16,10 @@ fn breakdown(path: &std::path::Path) -> MintBreakdown {
 }
 
 fn breakdown_of(v: &Value) -> MintBreakdown {
-    from_report("test", &parse_report(&serde_json::to_vec(v).unwrap()).unwrap())
+    from_report(
+        "test",
+        &parse_report(&serde_json::to_vec(v).unwrap()).unwrap(),
+    )
 }
 
 fn value(path: &std::path::Path) -> Value {
@@ -33,14 +36,23 @@ fn kinds(b: &MintBreakdown) -> Vec<FindingKind> {
 
 /// `members + residual = total`, exactly as lane recomputed it.
 fn assert_closes(p: &Partition) {
-    assert_eq!(p.residual.seconds, p.total.seconds - p.members_sum(), "{p:#?}");
+    assert_eq!(
+        p.residual.seconds,
+        p.total.seconds - p.members_sum(),
+        "{p:#?}"
+    );
 }
 
 #[test]
 fn every_real_and_upstream_written_report_parses_and_reconciles() {
     for path in real_reports().into_iter().chain(upstream_reports()) {
         let b = breakdown(&path);
-        assert!(b.reconciliation.holds(), "{}: {:#?}", path.display(), b.reconciliation);
+        assert!(
+            b.reconciliation.holds(),
+            "{}: {:#?}",
+            path.display(),
+            b.reconciliation
+        );
         let errors: Vec<_> = b
             .findings
             .iter()
@@ -48,7 +60,10 @@ fn every_real_and_upstream_written_report_parses_and_reconciles() {
             .collect();
         assert!(errors.is_empty(), "{}: {errors:#?}", path.display());
         for e in &b.entries {
-            e.levels().into_iter().filter_map(|(_, p)| p).for_each(assert_closes);
+            e.levels()
+                .into_iter()
+                .filter_map(|(_, p)| p)
+                .for_each(assert_closes);
         }
         if let Some(a) = &b.aot {
             a.mint.iter().chain(a.levels.iter()).for_each(assert_closes);
@@ -63,7 +78,9 @@ fn real_aot_report_no_longer_fails_on_export_reuse_eligible_minus_one() {
     let b = breakdown(&r1());
     let totals = &b.aot.as_ref().unwrap().totals;
     let get = |n: &str| &totals.iter().find(|t| t.fact.name == n).unwrap().fact.value;
-    assert!(matches!(get("export_reuse_eligible"), FactValue::Code { code: -1, meaning } if meaning.starts_with("not determinable")));
+    assert!(
+        matches!(get("export_reuse_eligible"), FactValue::Code { code: -1, meaning } if meaning.starts_with("not determinable"))
+    );
     assert_eq!(get("canonicalized_entries"), &FactValue::Count(0));
     assert_eq!(get("entry_workers"), &FactValue::Count(1));
     assert_eq!(get("total_s"), &FactValue::Seconds(65.66));
@@ -78,7 +95,12 @@ fn serial_entry_residual_is_compile_other_s_never_reap_lag_s() {
         let v = value(&gw(rel));
         let b = breakdown(&gw(rel));
         assert_eq!(b.aot.as_ref().unwrap().path, AotPath::Serial);
-        let (name, entry) = v["mint_phases"]["entries"].as_object().unwrap().iter().next().unwrap();
+        let (name, entry) = v["mint_phases"]["entries"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .next()
+            .unwrap();
         let phases = &entry["phases"];
         let e = &b.entries[0];
         assert_eq!(&e.name, name);
@@ -86,13 +108,25 @@ fn serial_entry_residual_is_compile_other_s_never_reap_lag_s() {
         let p = e.compile.as_ref().unwrap();
         assert_eq!(p.total.seconds, entry["compile_s"].as_f64().unwrap());
         assert_eq!(p.residual.name, "compile_other_s");
-        assert_eq!(p.residual.reported_s, None, "the serial writer writes no residual");
-        let four = ["lowering_s", "codegen_s", "host_compile_s", "graph_passes_s"]
-            .iter()
-            .map(|k| phases[k].as_f64().unwrap())
-            .fold(0.0, |a, v| a + v);
+        assert_eq!(
+            p.residual.reported_s, None,
+            "the serial writer writes no residual"
+        );
+        let four = [
+            "lowering_s",
+            "codegen_s",
+            "host_compile_s",
+            "graph_passes_s",
+        ]
+        .iter()
+        .map(|k| phases[k].as_f64().unwrap())
+        .fold(0.0, |a, v| a + v);
         let expected = entry["compile_s"].as_f64().unwrap() - four;
-        assert!((p.residual.seconds - expected).abs() < 1e-9, "{} vs {expected}", p.residual.seconds);
+        assert!(
+            (p.residual.seconds - expected).abs() < 1e-9,
+            "{} vs {expected}",
+            p.residual.seconds
+        );
         assert!(p.residual.seconds >= 0.0 && p.residual.seconds < 0.01 * p.total.seconds);
         // triton_s nests inside the members: beside, never summed.
         assert!(p.members.iter().all(|m| m.name != "triton_s"));
@@ -100,7 +134,10 @@ fn serial_entry_residual_is_compile_other_s_never_reap_lag_s() {
         assert_eq!(triton.seconds, phases["triton_s"].as_f64().unwrap());
         assert!(e.child_wall.is_none() && e.compile_wall.is_none());
         let text = serde_json::to_string(&b).unwrap();
-        assert!(!text.contains("reap_lag_s"), "a serial table has no reap_lag_s");
+        assert!(
+            !text.contains("reap_lag_s"),
+            "a serial table has no reap_lag_s"
+        );
         assert!(!kinds(&b).contains(&FindingKind::ResidualAboveThreshold));
     }
 }
@@ -113,9 +150,15 @@ fn real_aot_mint_partition_names_its_residual() {
     let m = b.aot.as_ref().unwrap().mint.as_ref().unwrap();
     assert_eq!(m.total.seconds, t["total_s"].as_f64().unwrap());
     let names: Vec<&str> = m.members.iter().map(|m| m.name.as_str()).collect();
-    assert_eq!(names, ["export_s", "warm_s", "compile_s", "package_s", "declare_s"]);
+    assert_eq!(
+        names,
+        ["export_s", "warm_s", "compile_s", "package_s", "declare_s"]
+    );
     assert_eq!(m.residual.name, MINT_OTHER);
-    let sum: f64 = names.iter().map(|n| t[*n].as_f64().unwrap()).fold(0.0, |a, v| a + v);
+    let sum: f64 = names
+        .iter()
+        .map(|n| t[*n].as_f64().unwrap())
+        .fold(0.0, |a, v| a + v);
     assert_eq!(m.residual.seconds, t["total_s"].as_f64().unwrap() - sum);
     // pack_s is measured after the table is built: never in a finished one.
     assert!(t.get("pack_s").is_none());
@@ -132,15 +175,29 @@ fn real_pool_decision_is_read_not_buried_in_unknown_keys() {
     assert_eq!(d.width_reason.as_deref(), pool["width_reason"].as_str());
     assert_eq!(d.underwidth, Some(0));
     assert_eq!(d.ceiling, Some(1));
-    let available = d.inputs.iter().find(|f| f.name == "available_bytes").unwrap();
-    assert_eq!(available.value, FactValue::NotRead, "-1 is the writer's 'not read'");
-    assert!(b.unknown_keys.iter().all(|u| !u.path.as_str().contains(".pool.")));
+    let available = d
+        .inputs
+        .iter()
+        .find(|f| f.name == "available_bytes")
+        .unwrap();
+    assert_eq!(
+        available.value,
+        FactValue::NotRead,
+        "-1 is the writer's 'not read'"
+    );
+    assert!(b
+        .unknown_keys
+        .iter()
+        .all(|u| !u.path.as_str().contains(".pool.")));
     assert!(!kinds(&b).contains(&FindingKind::PoolUnderwidth));
 }
 
 #[test]
 fn real_failure_reports_carry_their_detail_and_their_echo_is_not_believed() {
-    for rel in ["failures-torch2.11/rig-aot/report.json", "failures-torch2.11/rig-dynamo/report.json"] {
+    for rel in [
+        "failures-torch2.11/rig-aot/report.json",
+        "failures-torch2.11/rig-dynamo/report.json",
+    ] {
         let v = value(&gw(rel));
         let b = breakdown(&gw(rel));
         assert_eq!(b.detail.as_deref(), v["detail"].as_str());
@@ -152,9 +209,20 @@ fn real_failure_reports_carry_their_detail_and_their_echo_is_not_believed() {
         let k = kinds(&b);
         assert!(k.contains(&FindingKind::RecipeEchoNotBelieved));
         assert!(!k.contains(&FindingKind::RecipeLedgerMismatch));
-        assert!(!k.contains(&FindingKind::NoCompileSplit), "not believed to be dynamo");
-        let not_minted = b.findings.iter().find(|f| f.kind == FindingKind::MintNotMinted).unwrap();
-        assert!(not_minted.message.contains(v["detail"].as_str().unwrap()), "{}", not_minted.message);
+        assert!(
+            !k.contains(&FindingKind::NoCompileSplit),
+            "not believed to be dynamo"
+        );
+        let not_minted = b
+            .findings
+            .iter()
+            .find(|f| f.kind == FindingKind::MintNotMinted)
+            .unwrap();
+        assert!(
+            not_minted.message.contains(v["detail"].as_str().unwrap()),
+            "{}",
+            not_minted.message
+        );
         // A failed job keeps its seconds.
         assert_eq!(b.total_s, v["elapsed_s"].as_f64());
     }
@@ -169,7 +237,11 @@ fn recipe_mismatch_is_believed_only_from_a_minted_report() {
     let b = breakdown_of(&v);
     assert!(!kinds(&b).contains(&FindingKind::RecipeLedgerMismatch));
     assert!(kinds(&b).contains(&FindingKind::RecipeEchoNotBelieved));
-    assert_eq!(b.recipe, Some(Recipe::Aot), "the table's own shape says aot");
+    assert_eq!(
+        b.recipe,
+        Some(Recipe::Aot),
+        "the table's own shape says aot"
+    );
 }
 
 #[test]
@@ -197,12 +269,25 @@ fn pooled_entries_have_three_nested_partitions_reconciled_with_the_childs_residu
         }
         // Sub-spans and the child's overlays are beside, never members.
         let overlay: Vec<&str> = e.overlays.iter().map(|o| o.name.as_str()).collect();
-        for k in ["child_interp_s", "parent_stage_s", "parent_spawn_s", "triton_s", "inductor_total_s"] {
+        for k in [
+            "child_interp_s",
+            "parent_stage_s",
+            "parent_spawn_s",
+            "triton_s",
+            "inductor_total_s",
+        ] {
             assert!(overlay.contains(&k), "{k} not shown: {overlay:?}");
-            assert!([l1, l2, l3].iter().all(|p| p.member(k).is_none()), "{k} summed");
+            assert!(
+                [l1, l2, l3].iter().all(|p| p.member(k).is_none()),
+                "{k} summed"
+            );
         }
     }
-    assert!(b.reconciliation.checks.iter().any(|c| c.what.contains("child_other_s")));
+    assert!(b
+        .reconciliation
+        .checks
+        .iter()
+        .any(|c| c.what.contains("child_other_s")));
 }
 
 #[test]
@@ -213,10 +298,20 @@ fn pooled_mint_partition_shows_the_k_wide_compile_beside_it_never_in_it() {
     let a = b.aot.as_ref().unwrap();
     let m = a.mint.as_ref().unwrap();
     assert!(m.member("compile_s").is_none());
-    assert_eq!(m.member("pool_wall_s"), v["mint_phases"]["pool"]["pool_wall_s"].as_f64());
-    assert_eq!(m.member("export_all_s"), v["mint_phases"]["totals"]["export_all_s"].as_f64());
+    assert_eq!(
+        m.member("pool_wall_s"),
+        v["mint_phases"]["pool"]["pool_wall_s"].as_f64()
+    );
+    assert_eq!(
+        m.member("export_all_s"),
+        v["mint_phases"]["totals"]["export_all_s"].as_f64()
+    );
     assert!(m.residual.seconds >= 0.0 && m.residual.share.unwrap() < 0.01);
-    let compile = a.beside_mint.iter().find(|o| o.name == "compile_s").unwrap();
+    let compile = a
+        .beside_mint
+        .iter()
+        .find(|o| o.name == "compile_s")
+        .unwrap();
     assert!(compile.exceeds_total, "3 entries compiled side by side");
     let cap = a.pool.as_ref().unwrap().capacity.as_ref().unwrap();
     assert_eq!(cap.residual.name, POOL_UNBOOKED);
@@ -238,8 +333,14 @@ fn aborted_pooled_table_keeps_its_seconds_and_says_where_it_stopped() {
     assert_eq!((at.step, at.total), (Some(0), Some(3)));
     assert!(kinds(&b).contains(&FindingKind::PartialTable));
     let m = a.mint.as_ref().unwrap();
-    assert_eq!(m.total.seconds, v["mint_phases"]["totals"]["total_s"].as_f64().unwrap());
-    assert!(m.unobserved.contains(&"package_s".to_owned()), "not reached, not zero");
+    assert_eq!(
+        m.total.seconds,
+        v["mint_phases"]["totals"]["total_s"].as_f64().unwrap()
+    );
+    assert!(
+        m.unobserved.contains(&"package_s".to_owned()),
+        "not reached, not zero"
+    );
     // The pool booked only the child it reaped; the torn-down siblings are
     // its capacity's residual, named, not an error.
     let pool = &v["mint_phases"]["pool"];
@@ -247,7 +348,12 @@ fn aborted_pooled_table_keeps_its_seconds_and_says_where_it_stopped() {
     assert_closes(cap);
     assert!(cap.residual.seconds > 0.5 * cap.total.seconds);
     assert_eq!(cap.member("pool_busy_s"), pool["pool_busy_s"].as_f64());
-    let failed: Vec<&str> = b.entries.iter().filter(|e| e.failed).map(|e| e.name.as_str()).collect();
+    let failed: Vec<&str> = b
+        .entries
+        .iter()
+        .filter(|e| e.failed)
+        .map(|e| e.name.as_str())
+        .collect();
     assert_eq!(failed, [pool["oom_entry"].as_str().unwrap()]);
     assert_eq!(b.recipe_echo, Some(Recipe::Dynamo));
     assert_eq!(b.recipe, Some(Recipe::Aot));
@@ -261,9 +367,19 @@ fn upstream_warm_ledger_partitions_compile_and_splits_every_job() {
     let b = breakdown(&path);
     assert_eq!(b.ledger, LedgerKind::WarmSpansV1);
     let p = b.compile_partition.as_ref().unwrap();
-    assert_eq!(p.total.seconds, v["mint_phases"]["totals"]["warm_compile_s"].as_f64().unwrap());
-    assert_eq!(p.residual.reported_s, v["mint_phases"]["phases"]["compile_other_s"].as_f64());
-    assert!((p.residual.seconds - p.residual.reported_s.unwrap()).abs() <= tolerance(p.total.seconds));
+    assert_eq!(
+        p.total.seconds,
+        v["mint_phases"]["totals"]["warm_compile_s"]
+            .as_f64()
+            .unwrap()
+    );
+    assert_eq!(
+        p.residual.reported_s,
+        v["mint_phases"]["phases"]["compile_other_s"].as_f64()
+    );
+    assert!(
+        (p.residual.seconds - p.residual.reported_s.unwrap()).abs() <= tolerance(p.total.seconds)
+    );
     let jobs = v["mint_phases"]["jobs"].as_array().unwrap();
     let per_job = b
         .reconciliation
@@ -272,7 +388,10 @@ fn upstream_warm_ledger_partitions_compile_and_splits_every_job() {
         .filter(|c| c.what.ends_with("execute_s = wall_s - compile_s"))
         .count();
     assert_eq!(per_job, jobs.len());
-    assert!(b.overlays.iter().any(|o| o.name == "parallel_kernel_cpu_s" && o.exceeds_total));
+    assert!(b
+        .overlays
+        .iter()
+        .any(|o| o.name == "parallel_kernel_cpu_s" && o.exceeds_total));
 }
 
 #[test]
@@ -281,18 +400,37 @@ fn an_unknown_negative_total_is_a_value_never_seconds_never_fatal() {
     v["mint_phases"]["totals"]["export_reuse_future_s"] = json!(-1.0);
     v["mint_phases"]["pool"]["new_bound"] = json!({"a": -3});
     let b = breakdown_of(&v);
-    let row = b.aot.as_ref().unwrap().totals.iter().find(|t| t.fact.name == "export_reuse_future_s").unwrap();
+    let row = b
+        .aot
+        .as_ref()
+        .unwrap()
+        .totals
+        .iter()
+        .find(|t| t.fact.name == "export_reuse_future_s")
+        .unwrap();
     assert_eq!(row.fact.value, FactValue::Unknown(json!(-1.0)));
     let paths: Vec<&str> = b.unknown_keys.iter().map(|u| u.path.as_str()).collect();
     assert_eq!(
         paths,
-        ["$.mint_phases.totals.export_reuse_future_s", "$.mint_phases.pool.new_bound"]
+        [
+            "$.mint_phases.totals.export_reuse_future_s",
+            "$.mint_phases.pool.new_bound"
+        ]
     );
     let text = lane_ledger::render::render_breakdown(&b);
-    assert!(text.contains("$.mint_phases.totals.export_reuse_future_s = -1.0"), "{text}");
-    assert!(text.contains("$.mint_phases.pool.new_bound = {\"a\":-3}"), "{text}");
+    assert!(
+        text.contains("$.mint_phases.totals.export_reuse_future_s = -1.0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("$.mint_phases.pool.new_bound = {\"a\":-3}"),
+        "{text}"
+    );
     // The mint partition is untouched by it.
-    assert_eq!(b.aot.as_ref().unwrap().mint, breakdown(&r1()).aot.unwrap().mint);
+    assert_eq!(
+        b.aot.as_ref().unwrap().mint,
+        breakdown(&r1()).aot.unwrap().mint
+    );
 }
 
 #[test]
@@ -318,7 +456,11 @@ fn a_pooled_residual_that_disagrees_with_the_childs_is_a_reconciliation_error() 
         .find(|f| f.kind == FindingKind::ReconciliationMismatch)
         .expect("a mismatch finding");
     assert_eq!(f.severity, Severity::Error);
-    assert!(f.message.contains("entry unet/B=2: reported child_other_s"), "{}", f.message);
+    assert!(
+        f.message.contains("entry unet/B=2: reported child_other_s"),
+        "{}",
+        f.message
+    );
 }
 
 #[test]
@@ -328,9 +470,17 @@ fn an_underwidth_pool_is_named_with_its_binding() {
     v["mint_phases"]["pool"]["underwidth"] = json!(2);
     v["mint_phases"]["pool"]["binding"] = json!("vram");
     let b = breakdown_of(&v);
-    let f = b.findings.iter().find(|f| f.kind == FindingKind::PoolUnderwidth).unwrap();
+    let f = b
+        .findings
+        .iter()
+        .find(|f| f.kind == FindingKind::PoolUnderwidth)
+        .unwrap();
     assert_eq!(f.severity, Severity::Warning);
-    assert!(f.message.contains("2 worker(s) narrower") && f.message.contains("held by vram"), "{}", f.message);
+    assert!(
+        f.message.contains("2 worker(s) narrower") && f.message.contains("held by vram"),
+        "{}",
+        f.message
+    );
 }
 
 #[test]
@@ -345,7 +495,11 @@ fn foreign_text_reaches_no_output_raw() {
     }
     assert!(text.contains("AttributeError: \\u{1b}[2J"), "{text}");
     for f in &b.findings {
-        assert!(!f.message.chars().any(|c| c.is_control()), "{:?}", f.message);
+        assert!(
+            !f.message.chars().any(|c| c.is_control()),
+            "{:?}",
+            f.message
+        );
     }
     let long = "x".repeat(5000);
     v["detail"] = json!(long);
@@ -365,10 +519,17 @@ fn an_unreadable_report_becomes_a_row_with_one_error_finding() {
     let f = &b.findings[0];
     assert_eq!(f.kind, FindingKind::UnreadableReport);
     assert_eq!(f.severity, Severity::Error);
-    assert!(f.message.contains("truncated JSON: the input ends at line"), "{}", f.message);
+    assert!(
+        f.message.contains("truncated JSON: the input ends at line"),
+        "{}",
+        f.message
+    );
     let json = serde_json::to_value(&b).unwrap();
     assert_eq!(json["ledger"]["kind"], "unreadable");
     assert!(json.get("total_s").is_none());
-    let b = MintBreakdown::unreadable("x", "$.mint_phases.totals.total_s: NaN is not a measurement\u{1b}[0m");
+    let b = MintBreakdown::unreadable(
+        "x",
+        "$.mint_phases.totals.total_s: NaN is not a measurement\u{1b}[0m",
+    );
     assert!(!b.findings[0].message.contains('\u{1b}'));
 }

@@ -124,7 +124,10 @@ pub fn real_reports() -> Vec<PathBuf> {
     let mut all = Vec::new();
     walk(Path::new(GW_0933), &mut all);
     all.retain(|p| p.file_name().is_some_and(|n| n == "report.json"));
-    assert!(all.len() >= 4, "the real 0.93.3 reports are missing: {all:?}");
+    assert!(
+        all.len() >= 4,
+        "the real 0.93.3 reports are missing: {all:?}"
+    );
     all
 }
 

@@ -205,7 +205,10 @@ fn real_aot_report_damaged_names_the_place() {
         matches!(err, ReportError::Syntax { ref reason, .. } if reason == "number out of range"),
         "{err}"
     );
-    assert!(err.to_string().starts_with("invalid JSON at line "), "{err}");
+    assert!(
+        err.to_string().starts_with("invalid JSON at line "),
+        "{err}"
+    );
     let full = read(gw("aot-pair/r1/report.json"));
     for cut in [1, full.len() / 3, full.len() - 2] {
         let err = parse_report(&full[..cut]).unwrap_err();

@@ -171,10 +171,10 @@ fn read_mint(path: &Path, max_report_bytes: u64) -> Result<Input, CliError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             // A killed child writes nothing: that is no measurement, not zero.
             tracing::warn!(path = %label, "no report");
-            return Ok(Input::Mint(MintBreakdown::missing(
+            return Ok(Input::Mint(Box::new(MintBreakdown::missing(
                 &label,
                 "file not found",
-            )));
+            ))));
         }
         Err(e) => return Err(CliError::new(Exit::Failure, anyhow!("{label}: {e}"))),
     };

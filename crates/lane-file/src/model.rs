@@ -165,9 +165,23 @@ pub struct Cell {
     pub name: Name,
     /// The recipe.
     pub recipe: Recipe,
-    /// The mint command and its arguments. It finds the report path in
-    /// `$LANE_REPORT_PATH` and writes artifacts under `$LANE_ARTIFACTS_DIR`.
+    /// The mint command and its arguments, run in the attempt's mint
+    /// folder. It writes its report to `$LANE_REPORT_PATH`, or where
+    /// `report` says.
     pub command: Vec<String>,
+    /// Where the mint writes its report, relative to the mint folder, when
+    /// the mint decides that itself: the upstream's rig writes
+    /// `<root>/mint/report.json` (`rig/mint/report.json` for `--root rig`).
+    /// Default: `$LANE_REPORT_PATH` (`report.json` in the mint folder).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<RepoPath>,
+    /// The mint needs the upstream's source tree (the rig lives in
+    /// `scripts/` and `tests/harness/`, not in the wheel): it is given as
+    /// `$LANE_SOURCE_DIR`, an export of the lane branch (locally) or the
+    /// source archive staged beside the wheel (pods). A lane with such a
+    /// cell refuses to mint without one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub source: bool,
     /// Extra environment for the mint.
     #[serde(default)]
     pub env: std::collections::BTreeMap<String, String>,

@@ -90,6 +90,12 @@ pub struct MintJob {
     pub wheel: Option<StagedWheel>,
     /// The artifact store the result bundle goes to.
     pub store: Option<String>,
+    /// Where the mint writes its report, relative to the mint folder (the
+    /// cell's `report`).
+    pub report: Option<String>,
+    /// The staged source archive (the lane tree) a cell with `source: true`
+    /// gets as `$LANE_SOURCE_DIR`: its presigned URL and sha256.
+    pub source: Option<StagedWheel>,
 }
 
 /// A wheel staged in the artifact store, as a pod fetches it.
@@ -107,6 +113,18 @@ impl MintJob {
         lane: &LaneFile,
         run_id: &str,
         wheel: Option<&StagedWheel>,
+        store: Option<&str>,
+    ) -> Result<Vec<MintJob>, KubeError> {
+        Self::plan_with_source(lane, run_id, wheel, None, store)
+    }
+
+    /// [`MintJob::plan`], with the staged source archive for the cells that
+    /// need the upstream's tree (`source: true`).
+    pub fn plan_with_source(
+        lane: &LaneFile,
+        run_id: &str,
+        wheel: Option<&StagedWheel>,
+        source: Option<&StagedWheel>,
         store: Option<&str>,
     ) -> Result<Vec<MintJob>, KubeError> {
         let Some(matrix) = &lane.mint else {
@@ -130,6 +148,8 @@ impl MintJob {
                     run_id: run_id.to_owned(),
                     wheel: wheel.cloned(),
                     store: store.map(str::to_owned),
+                    report: cell.report.as_ref().map(|r| r.as_str().to_owned()),
+                    source: if cell.source { source.cloned() } else { None },
                 })
             })
             .collect()
@@ -267,6 +287,16 @@ pub fn agent_args(mint: &MintJob) -> Vec<String> {
         a.push(w.url.clone());
         a.push("--wheel-sha256".to_owned());
         a.push(w.sha256.clone());
+    }
+    if let Some(r) = &mint.report {
+        a.push("--report".to_owned());
+        a.push(r.clone());
+    }
+    if let Some(src) = &mint.source {
+        a.push("--source-url".to_owned());
+        a.push(src.url.clone());
+        a.push("--source-sha256".to_owned());
+        a.push(src.sha256.clone());
     }
     for (k, v) in &mint.env {
         a.push("--env".to_owned());
@@ -494,13 +524,14 @@ pub fn job_for(mint: &MintJob, cfg: &KubeConfig) -> Result<Job, KubeError> {
 }
 
 /// The first 16 hex digits of SHA-256 of the Job's spec as YAML, with the
-/// wheel's presigned URL (new at every `lane mint`) replaced by its sha256:
+/// presigned URLs of the wheel and the source archive (new at every `lane
+/// mint`) replaced by their sha256:
 /// what the Job runs, so a restarted run can tell its own Jobs from Jobs
 /// made from another lane file, wheel or configuration.
 fn spec_digest(spec: &JobSpec, mint: &MintJob) -> String {
     let mut json = serde_yaml::to_string(spec).unwrap_or_default();
-    if let Some(w) = &mint.wheel {
-        json = json.replace(&w.url, &w.sha256);
+    for staged in [&mint.wheel, &mint.source].into_iter().flatten() {
+        json = json.replace(&staged.url, &staged.sha256);
     }
     let d = Sha256::digest(json.as_bytes());
     d.iter().take(8).map(|b| format!("{b:02x}")).collect()

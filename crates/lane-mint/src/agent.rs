@@ -15,7 +15,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tracing::{info, warn};
 
 use crate::error::MintError;
-use crate::outcome::{classify, Outcome, ProcessEnd, ReportState};
+use crate::outcome::{classify_with_artifact, Outcome, ProcessEnd, ReportState};
 use crate::plan::MintId;
 
 /// What the agent is asked to do.
@@ -40,6 +40,13 @@ pub struct AgentSpec {
     /// The named run the bundle belongs to (Kubernetes), if any: see
     /// [`crate::bundle::lane_prefix`].
     pub run: Option<String>,
+    /// Where the mint writes its report, relative to the mint folder
+    /// (default `report.json`, given to the mint as `$LANE_REPORT_PATH`).
+    pub report: Option<String>,
+    /// The upstream's source tree, given to the mint as `$LANE_SOURCE_DIR`.
+    pub source: Option<crate::source::SourceTree>,
+    /// The largest artifact gathered from what the report's `artifact` names.
+    pub max_artifact_bytes: u64,
     /// Set (by a signal handler the caller installs) to stop: the mint's
     /// process group is killed, the claim released and no result written, so
     /// the next `lane mint` starts this attempt afresh.
@@ -103,6 +110,13 @@ pub struct AgentResult {
     /// Where the result bundle went (absent when no store was given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bundle: Option<crate::bundle::BundleState>,
+    /// The cell the report's `artifact` names, gathered into `artifacts/`
+    /// (absent: the report names none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub artifact: Option<crate::report::ArtifactState>,
+    /// What the agent noticed that changes no outcome (an echo not believed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl AgentResult {
@@ -132,6 +146,8 @@ impl AgentResult {
             files: Vec::new(),
             replay: false,
             bundle: None,
+            artifact: None,
+            notes: Vec::new(),
         }
     }
 }
@@ -237,8 +253,9 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
         }
         std::fs::create_dir_all(p).map_err(io(p))?;
     }
-    let report_path = dir.join("report.json");
+    let report_path = dir.join(spec.report.as_deref().unwrap_or("report.json"));
     let _ = std::fs::remove_file(&report_path);
+    let _ = std::fs::remove_file(dir.join("report.json"));
 
     // A wheel that cannot be fetched, is not the staged one, or does not
     // install is the same on every retry: the attempt fails (and says why)
@@ -268,18 +285,35 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
     let start = Instant::now();
     let stdout_path = dir.join("stdout.log");
     let stderr_path = dir.join("stderr.log");
-    let spawned = prepared.and_then(|path_prefix| {
-        spawn(
-            spec,
-            dir,
-            &caches,
-            &report_path,
-            path_prefix.as_deref(),
-            &stdout_path,
-            &stderr_path,
-        )
-        .map_err(|e| e.to_string())
-    });
+    // The upstream's tree, for cells that run its rig: a folder as it is, or
+    // the staged source archive, fetched, checked and unpacked (a pod).
+    let source = match &spec.source {
+        None => Ok(None),
+        Some(tree) => match crate::source::prepare(tree, dir) {
+            Err(e) if e.is_transient() => {
+                let _ = std::fs::remove_file(dir.join(LOCK));
+                return Err(e);
+            }
+            other => other
+                .map(Some)
+                .map_err(|e| format!("the source tree: {}", chain(&e))),
+        },
+    };
+    let spawned = prepared
+        .and_then(|path_prefix| source.map(|s| (path_prefix, s)))
+        .and_then(|(path_prefix, source)| {
+            spawn(
+                spec,
+                dir,
+                &caches,
+                &report_path,
+                path_prefix.as_deref(),
+                source.as_deref(),
+                &stdout_path,
+                &stderr_path,
+            )
+            .map_err(|e| e.to_string())
+        });
     let end = match spawned {
         Err(error) => ProcessEnd::SpawnFailed { error },
         Ok(child) => match wait(child, spec.timeout, spec.stop.as_deref()) {
@@ -292,8 +326,31 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
         },
     };
     let wall_s = start.elapsed().as_secs_f64();
-    let report = read_report(&report_path, spec);
-    let (outcome, reason) = classify(&end, &report);
+    let read = crate::report::read_report(&report_path, &spec.id.cell, &spec.recipe);
+    // Gathering and bundles read `report.json` in the mint folder: a report
+    // written elsewhere is copied there (never over the limit it was read to).
+    let canonical = dir.join("report.json");
+    if report_path != canonical && !matches!(read.state, ReportState::Absent) {
+        let copied = std::fs::metadata(&report_path)
+            .is_ok_and(|m| m.len() <= crate::report::REPORT_LIMIT)
+            && std::fs::copy(&report_path, &canonical).is_ok();
+        if !copied {
+            warn!(report = %report_path.display(), "could not keep the report as report.json");
+        }
+    }
+    // The cell is the file the report names (the upstream's mint child packs
+    // it where its request says and writes that path into `artifact`).
+    let artifact = read.artifact.as_deref().map(|named| {
+        crate::report::gather_artifact(
+            dir,
+            &dir.join("artifacts"),
+            named,
+            read.digest.as_deref(),
+            spec.max_artifact_bytes,
+        )
+    });
+    let (outcome, reason) = classify_with_artifact(&end, &read.state, artifact.as_ref());
+    let report = read.state;
     let output_bytes = [&stdout_path, &stderr_path]
         .iter()
         .filter_map(|p| std::fs::metadata(p).ok())
@@ -314,6 +371,8 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
         files,
         replay,
         bundle: None,
+        artifact,
+        notes: read.notes,
     };
     let mut result = result;
     if let Some(location) = &spec.store {
@@ -476,6 +535,7 @@ fn spawn(
     caches: &[(&str, PathBuf)],
     report_path: &Path,
     path_prefix: Option<&Path>,
+    source: Option<&Path>,
     stdout: &Path,
     stderr: &Path,
 ) -> std::io::Result<std::process::Child> {
@@ -508,6 +568,9 @@ fn spawn(
     }
     for (k, p) in caches {
         cmd.env(k, p);
+    }
+    if let Some(source) = source {
+        cmd.env("LANE_SOURCE_DIR", source);
     }
     if let Some(prefix) = path_prefix {
         let old = std::env::var_os("PATH").unwrap_or_default();
@@ -579,55 +642,6 @@ fn wait(
     kill_group(pid);
     let _ = waiter.join();
     end
-}
-
-/// Reports over this size are not read (a report is a few KB).
-const REPORT_LIMIT: u64 = 64 << 20;
-
-fn read_report(path: &Path, spec: &AgentSpec) -> ReportState {
-    let Ok(meta) = std::fs::metadata(path) else {
-        return ReportState::Absent;
-    };
-    if meta.len() > REPORT_LIMIT {
-        return ReportState::Invalid {
-            reason: format!("{} bytes, over the {REPORT_LIMIT}-byte limit", meta.len()),
-        };
-    }
-    let value: serde_json::Value = match std::fs::read(path).map(|b| serde_json::from_slice(&b)) {
-        Ok(Ok(v)) => v,
-        Ok(Err(e)) => {
-            return ReportState::Invalid {
-                reason: format!("not JSON: {e}"),
-            }
-        }
-        Err(e) => {
-            return ReportState::Invalid {
-                reason: e.to_string(),
-            }
-        }
-    };
-    if let Some(cell) = value.get("cell").and_then(|c| c.as_str()) {
-        if cell != spec.id.cell {
-            return ReportState::WrongCell {
-                found: cell.to_owned(),
-            };
-        }
-    }
-    if let Some(recipe) = value.get("recipe").and_then(|c| c.as_str()) {
-        if recipe != spec.recipe {
-            return ReportState::WrongCell {
-                found: format!("a {recipe} mint (this cell's recipe is {})", spec.recipe),
-            };
-        }
-    }
-    match value.get("status").and_then(|s| s.as_str()) {
-        Some(s) => ReportState::Status {
-            status: s.to_owned(),
-        },
-        None => ReportState::Invalid {
-            reason: "no string `status` field".into(),
-        },
-    }
 }
 
 fn tail(path: &Path, max: u64) -> String {

@@ -7,7 +7,9 @@ impl MintError {
     /// the store): worth another attempt, unlike a wrong digest or a 404.
     pub fn is_transient(&self) -> bool {
         match self {
-            MintError::Wheel { source, .. } | MintError::ArtifactStore { source, .. } => {
+            MintError::Wheel { source, .. }
+            | MintError::Source { source, .. }
+            | MintError::ArtifactStore { source, .. } => {
                 matches!(
                     source,
                     lane_store::StoreError::Transport { .. }
@@ -77,6 +79,23 @@ pub enum MintError {
         /// Why.
         #[source]
         source: lane_store::StoreError,
+    },
+    /// The source archive could not be fetched (or was not the staged one).
+    #[error("fetching the source archive {what}")]
+    Source {
+        /// The archive (a URL without its signature).
+        what: String,
+        /// Why.
+        #[source]
+        source: lane_store::StoreError,
+    },
+    /// The source archive is not a `.tar.gz` lane unpacks.
+    #[error("source archive {what}: {why}")]
+    BadSource {
+        /// The archive (a URL without its signature).
+        what: String,
+        /// What is wrong with it.
+        why: String,
     },
     /// The artifact store could not be read or written.
     #[error("artifact store: {what}")]

@@ -51,6 +51,12 @@ pub struct MintRecord<'a> {
     /// log in a pod, when no bundle came back).
     #[serde(skip_serializing_if = "str::is_empty")]
     pub stderr_tail: &'a str,
+    /// The cell the report's `artifact` named, and whether it was gathered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub artifact: Option<&'a crate::report::ArtifactState>,
+    /// What the agent noticed that changed no outcome (an echo not believed).
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub notes: &'a [String],
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MintError + '_ {
@@ -129,6 +135,8 @@ pub fn gather(
         bundle: result.bundle.as_ref(),
         job_s,
         stderr_tail: &result.stderr_tail,
+        artifact: result.artifact.as_ref(),
+        notes: &result.notes,
     };
     let json = serde_json::to_vec_pretty(&record).expect("a record always serializes");
     std::fs::write(tmp.join("mint.json"), json).map_err(io(&tmp))?;

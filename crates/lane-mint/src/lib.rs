@@ -9,7 +9,9 @@
 //! gathers a lane whose mints ran in pods from their bundles in the store.
 //!
 //! This crate runs processes and writes the lane's `out/` folder; it does
-//! not parse mint reports beyond their `status` (that is `lane-ledger`'s),
+//! not read mint reports beyond what classifies an attempt and gathers its
+//! cell (`status`, `detail`, `phase`, the echoes, `artifact`, `digest`:
+//! [`report`]; the numbers are `lane-ledger`'s),
 //! never prints (progress goes to a callback, logs to `tracing`), and knows
 //! nothing of Kubernetes or GitHub.
 
@@ -21,6 +23,8 @@ pub mod gather;
 pub mod local;
 pub mod outcome;
 pub mod plan;
+pub mod report;
+pub mod source;
 pub mod store;
 
 pub use error::MintError;

@@ -40,6 +40,9 @@ pub struct LocalRun<'a> {
     pub wheel: Option<PathBuf>,
     /// The artifact store every agent writes its result bundle to.
     pub store: Option<String>,
+    /// The upstream's source tree (an export of the lane branch), given to
+    /// every mint as `$LANE_SOURCE_DIR`.
+    pub source: Option<PathBuf>,
     /// Set to stop: running agents are killed and the state is kept.
     pub stop: &'a AtomicBool,
 }
@@ -271,6 +274,12 @@ impl LocalRun<'_> {
         }
         if let Some(s) = &self.store {
             cmd.arg("--store").arg(s);
+        }
+        if let Some(r) = &cell.report {
+            cmd.arg("--report").arg(r.as_str());
+        }
+        if let Some(s) = &self.source {
+            cmd.arg("--source").arg(s);
         }
         for (k, v) in &cell.env {
             cmd.arg("--env").arg(format!("{k}={v}"));

@@ -92,9 +92,30 @@ pub enum ReportState {
     },
     /// A readable report with this status.
     Status {
-        /// The `status` field.
+        /// The `status` field (authoritative).
         status: String,
+        /// The report's `detail`: why it ended (raw; bounded when shown).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        detail: Option<String>,
+        /// The report's `phase`: where it ended.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        phase: Option<String>,
     },
+}
+
+/// `the report says `failed` (phase `load`): AttributeError: ...`: the
+/// status, and the report's own phase and detail, escaped and bounded.
+fn says(status: &str, detail: Option<&str>, phase: Option<&str>) -> String {
+    use crate::report::{bounded_text, DETAIL_CHARS};
+    let mut s = format!("the report says `{}`", bounded_text(status, 40));
+    if let Some(p) = phase {
+        s.push_str(&format!(" (phase `{}`)", bounded_text(p, 80)));
+    }
+    if let Some(d) = detail {
+        s.push_str(": ");
+        s.push_str(&bounded_text(d, DETAIL_CHARS));
+    }
+    s
 }
 
 /// Classifies an attempt, with the reason in words.
@@ -107,11 +128,28 @@ pub fn classify(end: &ProcessEnd, report: &ReportState) -> (Outcome, String) {
         (ProcessEnd::SpawnFailed { error }, _) => {
             (Outcome::Failed, format!("could not start: {error}"))
         }
-        (_, ReportState::Status { status }) => match Outcome::from_status(status) {
-            Some(o) => (o, format!("the report says `{status}`")),
+        (
+            _,
+            ReportState::Status {
+                status,
+                detail,
+                phase,
+            },
+        ) => match Outcome::from_status(status) {
+            Some(o) => (o, says(status, detail.as_deref(), phase.as_deref())),
             None => (
                 Outcome::Crashed,
-                format!("the report's status `{status}` is not one lane knows"),
+                format!(
+                    "the report's status `{}` is not one lane knows{}",
+                    crate::report::bounded_text(status, 40),
+                    detail
+                        .as_deref()
+                        .map(|d| format!(
+                            ": {}",
+                            crate::report::bounded_text(d, crate::report::DETAIL_CHARS)
+                        ))
+                        .unwrap_or_default()
+                ),
             ),
         },
         (_, ReportState::WrongCell { found }) => (
@@ -130,6 +168,43 @@ pub fn classify(end: &ProcessEnd, report: &ReportState) -> (Outcome, String) {
             Outcome::Crashed,
             format!("killed by signal {signal} without writing a report"),
         ),
+    }
+}
+
+/// Classifies an attempt whose report named an artifact: a report that
+/// says `minted` but whose cell lane could not gather is no proof. A cell
+/// that does not exist is `crashed` (the upstream's parent says the same of
+/// "exited 0 but wrote no artifact"); one lane refuses to take (too large,
+/// outside the mint folder) or whose bytes are not the report's `digest` is
+/// `failed`: another attempt would end the same way.
+pub fn classify_with_artifact(
+    end: &ProcessEnd,
+    report: &ReportState,
+    artifact: Option<&crate::report::ArtifactState>,
+) -> (Outcome, String) {
+    use crate::report::ArtifactState;
+    let (outcome, reason) = classify(end, report);
+    if outcome != Outcome::Minted {
+        return (outcome, reason);
+    }
+    match artifact {
+        Some(ArtifactState::NotGathered { named, why }) => (
+            if why == "no such file" {
+                Outcome::Crashed
+            } else {
+                Outcome::Failed
+            },
+            format!("{reason}, but its artifact `{named}` was not gathered: {why}"),
+        ),
+        Some(ArtifactState::Gathered {
+            named,
+            digest_matches: Some(false),
+            ..
+        }) => (
+            Outcome::Failed,
+            format!("{reason}, but its artifact `{named}` is not the report's `digest`"),
+        ),
+        _ => (outcome, reason),
     }
 }
 
@@ -165,7 +240,58 @@ mod tests {
     use super::*;
 
     fn status(s: &str) -> ReportState {
-        ReportState::Status { status: s.into() }
+        ReportState::Status {
+            status: s.into(),
+            detail: None,
+            phase: None,
+        }
+    }
+
+    #[test]
+    fn reasons_carry_the_reports_detail_and_phase_escaped_and_bounded() {
+        let r = ReportState::Status {
+            status: "refused".into(),
+            detail: Some(format!(
+                "HostIsaError: \x1b[2Jcpu lacks avx512{}",
+                "x".repeat(900)
+            )),
+            phase: Some("load".into()),
+        };
+        let (o, why) = classify(&ProcessEnd::Exited { code: 2 }, &r);
+        assert_eq!(o, Outcome::Refused);
+        assert!(
+            why.starts_with(
+                "the report says `refused` (phase `load`): HostIsaError: \\u{1b}[2Jcpu"
+            ),
+            "{why}"
+        );
+        assert!(!why.contains('\x1b'));
+        assert!(why.chars().count() < 520, "bounded: {}", why.len());
+    }
+
+    #[test]
+    fn a_minted_report_whose_artifact_is_missing_or_not_its_digest_is_no_proof() {
+        use crate::report::ArtifactState;
+        let exit0 = ProcessEnd::Exited { code: 0 };
+        let missing = ArtifactState::NotGathered {
+            named: "rig/mint/cell.tar.gz".into(),
+            why: "no such file".into(),
+        };
+        let (o, why) = classify_with_artifact(&exit0, &status("minted"), Some(&missing));
+        assert_eq!(o, Outcome::Crashed);
+        assert!(why.contains("`rig/mint/cell.tar.gz` was not gathered: no such file"));
+        let wrong = ArtifactState::Gathered {
+            named: "c".into(),
+            file: "c".into(),
+            size: 1,
+            sha256: "ab".into(),
+            digest_matches: Some(false),
+        };
+        let (o, _) = classify_with_artifact(&exit0, &status("minted"), Some(&wrong));
+        assert_eq!(o, Outcome::Failed);
+        // A failed mint stays failed, whatever its artifact.
+        let (o, _) = classify_with_artifact(&exit0, &status("failed"), Some(&missing));
+        assert_eq!(o, Outcome::Failed);
     }
 
     #[test]

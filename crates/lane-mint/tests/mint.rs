@@ -31,6 +31,9 @@ fn spec(dir: &Path, script: &str, timeout_s: u64) -> AgentSpec {
         store: None,
         run: None,
         stop: None,
+        report: None,
+        source: None,
+        max_artifact_bytes: lane_mint::report::DEFAULT_MAX_ARTIFACT_BYTES,
     }
 }
 
@@ -494,4 +497,181 @@ fn a_pod_killed_before_its_bundle_keeps_its_attempt_number_and_ends_the_slot() {
     // a1's measured seconds still count; the Job's are named as such.
     assert!(m.wall_s.is_some_and(|w| w > 0.0), "{m:?}");
     assert_eq!(m.job_s, Some(99.0));
+}
+
+/// The real gen-worker 0.93.3 records (tests/data/gw-0.93.3-h200).
+fn real(rel: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data/gw-0.93.3-h200")
+        .join(rel)
+}
+
+/// A mint that plays the real mint child's part with its recorded bytes:
+/// writes the report where the child writes it (`rig/mint/report.json`)
+/// and the packed cell where its `artifact` says.
+fn replays(report: &Path, cell: Option<&Path>) -> String {
+    let mut s = format!(
+        "mkdir -p rig/mint && cp '{}' rig/mint/report.json",
+        report.display()
+    );
+    if let Some(cell) = cell {
+        s.push_str(&format!(" && cp '{}' rig/mint/cell.tar.gz", cell.display()));
+    }
+    s
+}
+
+#[test]
+fn the_real_childs_report_is_read_where_the_cell_says_and_its_cell_gathered() {
+    let d = tempfile::tempdir().unwrap();
+    let slot = real("h200-run/results/rig-aot/H200/r1");
+    let mut s = spec(
+        d.path(),
+        &replays(
+            &slot.join("report.json"),
+            Some(&slot.join("artifacts/cell.tar.gz")),
+        ),
+        30,
+    );
+    s.recipe = "aot".into();
+    s.id = id("rig-aot");
+    s.report = Some("rig/mint/report.json".into());
+    let r = run_agent(&s).unwrap();
+    assert_eq!(r.outcome, Outcome::Minted, "{r:?}");
+    assert_eq!(
+        r.reason,
+        "the report says `minted` (phase `finalize`): exported 3 graph class(es) for family 'microrig' as one aot-inductor cell"
+    );
+    match &r.artifact {
+        Some(lane_mint::report::ArtifactState::Gathered {
+            named,
+            file,
+            digest_matches,
+            size,
+            ..
+        }) => {
+            assert_eq!(named, "rig/mint/cell.tar.gz");
+            assert_eq!(file, "cell.tar.gz");
+            // The real report's `digest` is the sha256 of the real cell.
+            assert_eq!(*digest_matches, Some(true));
+            assert_eq!(*size, 2_295_760);
+        }
+        other => panic!("not gathered: {other:?}"),
+    }
+    assert_eq!(
+        r.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(),
+        ["cell.tar.gz"]
+    );
+    // Gathering and bundles find the report as report.json in the mint folder.
+    assert_eq!(
+        std::fs::read(d.path().join("report.json")).unwrap(),
+        std::fs::read(slot.join("report.json")).unwrap()
+    );
+}
+
+#[test]
+fn an_early_death_echoing_the_default_recipe_stays_failed_with_its_detail() {
+    // The real aot report of a child that died at env_seal on torch 2.11:
+    // `failed`, with MintReport's default `"recipe": "dynamo"`.
+    let d = tempfile::tempdir().unwrap();
+    let mut s = spec(
+        d.path(),
+        &replays(&real("failures-torch2.11/rig-aot/report.json"), None),
+        30,
+    );
+    s.recipe = "aot".into();
+    s.id = id("rig-aot");
+    s.report = Some("rig/mint/report.json".into());
+    let r = run_agent(&s).unwrap();
+    assert_eq!(r.outcome, Outcome::Failed, "{r:?}");
+    assert_eq!(
+        r.reason,
+        "the report says `failed`: AttributeError: torch._inductor.config.cpp.march does not exist"
+    );
+    assert_eq!(r.notes.len(), 1, "{:?}", r.notes);
+    assert!(r.notes[0].contains("`recipe` echo is `dynamo`, not `aot`"));
+    assert_eq!(r.artifact, None, "a failed report names no artifact");
+}
+
+#[test]
+fn the_upstreams_cubin_gate_refusal_reaches_the_reason_bounded() {
+    let d = tempfile::tempdir().unwrap();
+    let mut s = spec(
+        d.path(),
+        &replays(
+            &real("h200-run-unshimmed-gw/results/rig-dynamo/H200/r1/report.json"),
+            None,
+        ),
+        30,
+    );
+    s.id = id("rig-dynamo");
+    s.report = Some("rig/mint/report.json".into());
+    let r = run_agent(&s).unwrap();
+    assert_eq!(r.outcome, Outcome::Failed);
+    assert!(
+        r.reason.starts_with(
+            "the report says `failed`: RuntimeError: cubin-completeness gate (pgw#698)"
+        ),
+        "{}",
+        r.reason
+    );
+    assert!(r.reason.ends_with('…'), "bounded: {}", r.reason);
+}
+
+#[test]
+fn a_minted_report_whose_cell_is_missing_is_crashed_not_minted() {
+    let d = tempfile::tempdir().unwrap();
+    let slot = real("h200-run/results/rig-dynamo/H200/r1");
+    let mut s = spec(d.path(), &replays(&slot.join("report.json"), None), 30);
+    s.report = Some("rig/mint/report.json".into());
+    s.id = id("rig-dynamo");
+    let r = run_agent(&s).unwrap();
+    assert_eq!(r.outcome, Outcome::Crashed, "{r:?}");
+    assert!(
+        r.reason
+            .ends_with("but its artifact `rig/mint/cell.tar.gz` was not gathered: no such file"),
+        "{}",
+        r.reason
+    );
+}
+
+#[test]
+fn a_cell_over_the_artifact_cap_fails_with_the_cap_named() {
+    let d = tempfile::tempdir().unwrap();
+    let slot = real("h200-run/results/rig-dynamo/H200/r1");
+    let mut s = spec(
+        d.path(),
+        &replays(
+            &slot.join("report.json"),
+            Some(&slot.join("artifacts/cell.tar.gz")),
+        ),
+        30,
+    );
+    s.report = Some("rig/mint/report.json".into());
+    s.id = id("rig-dynamo");
+    s.max_artifact_bytes = 1 << 20;
+    let r = run_agent(&s).unwrap();
+    assert_eq!(r.outcome, Outcome::Failed, "{r:?}");
+    assert!(
+        r.reason
+            .ends_with("was not gathered: 1378027 bytes, over the 1048576-byte artifact cap"),
+        "{}",
+        r.reason
+    );
+    assert!(r.files.is_empty(), "nothing half-copied: {:?}", r.files);
+}
+
+#[test]
+fn the_source_tree_reaches_the_mint_as_lane_source_dir() {
+    let d = tempfile::tempdir().unwrap();
+    let src = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(src.path().join("scripts")).unwrap();
+    std::fs::write(src.path().join("scripts/rig.sh"), "echo rig").unwrap();
+    let mut s = spec(
+        d.path(),
+        &format!(r#"[ -f "$LANE_SOURCE_DIR/scripts/rig.sh" ] || exit 9; {MINTED}"#),
+        30,
+    );
+    s.source = Some(lane_mint::source::SourceTree::Dir(src.path().to_owned()));
+    let r = run_agent(&s).unwrap();
+    assert_eq!(r.outcome, Outcome::Minted, "{r:?}");
 }

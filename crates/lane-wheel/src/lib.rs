@@ -18,6 +18,7 @@
 
 mod error;
 pub mod index;
+mod source;
 mod tree;
 mod uv;
 mod verify;
@@ -28,6 +29,7 @@ use std::time::{Duration, Instant};
 use lane_store::{lane_key, ArtifactStore, Content, FetchLocation, PutOutcome};
 
 pub use error::WheelError;
+pub use source::{write_source_archive, SourceArchive};
 pub use tree::{project_name, LaneTree};
 pub use uv::{BuildTools, Uv};
 pub use verify::{normalize_name, verify, Expected, VerifiedWheel};
@@ -54,6 +56,11 @@ pub struct WheelManifest {
     pub verified: VerifiedWheel,
     /// The build tools' versions.
     pub tools: BuildTools,
+    /// The lane tree as a source archive, staged beside the wheel for
+    /// cells that run the upstream's own rig (absent in manifests staged
+    /// before lane made one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceArchive>,
 }
 
 /// Where each step's time went, for the benchmark and `--json`.
@@ -74,6 +81,8 @@ pub struct Timings {
 pub struct BuiltWheel {
     /// The wheel file (inside a temporary folder that lives as long as this value).
     pub path: PathBuf,
+    /// The source archive, beside it.
+    pub source_path: PathBuf,
     /// Its manifest.
     pub manifest: WheelManifest,
     /// How long each step took.
@@ -138,6 +147,15 @@ pub fn build_with(
     )?;
     let verify_ms = ms(t);
     tracing::info!(wheel = %file_name, files = verified.package_files, "verified the wheel against the lane tree");
+    let t = Instant::now();
+    let (source_path, source) = write_source_archive(
+        repo,
+        &lane_tree,
+        &name,
+        &request.lane,
+        &dir.path().join("src-dist"),
+    )?;
+    let export_ms = export_ms + ms(t);
     Ok(BuiltWheel {
         manifest: WheelManifest {
             lane: request.lane.clone(),
@@ -149,8 +167,10 @@ pub fn build_with(
             size: bytes.len() as u64,
             verified,
             tools: uv.tools.clone(),
+            source: Some(source),
         },
         path,
+        source_path,
         timings: Timings {
             export_ms,
             build_ms,
@@ -170,6 +190,8 @@ pub struct Staged {
     pub wheel_key: String,
     /// What putting the wheel did.
     pub wheel: PutOutcome,
+    /// The source archive's key.
+    pub source_key: Option<String>,
     /// The manifest's key.
     pub manifest_key: String,
     /// What putting the manifest did.
@@ -194,6 +216,15 @@ pub fn stage(
     let m = &built.manifest;
     let wheel_key = lane_key(&m.lane, &m.commit, &m.wheel)?;
     let wheel = store.put_atomic(&wheel_key, Content::File(&built.path))?;
+    // The archive before the manifest too: a manifest always has its files.
+    let source_key = match &m.source {
+        Some(src) => {
+            let key = lane_key(&m.lane, &m.commit, &src.file)?;
+            store.put_atomic(&key, Content::File(&built.source_path))?;
+            Some(key.to_string())
+        }
+        None => None,
+    };
     let json = serde_json::to_vec_pretty(m).map_err(|source| WheelError::Json {
         what: "the manifest".into(),
         source,
@@ -206,6 +237,7 @@ pub fn stage(
         store: store.location(),
         wheel_key: wheel_key.to_string(),
         wheel,
+        source_key,
         manifest_key: mkey.to_string(),
         manifest,
         fetch,

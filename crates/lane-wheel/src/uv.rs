@@ -54,6 +54,12 @@ impl Uv {
     /// `python3 -m pip install --target <tools>/uv uv` (its own folder:
     /// pip will not add to the `bin/` of a target that has one).
     pub fn locate(tools: &Path) -> Result<Uv, WheelError> {
+        // Absolute: `uv build` runs in the export folder, where a relative
+        // `.tools/uv/bin/uv` names nothing.
+        let tools = &std::path::absolute(tools).map_err(io(format!(
+            "resolving the tools folder {}",
+            tools.display()
+        )))?;
         let candidates = [
             std::env::var_os("LANE_UV").map(PathBuf::from),
             on_path("uv"),
@@ -64,6 +70,9 @@ impl Uv {
             Some(p) => p,
             None => install(tools)?,
         };
+        // `$LANE_UV` or a PATH entry may be relative too.
+        let path =
+            std::path::absolute(&path).map_err(io(format!("resolving {}", path.display())))?;
         let uv =
             output_line(Command::new(&path).arg("--version")).ok_or_else(|| WheelError::NoUv {
                 tools: tools.to_owned(),

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use lane_mint::agent::{run_agent, AgentSpec, WheelSource, EXIT_CLAIMED};
 use lane_mint::plan::MintId;
+use lane_mint::source::SourceTree;
 use lane_mint::MintError;
 
 use crate::exit::{CliError, CliResult, Exit};
@@ -37,6 +38,23 @@ pub struct Args {
     /// The sha256 (hex) the wheel behind `--wheel-url` must have.
     #[arg(long, requires = "wheel_url")]
     pub wheel_sha256: Option<String>,
+    /// Where the mint writes its report, relative to the mint folder
+    /// (default `report.json`; given to the mint as `$LANE_REPORT_PATH`).
+    #[arg(long, value_name = "PATH")]
+    pub report: Option<String>,
+    /// The upstream's source tree, given to the mint as `$LANE_SOURCE_DIR`.
+    #[arg(long, value_name = "DIR", conflicts_with = "source_url")]
+    pub source: Option<PathBuf>,
+    /// The staged source archive's presigned URL (a pod): downloaded,
+    /// checked against `--source-sha256`, unpacked into the mint folder.
+    #[arg(long, requires = "source_sha256")]
+    pub source_url: Option<String>,
+    /// The sha256 (hex) the archive behind `--source-url` must have.
+    #[arg(long, requires = "source_url")]
+    pub source_sha256: Option<String>,
+    /// The largest artifact gathered from the file the report's `artifact` names.
+    #[arg(long, default_value_t = lane_mint::report::DEFAULT_MAX_ARTIFACT_BYTES)]
+    pub max_artifact_bytes: u64,
     /// The named run the result bundle belongs to (`lanes/<lane>/runs/<run>/`
     /// in the store; the Kubernetes backend names every run).
     #[arg(long)]
@@ -128,7 +146,26 @@ pub fn run(args: Args) -> CliResult {
         (None, Some(url), Some(sha256)) => Some(WheelSource::Url { url, sha256 }),
         _ => None,
     };
+    if let Some(report) = &args.report {
+        // Inside the mint folder: the same rule as the lane file's `report`.
+        if lane_file::RepoPath::parse(report).is_err() || report.ends_with('/') {
+            return Err(CliError::new(
+                Exit::Usage,
+                anyhow::anyhow!(
+                    "--report must be a relative file path inside the mint folder, found `{report}`"
+                ),
+            ));
+        }
+    }
+    let source = match (args.source, args.source_url, args.source_sha256) {
+        (Some(dir), _, _) => Some(SourceTree::Dir(dir)),
+        (None, Some(url), Some(sha256)) => Some(SourceTree::Archive { url, sha256 }),
+        _ => None,
+    };
     let spec = AgentSpec {
+        report: args.report,
+        source,
+        max_artifact_bytes: args.max_artifact_bytes,
         id,
         recipe: args.recipe,
         mint_dir: args.mint_dir,

@@ -49,7 +49,7 @@ fn lane_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
 }
 
 /// A lane 0.93.3 over a generated upstream, cut.
-fn cut_lane() -> tempfile::TempDir {
+pub(crate) fn cut_lane() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let up = generate_upstream(&dir.path().join("up"), &UpstreamSpec::default()).unwrap();
     std::fs::create_dir_all(dir.path().join("lanes")).unwrap();
@@ -378,4 +378,45 @@ fn wheel_stages_in_s3_with_a_presigned_url_and_green_results_publish() {
     assert!(!text.contains(TOKEN) && !text.contains(S3_SECRET), "{text}");
     assert!(!text.contains("forced"), "{text}");
     assert_installs(d, iport);
+}
+
+/// Regression: `lane wheel` found uv under a relative `--tools-dir` and then
+/// ran `.tools/uv/bin/uv` from inside the export folder ("No such file or
+/// directory"), so a fresh machine without `./just tools` could not build.
+#[test]
+fn wheel_runs_uv_found_under_a_relative_tools_dir() {
+    let dir = cut_lane();
+    let rel = dir.path().join("rel-tools/uv/bin");
+    std::fs::create_dir_all(&rel).unwrap();
+    std::os::unix::fs::symlink(std::fs::canonicalize(uv()).unwrap(), rel.join("uv")).unwrap();
+    let mut c = Command::new(env!("CARGO_BIN_EXE_lane"));
+    c.args([
+        "wheel",
+        "0.93.3",
+        "--tools-dir",
+        "rel-tools",
+        "--dry-run",
+        "--json",
+    ])
+    .current_dir(dir.path())
+    .env_remove("LANE_LOG")
+    .env_remove("LANE_STORE")
+    .env_remove("LANE_TOOLS_DIR")
+    .env_remove("LANE_UV")
+    // No uv on PATH: only the relative tools folder has one.
+    .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+    .env("NO_COLOR", "1");
+    assert!(
+        !Path::new("/usr/local/bin/uv").exists() && !Path::new("/usr/bin/uv").exists(),
+        "this test needs a machine whose PATH has no uv of its own"
+    );
+    let o = c.output().unwrap();
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(
+        v["manifest"]["wheel"]
+            .as_str()
+            .is_some_and(|w| w.ends_with(".whl")),
+        "{v}"
+    );
 }

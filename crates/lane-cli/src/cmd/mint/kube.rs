@@ -37,13 +37,14 @@ pub fn load_config(path: &Path) -> Result<KubeConfig, CliError> {
     Ok(cfg)
 }
 
-/// The staged wheel behind `key`: its manifest (beside it) gives the
-/// sha256; the URL is presigned for `ttl`.
+/// The staged wheel behind `key` and the source archive beside it (when
+/// the manifest names one): the manifest gives their sha256; the URLs are
+/// presigned for `ttl`.
 fn staged_wheel(
     store: &dyn lane_store::ArtifactStore,
     key: &str,
     ttl: Duration,
-) -> Result<StagedWheel, CliError> {
+) -> Result<(StagedWheel, Option<StagedWheel>), CliError> {
     let fail = |e: lane_store::StoreError| CliError::new(Exit::Precondition, e);
     let wheel_key = lane_store::StoreKey::new(key.to_owned())
         .map_err(|e| CliError::new(Exit::Usage, anyhow::anyhow!("--wheel-key: {e}")))?;
@@ -55,11 +56,18 @@ fn staged_wheel(
     })?;
     let manifest_key = lane_store::StoreKey::new(format!("{dir}/manifest.json")).map_err(fail)?;
     let bytes = store.get(&manifest_key).map_err(fail)?;
-    // Only what a pod needs: the file name and its digest.
+    // Only what a pod needs: the file names and their digests.
+    #[derive(serde::Deserialize)]
+    struct Source {
+        file: String,
+        sha256: String,
+    }
     #[derive(serde::Deserialize)]
     struct Manifest {
         wheel: String,
         sha256: String,
+        #[serde(default)]
+        source: Option<Source>,
     }
     let manifest: Manifest = serde_json::from_slice(&bytes).map_err(|e| {
         CliError::new(
@@ -92,16 +100,36 @@ fn staged_wheel(
             ),
         ));
     }
-    match store.fetch_location(&wheel_key, ttl).map_err(fail)? {
-        lane_store::FetchLocation::Url(url) => Ok(StagedWheel {
-            url,
-            sha256: manifest.sha256,
-        }),
-        lane_store::FetchLocation::Path(p) => Ok(StagedWheel {
-            url: format!("file://{}", p.display()),
-            sha256: manifest.sha256,
-        }),
-    }
+    let staged = |key: &lane_store::StoreKey, sha256: String| -> Result<StagedWheel, CliError> {
+        Ok(match store.fetch_location(key, ttl).map_err(fail)? {
+            lane_store::FetchLocation::Url(url) => StagedWheel { url, sha256 },
+            lane_store::FetchLocation::Path(p) => StagedWheel {
+                url: format!("file://{}", p.display()),
+                sha256,
+            },
+        })
+    };
+    let source = match manifest.source {
+        Some(src)
+            if src.sha256.len() == 64
+                && src.sha256.bytes().all(|b| b.is_ascii_hexdigit())
+                && !src.file.contains('/') =>
+        {
+            let key = lane_store::StoreKey::new(format!("{dir}/{}", src.file)).map_err(fail)?;
+            Some(staged(&key, src.sha256)?)
+        }
+        Some(_) => {
+            return Err(CliError::new(
+                Exit::InvalidInput,
+                anyhow::anyhow!(
+                "{}/{manifest_key}: source: `file` must be a file name and `sha256` 64 hex digits",
+                store.location()
+            ),
+            ))
+        }
+        None => None,
+    };
+    Ok((staged(&wheel_key, manifest.sha256)?, source))
 }
 
 /// A run is what it runs: its first `lane mint` keeps every mint's spec
@@ -209,20 +237,45 @@ pub fn run(args: &Args, loaded: &crate::lane::LoadedLane) -> CliResult {
         }
         (None, _) => None,
     };
+    let (wheel, source) = match wheel {
+        Some((w, s)) => (Some(w), s),
+        None => (None, None),
+    };
+    let needs_source = lane
+        .mint
+        .as_ref()
+        .is_some_and(|m| m.cells.iter().any(|c| c.source));
+    if needs_source && source.is_none() && args.dry_run {
+        eprintln!("dry run: no staged source archive (--wheel-key): the cells with `source: true` are shown without one");
+    } else if needs_source && source.is_none() {
+        return Err(CliError::new(
+            Exit::Precondition,
+            anyhow::anyhow!(
+                "a cell needs the upstream's tree (`source: true`), and pods get it only as the source archive `lane wheel` stages beside the wheel: give --wheel-key of a wheel staged by this lane"
+            ),
+        ));
+    }
     // A presigned URL is a bearer secret until it expires: a dry run shows
-    // where the wheel is, not a URL that fetches it.
-    let wheel = match wheel {
-        Some(w) if args.dry_run => {
-            eprintln!("dry run: the wheel's URL is shown without its signature");
-            Some(StagedWheel {
-                url: lane_store::redact_url(&w.url),
-                sha256: w.sha256,
-            })
-        }
+    // where the wheel and the source are, not URLs that fetch them.
+    let unsigned = |s: Option<StagedWheel>| match s {
+        Some(w) if args.dry_run => Some(StagedWheel {
+            url: lane_store::redact_url(&w.url),
+            sha256: w.sha256,
+        }),
         w => w,
     };
-    let mints = MintJob::plan(lane, &args.run_id, wheel.as_ref(), cfg.store.as_deref())
-        .map_err(|e| CliError::new(Exit::InvalidInput, e))?;
+    if args.dry_run && wheel.is_some() {
+        eprintln!("dry run: presigned URLs are shown without their signatures");
+    }
+    let (wheel, source) = (unsigned(wheel), unsigned(source));
+    let mints = MintJob::plan_with_source(
+        lane,
+        &args.run_id,
+        wheel.as_ref(),
+        source.as_ref(),
+        cfg.store.as_deref(),
+    )
+    .map_err(|e| CliError::new(Exit::InvalidInput, e))?;
     if args.dry_run {
         let yaml =
             lane_kube::jobs_yaml(&mints, &cfg).map_err(|e| CliError::new(Exit::InvalidInput, e))?;

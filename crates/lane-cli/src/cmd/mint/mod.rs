@@ -65,6 +65,22 @@ pub struct Args {
     /// `<out>/store`; kube default the kube config's `store`).
     #[arg(long, env = "LANE_STORE")]
     pub store: Option<String>,
+    /// The upstream's source tree every mint gets as `$LANE_SOURCE_DIR`
+    /// (cells with `source: true` run the upstream's own rig from it)
+    /// [default, when a cell needs it: an export of the lane branch,
+    /// `<out>/lanes/<v>/source/<commit>/`].
+    #[arg(long, value_name = "DIR")]
+    pub source: Option<PathBuf>,
+    /// With the default source: export from this local clone instead of
+    /// the lane's upstream.
+    #[arg(long)]
+    pub repo: Option<PathBuf>,
+    /// Mint only this cell of the lane's matrix (repeatable).
+    #[arg(long = "cell", value_name = "CELL")]
+    pub cells: Vec<String>,
+    /// Mint only on this GPU class of the lane's matrix (repeatable).
+    #[arg(long = "gpu", value_name = "GPU")]
+    pub gpus: Vec<String>,
     /// Print the plan (every mint id) and run nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -102,7 +118,8 @@ struct PlanOut {
 
 /// Runs `lane mint`.
 pub fn run(args: Args) -> CliResult {
-    let loaded = load(&args.lane)?;
+    let mut loaded = load(&args.lane)?;
+    select(&mut loaded.lane, &args.cells, &args.gpus)?;
     let lane = &loaded.lane;
     let Some(matrix) = &lane.mint else {
         return Err(CliError::new(
@@ -161,8 +178,10 @@ pub fn run(args: Args) -> CliResult {
     let exe = std::env::current_exe().map_err(|e| CliError::new(Exit::Failure, e))?;
     let out = std::path::absolute(args.out.join("lanes").join(lane.version.as_str()))
         .map_err(|e| CliError::new(Exit::Failure, e))?;
+    let source = source_tree(&args, &loaded, &out)?;
     let run = LocalRun {
         lane,
+        source,
         out: out.clone(),
         agent: vec![exe.to_string_lossy().into_owned(), "agent".into()],
         concurrency,
@@ -239,6 +258,107 @@ pub fn run(args: Args) -> CliResult {
         println!("results: {}", lane_mint::local::results_dir(&out).display());
     }
     report_and_exit(&args, &loaded, &out, summary.green, None)
+}
+
+/// `--cell`/`--gpu`: keeps only those of the lane's matrix (a name the
+/// matrix lacks is a usage error naming what it has).
+fn select(
+    lane: &mut lane_file::LaneFile,
+    cells: &[String],
+    gpus: &[String],
+) -> Result<(), CliError> {
+    let Some(m) = lane.mint.as_mut() else {
+        return Ok(());
+    };
+    let missing = |what: &str, name: &str, have: Vec<&str>| {
+        CliError::new(
+            Exit::Usage,
+            anyhow::anyhow!(
+                "--{what} {name}: the lane's matrix has no such {what} (it has {})",
+                have.join(", ")
+            ),
+        )
+    };
+    for c in cells {
+        if !m.cells.iter().any(|x| x.name.as_str() == c) {
+            return Err(missing(
+                "cell",
+                c,
+                m.cells.iter().map(|x| x.name.as_str()).collect(),
+            ));
+        }
+    }
+    for g in gpus {
+        if !m.gpus.iter().any(|x| x.as_str() == g) {
+            return Err(missing(
+                "gpu",
+                g,
+                m.gpus.iter().map(|x| x.as_str()).collect(),
+            ));
+        }
+    }
+    if !cells.is_empty() {
+        m.cells
+            .retain(|x| cells.iter().any(|c| c == x.name.as_str()));
+    }
+    if !gpus.is_empty() {
+        m.gpus.retain(|x| gpus.iter().any(|g| g == x.as_str()));
+    }
+    Ok(())
+}
+
+/// The tree cells get as `$LANE_SOURCE_DIR`: `--source`, else (when a
+/// cell needs one) the lane branch exported once per commit into
+/// `<lane out>/source/<commit>/`.
+fn source_tree(
+    args: &Args,
+    loaded: &crate::lane::LoadedLane,
+    out: &std::path::Path,
+) -> Result<Option<PathBuf>, CliError> {
+    if let Some(dir) = &args.source {
+        if !dir.is_dir() {
+            return Err(CliError::new(
+                Exit::InvalidInput,
+                anyhow::anyhow!("--source {}: not a folder", dir.display()),
+            ));
+        }
+        return std::path::absolute(dir)
+            .map(Some)
+            .map_err(|e| CliError::new(Exit::Failure, e));
+    }
+    let needs = loaded
+        .lane
+        .mint
+        .as_ref()
+        .is_some_and(|m| m.cells.iter().any(|c| c.source));
+    if !needs {
+        return Ok(None);
+    }
+    let repo_dir = crate::lane::repository(loaded, args.repo.as_deref())?;
+    let repo = lane_git::repo::open(&repo_dir).map_err(crate::cmd::cut::git_exit)?;
+    let branch = loaded.lane.branch_name();
+    let tree = lane_wheel::LaneTree::read(&repo, &branch).map_err(|e| {
+        CliError::new(
+            Exit::Precondition,
+            anyhow::Error::new(e).context(format!(
+                "a cell needs the upstream's tree (`source: true`): cut the lane first, or give --source DIR"
+            )),
+        )
+    })?;
+    let dir = out.join("source").join(tree.commit.to_string());
+    if !dir.is_dir() {
+        // Exported beside, then renamed: a killed export is never taken for a tree.
+        let tmp = out.join("source").join(format!(".{}.partial", tree.commit));
+        if tmp.exists() {
+            std::fs::remove_dir_all(&tmp).map_err(|e| CliError::new(Exit::Failure, e))?;
+        }
+        std::fs::create_dir_all(&tmp).map_err(|e| CliError::new(Exit::Failure, e))?;
+        tree.export(&repo, &tmp)
+            .map_err(crate::cmd::wheel::wheel_exit)?;
+        std::fs::rename(&tmp, &dir).map_err(|e| CliError::new(Exit::Failure, e))?;
+    }
+    tracing::info!(source = %dir.display(), commit = %tree.commit, "the mints' source tree");
+    Ok(Some(dir))
 }
 
 /// `--run-id`: a label value and a store key segment as it is (exit 2 otherwise).
@@ -341,5 +461,12 @@ fn report_and_exit(
             eprintln!("posted    check run {}", c.id);
         }
     }
-    Ok(if green { Exit::Ok } else { Exit::Findings })
+    for slot in &files.unreadable {
+        eprintln!("unreadable report: {slot} (its row says why; the lane is not green)");
+    }
+    Ok(if green && files.unreadable.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::Findings
+    })
 }

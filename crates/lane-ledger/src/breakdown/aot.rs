@@ -22,7 +22,7 @@
 
 use serde::Serialize;
 
-use super::MintBreakdown;
+use super::{check_residual, MintBreakdown};
 use crate::partition::{overlay_rows, OverlayRow, Partition, Reconciliation, Term};
 use crate::report::facts::{find, Fact, FactValue};
 use crate::report::{AotEntry, AotTable, EntryShape, MintPosition, Span};
@@ -251,19 +251,6 @@ fn partition_of(
     let mut p = Partition::new(total, terms, residual, reported);
     p.unobserved = unobserved;
     p
-}
-
-fn check_residual(rec: &mut Reconciliation, label: &str, p: &Partition) {
-    if let Some(reported) = p.residual.reported_s {
-        rec.seconds(
-            format!(
-                "{label}: reported {} = {} - members",
-                p.residual.name, p.total.name
-            ),
-            reported,
-            p.residual.seconds,
-        );
-    }
 }
 
 fn entry_facts(e: &AotEntry) -> Vec<Fact> {

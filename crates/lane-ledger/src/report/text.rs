@@ -24,18 +24,26 @@ pub fn quote(s: &str, max_chars: usize) -> String {
             let _ = write!(out, "... ({left} more characters)");
             return out;
         }
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\\' => out.push_str("\\\\"),
-            c if needs_escape(c) => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
+        if c == '\\' {
+            out.push_str("\\\\");
+        } else {
+            push_escaped(&mut out, c);
         }
     }
     out
+}
+
+/// Pushes `c`, escaped when it is a control or formatting character.
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        c if needs_escape(c) => {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+        c => out.push(c),
+    }
 }
 
 /// `s` with control and formatting characters escaped as in [`quote`], but
@@ -47,15 +55,7 @@ pub fn sanitize(s: &str) -> String {
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if needs_escape(c) => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
+        push_escaped(&mut out, c);
     }
     out
 }

@@ -83,7 +83,7 @@ pub fn run(args: Args) -> CliResult {
         paths
             .iter()
             .map(|p| match read_mint(p, args.max_report_bytes)? {
-                Input::Mint(b) => Ok(b),
+                Input::Mint(b) => Ok(*b),
                 Input::Unreadable { label, error } => {
                     tracing::warn!(path = %label, %error, "unreadable report");
                     let b = MintBreakdown::unreadable(&label, &error);
@@ -153,7 +153,7 @@ fn invalid(path: &Path, e: impl std::fmt::Display) -> CliError {
 /// What one input gave.
 enum Input {
     /// A breakdown (of a report, a trace, or of no report at all).
-    Mint(MintBreakdown),
+    Mint(Box<MintBreakdown>),
     /// A report that could not be read: its row, not the end of the run.
     Unreadable {
         /// The file, as given.
@@ -171,15 +171,15 @@ fn read_mint(path: &Path, max_report_bytes: u64) -> Result<Input, CliError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             // A killed child writes nothing: that is no measurement, not zero.
             tracing::warn!(path = %label, "no report");
-            return Ok(Input::Mint(MintBreakdown::missing(
+            return Ok(Input::Mint(Box::new(MintBreakdown::missing(
                 &label,
                 "file not found",
-            )));
+            ))));
         }
         Err(e) => return Err(CliError::new(Exit::Failure, anyhow!("{label}: {e}"))),
     };
     if meta.is_dir() {
-        return read_trace_dir(path).map(Input::Mint);
+        return read_trace_dir(path).map(|b| Input::Mint(Box::new(b)));
     }
     if is_report(path)? {
         if meta.len() > max_report_bytes {
@@ -198,7 +198,7 @@ fn read_mint(path: &Path, max_report_bytes: u64) -> Result<Input, CliError> {
             .map_err(|e| CliError::new(Exit::Failure, e))?;
         Ok(
             match lane_ledger::parse_report_with_limit(&bytes, max_report_bytes) {
-                Ok(report) => Input::Mint(from_report(&label, &report)),
+                Ok(report) => Input::Mint(Box::new(from_report(&label, &report))),
                 Err(e) => Input::Unreadable {
                     label,
                     error: e.to_string(),
@@ -208,7 +208,7 @@ fn read_mint(path: &Path, max_report_bytes: u64) -> Result<Input, CliError> {
     } else {
         let options = TraceOptions::default();
         let metrics = read_trace_file(path, &options)?;
-        Ok(Input::Mint(from_trace(&label, &metrics)))
+        Ok(Input::Mint(Box::new(from_trace(&label, &metrics))))
     }
 }
 

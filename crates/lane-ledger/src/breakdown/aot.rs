@@ -22,15 +22,15 @@
 
 use serde::Serialize;
 
-use super::MintBreakdown;
+use super::{check_residual, MintBreakdown};
 use crate::partition::{overlay_rows, OverlayRow, Partition, Reconciliation, Term};
 use crate::report::facts::{find, Fact, FactValue};
 use crate::report::{AotEntry, AotTable, EntryShape, MintPosition, Span};
 
-/// Lane's residual of an entry's outermost level (`compile_s - child_boot_s
-/// - child_wall_s - reap_lag_s`): the upstream measures all three members
-/// and writes no residual there (`aot_compile_spans.check` only tolerates
-/// 0.05 s of disagreement).
+/// Lane's residual of an entry's outermost level, `compile_s` minus
+/// `child_boot_s`, `child_wall_s` and `reap_lag_s`: the upstream measures all
+/// three members and writes no residual there (`aot_compile_spans.check`
+/// only tolerates 0.05 s of disagreement).
 pub const PROCESS_OTHER: &str = "process_other_s";
 
 /// Lane's residual of the mint's `total_s`: what the mint did between its
@@ -251,19 +251,6 @@ fn partition_of(
     let mut p = Partition::new(total, terms, residual, reported);
     p.unobserved = unobserved;
     p
-}
-
-fn check_residual(rec: &mut Reconciliation, label: &str, p: &Partition) {
-    if let Some(reported) = p.residual.reported_s {
-        rec.seconds(
-            format!(
-                "{label}: reported {} = {} - members",
-                p.residual.name, p.total.name
-            ),
-            reported,
-            p.residual.seconds,
-        );
-    }
 }
 
 fn entry_facts(e: &AotEntry) -> Vec<Fact> {

@@ -235,18 +235,7 @@ pub(super) fn read_aot_table(
             // `_mint_phase_table`: `{row.name: dict(row.timings)}`.
             Node::Object(fields) => {
                 for (name, item) in fields {
-                    entries.push(read_entry(item, path.key(name), Some(name), unknown)?);
-                }
-            }
-            // lane's own probe (`examples/probe-mint/probe_mint.py`) writes
-            // a list of rows named by `entry`.
-            Node::Array(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    let mut e = read_entry(item, path.index(i), None, unknown)?;
-                    if e.name.is_empty() {
-                        e.name = format!("#{i}");
-                    }
-                    entries.push(e);
+                    entries.push(read_entry(item, path.key(name), name, unknown)?);
                 }
             }
             other => {
@@ -382,7 +371,7 @@ fn keep_unknown(
 fn read_entry(
     node: &Node,
     path: JsonPath,
-    name: Option<&str>,
+    name: &str,
     unknown: &mut Vec<UnknownKey>,
 ) -> Result<AotEntry, ReportError> {
     let Some(mut obj) = Obj::of(node, path.clone())? else {
@@ -392,51 +381,22 @@ fn read_entry(
             found: "null",
         });
     };
-    let name = match name {
-        Some(n) => n.to_owned(),
-        None => obj.string("entry")?.unwrap_or_default(),
-    };
+    let name = name.to_owned();
     let export_s = obj.seconds("export_s")?;
     let warm_s = obj.seconds("warm_s")?;
     let compile_s = obj.seconds("compile_s")?;
     let prop_probe_s = obj.seconds("prop_probe_s")?;
     let export_how = obj.string("export_how")?;
     let mut other = Vec::new();
-    let mut phases = match obj.take("phases") {
+    let phases = match obj.take("phases") {
         Some((node, p)) => phase_spans(node, p, unknown, &mut other)?,
         None => None,
     };
-    let mut overlays = match obj.take("overlays") {
+    let overlays = match obj.take("overlays") {
         Some((node, p)) => overlay_spans(node, p, unknown, &mut other)?,
         None => Vec::new(),
     };
     let (failed, error) = failure(&mut obj)?;
-    let flat = phases.is_none()
-        && AOT_PHASE_KEYS
-            .iter()
-            .any(|k| *k != "compile_s" && obj.has(k));
-    if flat {
-        // lane's probe writes the spans flat in the row, beside `compile_s`.
-        let mut spans: Vec<Span> = compile_s
-            .map(|c| Span::new("compile_s", c))
-            .into_iter()
-            .collect();
-        for (key, value, vpath) in obj.take_rest() {
-            if AOT_PHASE_KEYS.contains(&key) {
-                let v = if SIGNED_PHASE_KEYS.contains(&key) {
-                    json::signed_seconds(value, &vpath)?
-                } else {
-                    json::seconds(value, &vpath)?
-                };
-                spans.extend(v.map(|v| Span::new(key, v)));
-            } else if AOT_OVERLAY_KEYS.contains(&key) {
-                overlays.extend(json::seconds(value, &vpath)?.map(|v| Span::new(key, v)));
-            } else {
-                keep_unknown(key, value, vpath, unknown, &mut other);
-            }
-        }
-        phases = Some(spans);
-    }
     for (key, value, vpath) in obj.take_rest() {
         keep_unknown(key, value, vpath, unknown, &mut other);
     }

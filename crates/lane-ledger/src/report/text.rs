@@ -17,27 +17,33 @@ pub const SHORT_MAX_CHARS: usize = 120;
 /// `max_chars` characters with the number of characters left out.
 pub fn quote(s: &str, max_chars: usize) -> String {
     let mut out = String::with_capacity(s.len().min(max_chars * 2));
-    let mut shown = 0usize;
     let mut chars = s.chars();
-    for c in chars.by_ref() {
+    for (shown, c) in chars.by_ref().enumerate() {
         if shown == max_chars {
             let left = 1 + chars.count();
             let _ = write!(out, "... ({left} more characters)");
             return out;
         }
-        shown += 1;
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\\' => out.push_str("\\\\"),
-            c if needs_escape(c) => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
+        if c == '\\' {
+            out.push_str("\\\\");
+        } else {
+            push_escaped(&mut out, c);
         }
     }
     out
+}
+
+/// Pushes `c`, escaped when it is a control or formatting character.
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        c if needs_escape(c) => {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+        c => out.push(c),
+    }
 }
 
 /// `s` with control and formatting characters escaped as in [`quote`], but
@@ -49,15 +55,7 @@ pub fn sanitize(s: &str) -> String {
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if needs_escape(c) => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
+        push_escaped(&mut out, c);
     }
     out
 }

@@ -533,3 +533,117 @@ fn an_unreadable_report_becomes_a_row_with_one_error_finding() {
     );
     assert!(!b.findings[0].message.contains('\u{1b}'));
 }
+
+#[test]
+fn three_class_aot_mint_sums_its_serial_entries_and_says_why_the_pool_stayed_serial() {
+    for r in ["r1", "r2"] {
+        let path = gw(&format!("aot3-pair/{r}/report.json"));
+        let v = value(&path);
+        let b = breakdown(&path);
+        let a = b.aot.as_ref().unwrap();
+        assert_eq!(a.path, AotPath::Serial);
+        assert_eq!(b.entries.len(), 3);
+        assert!(b.entries.iter().all(|e| e.shape == EntryShape::Serial));
+        // The entries' level, summed: its total is totals.compile_s.
+        let sum = &a.levels[0];
+        assert!(
+            (sum.total.seconds - v["mint_phases"]["totals"]["compile_s"].as_f64().unwrap()).abs()
+                <= tolerance(sum.total.seconds)
+        );
+        assert_eq!(sum.residual.name, "compile_other_s");
+        let per_entry: f64 = b
+            .entries
+            .iter()
+            .map(|e| e.compile.as_ref().unwrap().residual.seconds)
+            .sum();
+        assert!((sum.residual.seconds - per_entry).abs() < 1e-9);
+        // The table's own sums agree with the entries'.
+        assert!(b
+            .reconciliation
+            .checks
+            .iter()
+            .any(|c| c.what == "phases.host_compile_s = sum over entries"));
+        // The pool's decision: serial for want of the benchmark lock.
+        let pool = &v["mint_phases"]["pool"];
+        let d = &a.pool.as_ref().unwrap().decision;
+        assert_eq!(d.binding.as_deref(), Some("device-lock"));
+        assert_eq!(d.underwidth, pool["underwidth"].as_u64());
+        assert!(d
+            .width_reason
+            .as_deref()
+            .unwrap()
+            .contains("no GPU-benchmark lock hook"));
+        let f = b
+            .findings
+            .iter()
+            .find(|f| f.kind == FindingKind::PoolUnderwidth)
+            .unwrap();
+        assert_eq!(f.severity, Severity::Warning);
+        assert!(
+            f.message.contains(
+                "2 worker(s) narrower than this cell could use (K=1 of 3), held by device-lock"
+            ),
+            "{}",
+            f.message
+        );
+        let samples = d
+            .inputs
+            .iter()
+            .find(|f| f.name == "free_device_samples")
+            .unwrap();
+        assert!(matches!(&samples.value, FactValue::BytesList(s) if s.len() == 3));
+    }
+}
+
+#[test]
+fn real_dynamo_pair_warm_ledger_reconciles_and_splits_its_job() {
+    for r in ["r1", "r2"] {
+        let path = gw(&format!("dynamo-pair/{r}/report.json"));
+        let v = value(&path);
+        let b = breakdown(&path);
+        assert_eq!(b.ledger, LedgerKind::WarmSpansV1);
+        assert_eq!(b.recipe, Some(Recipe::Dynamo));
+        let t = &v["mint_phases"]["totals"];
+        let p = b.compile_partition.as_ref().unwrap();
+        assert_eq!(p.total.seconds, t["warm_compile_s"].as_f64().unwrap());
+        assert_eq!(p.residual.name, "compile_other_s");
+        assert!(
+            (p.residual.seconds - p.residual.reported_s.unwrap()).abs()
+                <= tolerance(p.total.seconds)
+        );
+        let split = b.warmup_split.as_ref().unwrap();
+        assert_eq!(split.compile_s, t["warm_compile_s"].as_f64());
+        assert_eq!(split.execute_s, t["warm_execute_s"].as_f64());
+        assert!(b.overlays.iter().all(|o| p.member(&o.name).is_none()));
+        assert!(b.reconciliation.holds(), "{:#?}", b.reconciliation);
+        assert!(b.unknown_keys.is_empty(), "{:?}", b.unknown_keys);
+    }
+}
+
+#[test]
+fn cubin_gate_failure_keeps_its_seconds_and_quotes_its_bounded_detail() {
+    let path = gw("h200-run-unshimmed-gw/results/rig-dynamo/H200/r1/report.json");
+    let v = value(&path);
+    let b = breakdown(&path);
+    assert_eq!(b.status.as_ref().map(|s| s.as_str()), Some("failed"));
+    assert_eq!(b.detail.as_deref(), v["detail"].as_str());
+    assert_eq!(b.total_s, v["elapsed_s"].as_f64());
+    let f = b
+        .findings
+        .iter()
+        .find(|f| f.kind == FindingKind::MintNotMinted)
+        .unwrap();
+    assert!(
+        f.message.contains("cubin-completeness gate (pgw#698)"),
+        "{}",
+        f.message
+    );
+    let detail_chars = v["detail"].as_str().unwrap().chars().count();
+    assert!(detail_chars > 400);
+    assert!(
+        f.message
+            .contains(&format!("({} more characters)", detail_chars - 400)),
+        "{}",
+        f.message
+    );
+}

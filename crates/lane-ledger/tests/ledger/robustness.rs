@@ -321,7 +321,7 @@ fn wrong_types_name_their_paths() {
         (r#"{"status": 7}"#, "$.status"),
         (r#"[1, 2]"#, "$"),
         (
-            r#"{"mint_phases": {"v": 1, "entries": 3}}"#,
+            r#"{"mint_phases": {"v": 1, "entries": [{"compile_s": 1}]}}"#,
             "$.mint_phases.entries",
         ),
         (

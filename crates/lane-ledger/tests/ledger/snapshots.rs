@@ -109,3 +109,19 @@ fn render_unreadable_report() {
         &err.to_string()
     )));
 }
+
+#[test]
+fn render_real_dynamo_report() {
+    insta::assert_snapshot!(render_breakdown(&report(
+        "gw-0.93.3-h200/dynamo-pair/r1/report.json",
+        &read(gw("dynamo-pair/r1/report.json"))
+    )));
+}
+
+#[test]
+fn render_real_three_class_aot_report() {
+    insta::assert_snapshot!(render_breakdown(&report(
+        "gw-0.93.3-h200/aot3-pair/r1/report.json",
+        &read(gw("aot3-pair/r1/report.json"))
+    )));
+}

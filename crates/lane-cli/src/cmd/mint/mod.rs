@@ -340,9 +340,9 @@ fn source_tree(
     let tree = lane_wheel::LaneTree::read(&repo, &branch).map_err(|e| {
         CliError::new(
             Exit::Precondition,
-            anyhow::Error::new(e).context(format!(
-                "a cell needs the upstream's tree (`source: true`): cut the lane first, or give --source DIR"
-            )),
+            anyhow::Error::new(e).context(
+                "a cell needs the upstream's tree (`source: true`): cut the lane first, or give --source DIR",
+            ),
         )
     })?;
     let dir = out.join("source").join(tree.commit.to_string());

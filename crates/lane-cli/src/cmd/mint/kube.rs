@@ -118,13 +118,15 @@ fn staged_wheel(
             let key = lane_store::StoreKey::new(format!("{dir}/{}", src.file)).map_err(fail)?;
             Some(staged(&key, src.sha256)?)
         }
-        Some(_) => return Err(CliError::new(
-            Exit::InvalidInput,
-            anyhow::anyhow!(
+        Some(_) => {
+            return Err(CliError::new(
+                Exit::InvalidInput,
+                anyhow::anyhow!(
                 "{}/{manifest_key}: source: `file` must be a file name and `sha256` 64 hex digits",
                 store.location()
             ),
-        )),
+            ))
+        }
         None => None,
     };
     Ok((staged(&wheel_key, manifest.sha256)?, source))

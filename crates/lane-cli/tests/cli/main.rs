@@ -2,6 +2,7 @@
 
 mod cut;
 mod demo;
+mod diff;
 mod html;
 mod kube;
 mod ledger;

@@ -1,10 +1,48 @@
 //! Any bytes as two artifact trees: files named from a fixed set of roles
 //! (wrapper, best_config, kernel source, cubin, ...), contents cut from the
 //! input, B derived from A by the input's tail; diff and render; never panic.
+//! And the same bytes as a packed cell (`.tar.gz`, `.tar`, `.pt2`) read by
+//! the streaming reader under small caps: an error or a side, never a panic.
 #![no_main]
 
+use lane_ledger::determinism::ingest::{
+    read_side, Keep, MemorySpool, Opened, ReadLimits, Source, TopEntry, TopKind,
+};
 use lane_ledger::{ArtifactFile, ArtifactTree};
 use libfuzzer_sys::fuzz_target;
+
+/// One in-memory file as a side.
+struct Bytes(&'static str, Vec<u8>);
+
+impl Source for Bytes {
+    fn label(&self) -> String {
+        self.0.to_owned()
+    }
+    fn entries(&mut self) -> std::io::Result<Vec<TopEntry>> {
+        Ok(vec![TopEntry {
+            path: String::new(),
+            name: self.0.to_owned(),
+            kind: TopKind::File,
+        }])
+    }
+    fn open(&mut self, _: &str) -> std::io::Result<Opened> {
+        Ok(Opened::Seekable(Box::new(std::io::Cursor::new(self.1.clone()))))
+    }
+}
+
+fn read_archive(data: &[u8]) {
+    let limits = ReadLimits {
+        max_member_bytes: 1 << 20,
+        max_content_bytes: 1 << 16,
+        max_members: 256,
+        max_spool_memory_bytes: 1 << 20,
+        ..ReadLimits::default()
+    };
+    for name in ["cell.tar.gz", "cell.tar", "model.pt2"] {
+        let mut src = Bytes(name, data.to_vec());
+        let _ = read_side(&mut src, Keep::First, &limits, &mut MemorySpool);
+    }
+}
 
 const PATHS: [&str; 8] = [
     "package/data/aotinductor/model/c6326gic7geitajllmtnnw35ww4r44gdjlflbekifaangmx622jj.wrapper.cpp",
@@ -47,6 +85,7 @@ fn tree(parts: &[&[u8]]) -> ArtifactTree {
 }
 
 fuzz_target!(|data: &[u8]| {
+    read_archive(data);
     let mid = data.len() / 2;
     let a_parts: Vec<&[u8]> = data[..mid]
         .split(|&b| b == 0xff)
@@ -62,6 +101,6 @@ fuzz_target!(|data: &[u8]| {
     let (a, b) = (tree(&a_parts), tree(&b_parts));
     let _ = lane_ledger::content_plan(&a, &b, 1 << 20);
     if let Ok(report) = lane_ledger::diff_trees(&a, &b) {
-        let _ = lane_ledger::render::render_determinism(&report);
+        let _ = lane_ledger::determinism::render::render(&report);
     }
 });

@@ -8,7 +8,8 @@ use super::configs::{self, BestConfig};
 use super::jsondiff::{diff_json, JsonContext};
 use super::kernels::{KernelKey, KernelTable};
 use super::model::{DecisionDiff, JsonValueDiff, UnexplainedCause};
-use super::pairing::{text_of, Pair, TreeIndex};
+use super::pairing::{text_of, triton_dir, Pair, TreeIndex};
+use super::renumber::fused_ops;
 use super::text::{self, agrees_with_config, line_role, Prepared};
 use super::{
     dir_of, normalize, role_of, ArtifactFile, DiffClass, FileDiff, FileRole, NoiseKind, PairedBy,
@@ -23,6 +24,9 @@ pub(super) struct Classifier<'c, 't> {
     pub(super) unexplained: Vec<Unexplained>,
     pub(super) carriers: BTreeMap<KernelKey, Vec<WrapperLine>>,
     pub(super) decisions: Vec<DecisionDiff>,
+    /// Kernels (A's names; B's for kernels only in B) whose code or
+    /// existence a flipped graph-shaping decision explains, with it.
+    pub(super) decision_kernels: BTreeMap<String, String>,
 }
 
 struct Outcome {
@@ -69,6 +73,35 @@ fn one(kind: NoiseKind) -> BTreeSet<NoiseKind> {
 }
 
 impl Classifier<'_, '_> {
+    /// After the benchmark caches are read: the kernels a flipped
+    /// graph-shaping decision (pad_mm on an op) explains: those whose code
+    /// changed or that exist on one side only, and that fuse that op.
+    pub(super) fn graph_decisions(&mut self) {
+        let r = &self.ib.rename;
+        for d in &self.decisions {
+            let Some(op) = d.graph_op.as_deref() else {
+                continue;
+            };
+            let short = op.rsplit('.').next().unwrap_or(op);
+            let label = format!(
+                "the pad_mm decision on {op} ({} pads)",
+                d.padded_side.unwrap_or("?")
+            );
+            for k in r.changed.iter().chain(&r.only_a).chain(&r.only_b) {
+                if fused_ops(k).contains(&short) {
+                    self.decision_kernels.insert(k.clone(), label.clone());
+                }
+            }
+        }
+    }
+
+    fn decision_of(&self, kernel: Option<&str>) -> Option<(&str, &str)> {
+        let k = kernel?;
+        self.decision_kernels
+            .get_key_value(k)
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+
     pub(super) fn classify(&mut self, p: &Pair<'_>) {
         let (fa, fb) = match (p.a, p.b) {
             (Some(fa), Some(fb)) => (fa, fb),
@@ -78,9 +111,33 @@ impl Classifier<'_, '_> {
                     (_, Some(f)) => ("B", f),
                     _ => return,
                 };
-                let reason =
-                    format!("only in {side}: no counterpart by path, role, kernel or content");
-                let o = Outcome::unexplained(UnexplainedCause::OnlyInOneTree, reason);
+                let index = if side == "A" { self.ia } else { self.ib };
+                let kernel = index.kernel_of(&f.path);
+                let changed = kernel
+                    .as_deref()
+                    .is_some_and(|k| self.ib.rename.changed.iter().any(|c| c == k));
+                let o = match self.decision_of(kernel.as_deref()) {
+                    Some((k, why)) => {
+                        let how = if changed {
+                            format!(
+                                "whose code differs, so it has no counterpart in {}",
+                                if side == "A" { "B" } else { "A" }
+                            )
+                        } else {
+                            format!("which only {side}'s graph has")
+                        };
+                        let mut o = Outcome::explained(
+                            DiffClass::Decision,
+                            format!("a file of {k}, {how}: {why}"),
+                        );
+                        o.kernel = kernel.clone();
+                        o
+                    }
+                    None => Outcome::unexplained(
+                        UnexplainedCause::OnlyInOneTree,
+                        format!("only in {side}: no counterpart by path, role, kernel or content"),
+                    ),
+                };
                 self.push(p, role_of(&f.path), o);
                 return;
             }
@@ -104,6 +161,16 @@ impl Classifier<'_, '_> {
                 ),
             ),
         };
+        if outcome.class == DiffClass::Unexplained {
+            let kernel = self.ia.kernel_of(&fa.path);
+            if let Some((k, why)) = self.decision_of(kernel.as_deref()) {
+                outcome = Outcome::explained(
+                    DiffClass::Decision,
+                    format!("a file of {k}, whose code changed: {why}"),
+                );
+                outcome.kernel = kernel.clone();
+            }
+        }
         if p.by == PairedBy::Role {
             outcome.noise.insert(NoiseKind::HashedFileName);
         }
@@ -165,11 +232,12 @@ impl Classifier<'_, '_> {
             FileRole::Cubin => self.cubin(fa, fb, ca, cb),
             FileRole::Built => self.built(fa, fb, ca, cb),
             FileRole::BenchmarkCache => self
-                .json(fa, ca, cb, true)
+                .json(fa, fb, ca, cb, true)
                 .unwrap_or_else(|| self.binary(ca, cb, "benchmark cache is not JSON")),
+            FileRole::FxGraphEntry => self.fx_entry(ca, cb),
             FileRole::Wrapper | FileRole::Source | FileRole::Other => {
                 if fa.path.ends_with(".json") {
-                    if let Some(o) = self.json(fa, ca, cb, false) {
+                    if let Some(o) = self.json(fa, fb, ca, cb, false) {
                         return o;
                     }
                 }
@@ -186,14 +254,27 @@ impl Classifier<'_, '_> {
     }
 
     /// `None` when either side is not JSON (compared as text instead).
-    fn json(&mut self, fa: &ArtifactFile, ca: &[u8], cb: &[u8], bench: bool) -> Option<Outcome> {
+    fn json(
+        &mut self,
+        fa: &ArtifactFile,
+        fb: &ArtifactFile,
+        ca: &[u8],
+        cb: &[u8],
+        bench: bool,
+    ) -> Option<Outcome> {
         let va: serde_json::Value = serde_json::from_slice(ca).ok()?;
         let vb: serde_json::Value = serde_json::from_slice(cb).ok()?;
+        let triton_dirs = match (triton_dir(&fa.path), triton_dir(&fb.path)) {
+            (Some((da, _)), Some((db, _))) => Some((da, db)),
+            _ => None,
+        };
         let cx = JsonContext {
             file: &fa.path,
             roots_a: &self.ia.roots,
             roots_b: &self.ib.roots,
             benchmark_cache: bench,
+            rename_b: Some(&self.ib.rename),
+            triton_dirs,
         };
         let out = diff_json(&cx, &va, &vb);
         let mut noise = out.noise;
@@ -235,11 +316,66 @@ impl Classifier<'_, '_> {
         }
     }
 
+    /// A cubin in a Triton cache directory paired by its candidate: the
+    /// same config, so what can differ is noise, the kernel's name, or the
+    /// code it was compiled from. `ptxas` builds it from the `.ptx` beside
+    /// it: if that PTX is equal once normalised, so is the kernel.
+    fn triton_cubin(
+        &self,
+        fa: &ArtifactFile,
+        ca: &[u8],
+        cb: &[u8],
+        kernel: Option<String>,
+    ) -> Outcome {
+        let mut o = self.binary(ca, cb, "");
+        if o.class != DiffClass::Unexplained {
+            o.kernel = kernel;
+            return o;
+        }
+        let ptx = fa
+            .path
+            .rsplit_once('.')
+            .map(|(stem, _)| format!("{stem}.ptx"));
+        let sibling = ptx.and_then(|p| {
+            self.file_diffs
+                .iter()
+                .find(|d| d.a.as_deref() == Some(p.as_str()))
+        });
+        let same_ptx = sibling.is_none_or(|d| d.class == DiffClass::Noise)
+            && ptx_pair_exists(self.ia, &fa.path);
+        o = if same_ptx {
+            let mut n: BTreeSet<NoiseKind> = sibling
+                .map(|d| d.noise.iter().copied().collect())
+                .unwrap_or_default();
+            n.insert(NoiseKind::KernelRenumbering);
+            Outcome::noise(n)
+        } else if let Some(d) = sibling.filter(|d| d.class == DiffClass::Decision) {
+            Outcome::explained(
+                DiffClass::Decision,
+                format!(
+                    "compiled from {}, which {}",
+                    d.a.as_deref().unwrap_or(""),
+                    d.reason.as_deref().unwrap_or("differs by a decision")
+                ),
+            )
+        } else {
+            Outcome::unexplained(
+                UnexplainedCause::CubinSameConfig,
+                "cubin of an autotune candidate differs beyond noise while the candidate (source and launch config) is the same".into(),
+            )
+        };
+        o.kernel = kernel;
+        o
+    }
+
     fn cubin(&self, fa: &ArtifactFile, fb: &ArtifactFile, ca: &[u8], cb: &[u8]) -> Outcome {
         let kernel = self
             .ia
             .kernel_of(&fa.path)
             .or_else(|| self.ib.kernel_of(&fb.path));
+        if triton_dir(&fa.path).is_some() {
+            return self.triton_cubin(fa, ca, cb, kernel);
+        }
         let key = kernel
             .as_deref()
             .and_then(|k| self.table.differing_key(dir_of(&fa.path), k, false));
@@ -304,6 +440,40 @@ impl Classifier<'_, '_> {
         o
     }
 
+    /// An FX-graph cache entry holds its graph's output code, named by its
+    /// `cache_key` (the output code's content-hashed file name): it
+    /// differs when, and as, that output code differs.
+    fn fx_entry(&self, ca: &[u8], cb: &[u8]) -> Outcome {
+        // The pickle stores `cache_key` then its value a few bytes on.
+        let holds = |bytes: &[u8], path: Option<&str>| {
+            let stem = path
+                .map(super::base_of)
+                .and_then(|n| n.strip_suffix(".py"))
+                .unwrap_or("");
+            !stem.is_empty()
+                && memchr::memmem::find_iter(bytes, b"cache_key").any(|at| {
+                    let window = &bytes[at..bytes.len().min(at + 9 + 16 + stem.len())];
+                    memchr::memmem::find(window, stem.as_bytes()).is_some()
+                })
+        };
+        let code = self.file_diffs.iter().find(|d| {
+            d.role == FileRole::Source && holds(ca, d.a.as_deref()) && holds(cb, d.b.as_deref())
+        });
+        match code {
+            Some(d) if d.class != DiffClass::Unexplained && d.class != DiffClass::Noise => {
+                Outcome::explained(
+                    d.class,
+                    format!(
+                        "the FX-graph cache entry of the output code {}, which differs: {}",
+                        d.a.as_deref().unwrap_or(""),
+                        d.reason.as_deref().unwrap_or("")
+                    ),
+                )
+            }
+            _ => self.binary(ca, cb, "FX-graph cache entry differs beyond noise and holds no output code that differs for a named cause"),
+        }
+    }
+
     fn best_config(&self, fa: &ArtifactFile, fb: &ArtifactFile) -> Outcome {
         let kernel = self
             .ia
@@ -353,18 +523,19 @@ impl Classifier<'_, '_> {
     }
 
     fn text(&mut self, fa: &ArtifactFile, fb: &ArtifactFile, ta: &str, tb: &str) -> Outcome {
-        let pa: Prepared = text::prepare(ta, &self.ia.roots);
-        let pb: Prepared = text::prepare(tb, &self.ib.roots);
+        let pa: Prepared = text::prepare(ta, &self.ia.roots, None);
+        let pb: Prepared = text::prepare(tb, &self.ib.roots, Some(&self.ib.rename));
         let d = text::diff(&pa, &pb);
         let dir = dir_of(&fa.path);
         let mut explained: BTreeSet<String> = BTreeSet::new();
         let mut explained_lines = 0usize;
-        let mut unexplained_lines = Vec::new();
+        // Every differing line, and whether it carries a config.
+        let mut all_lines: Vec<(WrapperLine, bool)> = Vec::new();
         for line in &d.differing {
             let kernel = line.kernel().map(str::to_owned);
             // What was compared: paths normalised, shape constants inlined.
-            let text_a = line.a.map(|l| l.compared.trim().to_owned());
-            let text_b = line.b.map(|l| l.compared.trim().to_owned());
+            let text_a = line.a.map(|l| l.unmasked.trim().to_owned());
+            let text_b = line.b.map(|l| l.unmasked.trim().to_owned());
             let role = line_role(text_a.as_deref().or(text_b.as_deref()).unwrap_or(""));
             let agrees = kernel.as_deref().and_then(|k| {
                 let (ca, cb) = self.table.best.get(k)?;
@@ -391,20 +562,25 @@ impl Classifier<'_, '_> {
                 text_b,
                 agrees_with_config: agrees,
             };
+            // A kernel whose code a decision changed differs by that code,
+            // not by the config its lines would carry.
             let key = kernel
                 .as_deref()
+                .filter(|k| !self.decision_kernels.contains_key(*k))
                 .and_then(|k| self.table.differing_key(dir, k, false))
                 .filter(|_| agrees != Some(false));
             match key {
                 Some(key) => {
                     explained_lines += 1;
                     explained.insert(key.1.clone());
+                    all_lines.push((wl.clone(), true));
                     self.carriers.entry(key).or_default().push(wl);
                 }
-                None => unexplained_lines.push(wl),
+                None => all_lines.push((wl, false)),
             }
         }
         let _ = fb;
+        let (decided, unexplained_lines) = self.decision_regions(all_lines);
         if !unexplained_lines.is_empty() {
             let n = unexplained_lines.len();
             let mut o = Outcome::unexplained(
@@ -415,6 +591,23 @@ impl Classifier<'_, '_> {
             );
             o.noise = d.noise;
             o.lines = unexplained_lines;
+            return o;
+        }
+        if !decided.is_empty() {
+            let mut o = Outcome::explained(
+                DiffClass::Decision,
+                format!(
+                    "{} line(s) differ around kernels a decision changed: {}{}",
+                    decided.values().sum::<usize>(),
+                    decided.keys().cloned().collect::<Vec<_>>().join("; "),
+                    if explained_lines > 0 {
+                        format!("; {explained_lines} line(s) carry differing configs")
+                    } else {
+                        String::new()
+                    }
+                ),
+            );
+            o.noise = d.noise;
             return o;
         }
         if explained_lines > 0 {
@@ -431,4 +624,60 @@ impl Classifier<'_, '_> {
         }
         Outcome::noise(d.noise)
     }
+
+    /// Differing lines that sit in a region (runs of differing lines at
+    /// most four lines apart) touching a kernel a decision explains: the
+    /// output code around a padded matmul. Returns how many lines each
+    /// decision explains, and the lines left.
+    fn decision_regions(
+        &self,
+        lines: Vec<(WrapperLine, bool)>,
+    ) -> (BTreeMap<String, usize>, Vec<WrapperLine>) {
+        let mut decided = BTreeMap::new();
+        if self.decision_kernels.is_empty() {
+            let left = lines
+                .into_iter()
+                .filter(|(_, c)| !c)
+                .map(|(l, _)| l)
+                .collect();
+            return (decided, left);
+        }
+        let near = |x: Option<usize>, y: Option<usize>| match (x, y) {
+            (Some(x), Some(y)) => x.abs_diff(y) <= 4,
+            _ => false,
+        };
+        let mut regions: Vec<Vec<(WrapperLine, bool)>> = Vec::new();
+        for l in lines {
+            let continues = regions
+                .last()
+                .and_then(|r| r.last())
+                .is_some_and(|(p, _)| near(p.line_a, l.0.line_a) || near(p.line_b, l.0.line_b));
+            match regions.last_mut() {
+                Some(r) if continues => r.push(l),
+                _ => regions.push(vec![l]),
+            }
+        }
+        let mut left = Vec::new();
+        for r in regions {
+            let why = r.iter().find_map(|(l, _)| {
+                self.decision_of(l.kernel.as_deref())
+                    .map(|(_, w)| w.to_owned())
+            });
+            let open: Vec<WrapperLine> =
+                r.into_iter().filter(|(_, c)| !c).map(|(l, _)| l).collect();
+            match why {
+                Some(w) if !open.is_empty() => *decided.entry(w).or_default() += open.len(),
+                Some(_) => {}
+                None => left.extend(open),
+            }
+        }
+        (decided, left)
+    }
+}
+
+/// Whether A has the `.ptx` a Triton-cache cubin was built from.
+fn ptx_pair_exists(ia: &TreeIndex<'_>, cubin: &str) -> bool {
+    cubin
+        .rsplit_once('.')
+        .is_some_and(|(stem, _)| ia.by_path.contains_key(format!("{stem}.ptx").as_str()))
 }

@@ -12,11 +12,15 @@
 //! - anything else: unexplained, with both values.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+
+use regex::Regex;
 
 use serde_json::Value;
 
 use super::model::{DecisionDiff, JsonValueDiff, NoiseKind};
 use super::normalize::normalize_paths;
+use super::renumber::Renames;
 
 /// At most this many differing values are collected per file.
 const MAX_VALUES: usize = 2_000;
@@ -36,8 +40,14 @@ pub(crate) struct JsonContext<'r> {
     pub(crate) file: &'r str,
     pub(crate) roots_a: &'r [String],
     pub(crate) roots_b: &'r [String],
-    /// An inductor benchmark cache: every number in it is a timing.
+    /// An inductor benchmark cache: every number in it is a timing, and a
+    /// boolean is a cached decision (pad_mm's "pad this matmul?").
     pub(crate) benchmark_cache: bool,
+    /// B's kernel names, rewritten to A's.
+    pub(crate) rename_b: Option<&'r Renames>,
+    /// The Triton cache directories the two files sit in, when they do:
+    /// a `hash` naming its own directory is the cache key, not content.
+    pub(crate) triton_dirs: Option<(&'r str, &'r str)>,
 }
 
 #[derive(Clone)]
@@ -92,6 +102,8 @@ struct Walk<'c, 'r> {
     out: JsonOutcome,
     /// Per decision record (its path): the values that differ in it.
     records: BTreeMap<String, (Vec<Seg>, Vec<JsonValueDiff>)>,
+    /// pad_mm decisions cached in a benchmark cache: (key, values).
+    pad_decisions: Vec<(String, JsonValueDiff)>,
     count: usize,
 }
 
@@ -113,10 +125,23 @@ impl Walk<'_, '_> {
         };
         match (a, b) {
             (Some(Value::Object(ma)), Some(Value::Object(mb))) => {
-                let keys: BTreeSet<&String> = ma.keys().chain(mb.keys()).collect();
+                // B's keys may name renamed kernels (`__grp__` child paths).
+                let mut mb_keys: BTreeMap<String, &Value> = BTreeMap::new();
+                for (k, v) in mb {
+                    match self.cx.rename_b.and_then(|r| r.rewrite(k)) {
+                        Some(renamed) => {
+                            self.out.noise.insert(NoiseKind::KernelRenumbering);
+                            mb_keys.insert(renamed, v);
+                        }
+                        None => {
+                            mb_keys.insert(k.clone(), v);
+                        }
+                    }
+                }
+                let keys: BTreeSet<&String> = ma.keys().chain(mb_keys.keys()).collect();
                 for k in keys {
                     segs.push(Seg::Key(k.clone()));
-                    self.walk(ma.get(k), mb.get(k), segs, record);
+                    self.walk(ma.get(k), mb_keys.get(k).copied(), segs, record);
                     segs.pop();
                 }
             }
@@ -132,9 +157,20 @@ impl Walk<'_, '_> {
     }
 
     fn leaf(&mut self, a: Option<&Value>, b: Option<&Value>, segs: &[Seg], record: Option<usize>) {
+        let key = segs.iter().rev().find_map(|s| match s {
+            Seg::Key(k) => Some(k.as_str()),
+            Seg::Index(_) => None,
+        });
         if let (Some(Value::String(sa)), Some(Value::String(sb))) = (a, b) {
+            if let (Some("hash"), Some((da, db))) = (key, self.cx.triton_dirs) {
+                if names_its_directory(sa, da) && names_its_directory(sb, db) {
+                    self.out.noise.insert(NoiseKind::HashedFileName);
+                    return;
+                }
+            }
+            let renamed = self.cx.rename_b.and_then(|r| r.rewrite(sb));
             let na = normalize_paths(sa, self.cx.roots_a);
-            let nb = normalize_paths(sb, self.cx.roots_b);
+            let nb = normalize_paths(renamed.as_deref().unwrap_or(sb), self.cx.roots_b);
             if na.text == nb.text {
                 if na.path_changed || nb.path_changed {
                     self.out.noise.insert(NoiseKind::AbsoluteCachePath);
@@ -142,14 +178,16 @@ impl Walk<'_, '_> {
                 if na.hash_changed || nb.hash_changed {
                     self.out.noise.insert(NoiseKind::HashedFileName);
                 }
+                if na.address_changed || nb.address_changed {
+                    self.out.noise.insert(NoiseKind::ObjectAddress);
+                }
+                if renamed.is_some() {
+                    self.out.noise.insert(NoiseKind::KernelRenumbering);
+                }
                 return;
             }
         }
         let both_numbers = a.is_some_and(Value::is_number) && b.is_some_and(Value::is_number);
-        let key = segs.iter().rev().find_map(|s| match s {
-            Seg::Key(k) => Some(k.as_str()),
-            Seg::Index(_) => None,
-        });
         if both_numbers && (self.cx.benchmark_cache || key.is_some_and(is_timing_key)) {
             self.out.noise.insert(NoiseKind::Timing);
             return;
@@ -164,6 +202,13 @@ impl Walk<'_, '_> {
             a: a.cloned(),
             b: b.cloned(),
         };
+        let both_bools = a.is_some_and(Value::is_boolean) && b.is_some_and(Value::is_boolean);
+        if self.cx.benchmark_cache && both_bools {
+            if let Some(k) = key.filter(|k| k.contains("'exclude_pad:")) {
+                self.pad_decisions.push((k.to_owned(), diff));
+                return;
+            }
+        }
         match record {
             Some(depth) => {
                 let at = path_text(&segs[..depth]);
@@ -195,10 +240,15 @@ pub(crate) fn diff_json(cx: &JsonContext<'_>, a: &Value, b: &Value) -> JsonOutco
         cx,
         out: JsonOutcome::default(),
         records: BTreeMap::new(),
+        pad_decisions: Vec::new(),
         count: 0,
     };
     w.walk(Some(a), Some(b), &mut Vec::new(), None);
     let mut out = w.out;
+    for (key, diff) in w.pad_decisions {
+        out.decisions
+            .push(pad_mm_decision(cx.file, &key, diff, a, b));
+    }
     for (at, (segs, changed)) in w.records {
         let ra = get(a, &segs);
         let rb = get(b, &segs);
@@ -255,7 +305,33 @@ fn decision(
     } else if winner_a != winner_b {
         meaning.push("the winner flipped".into());
     }
+    let changed_text: Vec<String> = changed
+        .iter()
+        .map(|c| {
+            let field = c.path.strip_prefix(at.as_str()).unwrap_or(&c.path);
+            format!(
+                "{} {} -> {}",
+                field.trim_start_matches('.'),
+                show(&c.a),
+                show(&c.b)
+            )
+        })
+        .collect();
+    let winner = if winner_a == winner_b {
+        format!("; winner {} in both", show(&winner_a))
+    } else {
+        format!("; winner {} -> {}", show(&winner_a), show(&winner_b))
+    };
+    let name = if kernel_lane {
+        "kernel_lane"
+    } else {
+        at.as_str()
+    };
+    let headline = format!("{file} {name}: {}{winner}", changed_text.join(", "));
     DecisionDiff {
+        graph_op: None,
+        padded_side: None,
+        headline,
         file: file.to_owned(),
         path: at,
         what: kernel_lane.then(|| {
@@ -266,6 +342,130 @@ fn decision(
         winner_b,
         decided_on,
         meaning,
+    }
+}
+
+fn show(v: &Option<Value>) -> String {
+    v.as_ref()
+        .map_or_else(|| "absent".to_owned(), Value::to_string)
+}
+
+/// Whether `hash` (64 hex digits) is the key a Triton cache directory is
+/// named after: its bytes in unpadded base32 (RFC 4648).
+fn names_its_directory(hash: &str, dir: &str) -> bool {
+    if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return false;
+    }
+    let name = dir.rsplit('/').next().unwrap_or(dir);
+    let bytes: Vec<u8> = (0..32)
+        .filter_map(|i| u8::from_str_radix(&hash[2 * i..2 * i + 2], 16).ok())
+        .collect();
+    const ALPHABET: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    let mut out = String::new();
+    let (mut buffer, mut bits) = (0u32, 0u32);
+    for b in bytes {
+        buffer = (buffer << 8) | u32::from(b);
+        bits += 8;
+        while bits >= 5 {
+            bits -= 5;
+            out.push(ALPHABET[((buffer >> bits) & 31) as usize] as char);
+        }
+    }
+    if bits > 0 {
+        out.push(ALPHABET[((buffer << (5 - bits)) & 31) as usize] as char);
+    }
+    out == name
+}
+
+fn pad_mm_fields(key: &str) -> (Option<String>, Vec<String>) {
+    static OP: OnceLock<Regex> = OnceLock::new();
+    static SIZE: OnceLock<Regex> = OnceLock::new();
+    let op = OP
+        .get_or_init(|| Regex::new(r"op='([\w.]+)'").expect("static regex"))
+        .captures(key)
+        .map(|c| c[1].to_owned());
+    let sizes = SIZE
+        .get_or_init(|| Regex::new(r"torch\.Size\(\[([^\]]*)\]\)").expect("static regex"))
+        .captures_iter(key)
+        .map(|c| format!("[{}]", &c[1]))
+        .collect();
+    (op, sizes)
+}
+
+/// A pad_mm decision that flipped: inductor's pad_mm pass times a matmul
+/// unpadded and padded and caches whether to pad (`is_padded_faster`:
+/// pad when the unpadded time exceeds the padded time by 1.1x). The
+/// unpadded time is cached beside it under `base mm time: ...`.
+fn pad_mm_decision(
+    file: &str,
+    key: &str,
+    diff: JsonValueDiff,
+    a: &Value,
+    b: &Value,
+) -> DecisionDiff {
+    let (op, sizes) = pad_mm_fields(key);
+    let prefix = key.split("'exclude_pad:").next().unwrap_or(key);
+    let base_time = |root: &Value| -> Option<Value> {
+        let cache = root.get("cache")?.as_object()?;
+        cache
+            .iter()
+            .find(|(k, _)| {
+                k.strip_prefix("base mm time: ")
+                    .is_some_and(|rest| rest.starts_with(prefix))
+                    && op
+                        .as_deref()
+                        .is_none_or(|o| k.contains(&format!("op='{o}'")))
+            })
+            .map(|(_, v)| v.clone())
+    };
+    let word = |v: &Option<Value>| match v.as_ref().and_then(Value::as_bool) {
+        Some(true) => Value::from("pad"),
+        Some(false) => Value::from("do not pad"),
+        None => Value::Null,
+    };
+    let op_name = op.clone().unwrap_or_else(|| "a matmul".into());
+    let mut decided_on = BTreeMap::new();
+    decided_on.insert("op".to_owned(), Value::from(op_name.clone()));
+    decided_on.insert("operand_shapes".to_owned(), Value::from(sizes.clone()));
+    if let Some(t) = base_time(a) {
+        decided_on.insert("unpadded_time_ms_a".to_owned(), t);
+    }
+    if let Some(t) = base_time(b) {
+        decided_on.insert("unpadded_time_ms_b".to_owned(), t);
+    }
+    decided_on.insert(
+        "rule".to_owned(),
+        Value::from("pad when the unpadded time exceeds the padded time x 1.1 (the padded time is not cached)"),
+    );
+    let (wa, wb) = (word(&diff.a), word(&diff.b));
+    let padded = if diff.a.as_ref().and_then(Value::as_bool) == Some(true) {
+        "A"
+    } else {
+        "B"
+    };
+    let headline = format!(
+        "{file} pad_mm on {op_name} {}: {} -> {}",
+        sizes.join(" x "),
+        show(&Some(wa.clone())),
+        show(&Some(wb.clone()))
+    );
+    DecisionDiff {
+        headline,
+        file: file.to_owned(),
+        path: diff.path.clone(),
+        what: Some(format!(
+            "inductor's pad_mm pass: whether to pad {op_name} of {} (benchmarked at compile time, cached in the benchmark cache)",
+            sizes.join(" x ")
+        )),
+        changed: vec![diff],
+        winner_a: Some(wa),
+        winner_b: Some(wb),
+        decided_on,
+        meaning: vec![format!(
+            "{padded} pads {op_name}: its graph gains a padding kernel there, the kernels after it are renumbered, and the output code and FX-graph cache entry follow"
+        )],
+        graph_op: op,
+        padded_side: Some(padded),
     }
 }
 
@@ -294,6 +494,8 @@ mod tests {
             roots_a: &[],
             roots_b: &[],
             benchmark_cache: false,
+            rename_b: None,
+            triton_dirs: None,
         }
     }
 
@@ -329,6 +531,43 @@ mod tests {
         // A timing key holding a string is not a timing.
         let o = diff_json(&cx(), &json!({"x_s": "1"}), &json!({"x_s": "2"}));
         assert_eq!(o.unexplained.len(), 1);
+    }
+
+    #[test]
+    fn a_flipped_pad_mm_decision_is_named_with_its_timings() {
+        let key = "((torch.Size([2, 64]), (64, 1), torch.float32), (torch.Size([64, 128]), (1, 64), torch.float32), 'exclude_pad:True', 'exclude_pad:False', <OpOverloadPacket(op='aten.addmm')>, (torch.Size([128]), (1,), torch.float32), True)";
+        let base = "base mm time: ((torch.Size([2, 64]), (64, 1), torch.float32), (torch.Size([64, 128]), (1, 64), torch.float32), None, None, <OpOverloadPacket(op='aten.addmm')>, (torch.Size([128]), (1,), torch.float32), True)";
+        let a = json!({"system": {"hash": "h"}, "cache": {key: true, base: 0.0712}});
+        let b = json!({"system": {"hash": "h"}, "cache": {key: false, base: 0.0943}});
+        let cx = JsonContext {
+            benchmark_cache: true,
+            ..cx()
+        };
+        let o = diff_json(&cx, &a, &b);
+        assert!(o.unexplained.is_empty(), "{:?}", o.unexplained);
+        assert!(o.noise.contains(&NoiseKind::Timing));
+        let d = &o.decisions[0];
+        assert_eq!(d.graph_op.as_deref(), Some("aten.addmm"));
+        assert_eq!(d.padded_side, Some("A"));
+        assert_eq!(d.winner_a, Some(json!("pad")));
+        assert_eq!(d.decided_on["unpadded_time_ms_b"], json!(0.0943));
+        assert_eq!(
+            d.decided_on["operand_shapes"],
+            json!(["[2, 64]", "[64, 128]", "[128]"])
+        );
+    }
+
+    #[test]
+    fn a_triton_hash_naming_its_directory_is_the_cache_key() {
+        let hash = "d5c778251c6eff349d829dab6cf51df170bc4edb7c467e5c3bf6405994835111";
+        assert!(names_its_directory(
+            hash,
+            "t/triton/2XDXQJI4N37TJHMCTWVWZ5I56FYLYTW3PRDH4XB36ZAFTFEDKEIQ"
+        ));
+        assert!(!names_its_directory(
+            hash,
+            "t/triton/3XDXQJI4N37TJHMCTWVWZ5I56FYLYTW3PRDH4XB36ZAFTFEDKEIQ"
+        ));
     }
 
     #[test]

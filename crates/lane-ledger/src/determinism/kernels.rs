@@ -152,6 +152,7 @@ pub(super) fn build(pairs: &[Pair<'_>], ia: &TreeIndex<'_>, ib: &TreeIndex<'_>) 
         if let (Some(ca), Some(cb)) = (ca, cb) {
             let c = configs::compare(ca, cb);
             if c.fields.is_empty() {
+                summary.agreeing += 1;
                 same.insert(k.clone());
             } else {
                 differing.insert(
@@ -191,6 +192,7 @@ pub(super) fn build(pairs: &[Pair<'_>], ia: &TreeIndex<'_>, ib: &TreeIndex<'_>) 
             let (ca, cb) = (to_config(ca.fields.clone()), to_config(cb.fields.clone()));
             let c = configs::compare(&ca, &cb);
             if c.fields.is_empty() {
+                summary.agreeing += 1;
                 same.insert(k.clone());
             } else {
                 let entry = entry_name(&dir_a);
@@ -202,6 +204,7 @@ pub(super) fn build(pairs: &[Pair<'_>], ia: &TreeIndex<'_>, ib: &TreeIndex<'_>) 
         }
     }
     summary.with_configs = summary.from_best_config + summary.from_wrapper;
+    summary.differing = differing.len();
     let names: BTreeSet<String> = differing.keys().map(|(_, k)| k.clone()).collect();
     summary.config_same = same.difference(&names).cloned().collect();
     summary.config_differs = names.into_iter().collect();

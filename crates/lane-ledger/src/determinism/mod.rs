@@ -32,6 +32,7 @@ mod model;
 mod normalize;
 mod pairing;
 pub mod render;
+mod renumber;
 pub mod text;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -86,6 +87,8 @@ fn role_of(path: &str) -> FileRole {
         FileRole::Built
     } else if is_benchmark_cache(path) {
         FileRole::BenchmarkCache
+    } else if pairing::is_fx_graph_entry(path) {
+        FileRole::FxGraphEntry
     } else if TEXT_EXTENSIONS.iter().any(|e| name.ends_with(e)) {
         FileRole::Source
     } else {
@@ -252,8 +255,11 @@ fn diff_impl(
 ) -> Result<DeterminismReport, DiffError> {
     validate(a, "A")?;
     validate(b, "B")?;
-    let ia = TreeIndex::new(a);
-    let ib = TreeIndex::new(b);
+    let mut ia = TreeIndex::new(a);
+    let mut ib = TreeIndex::new(b);
+    ib.rename = renumber::pair_kernels(a, b);
+    ia.index_candidates();
+    ib.index_candidates();
     let pairs = pair_files(&ia, &ib);
     let counts = count_files(&pairs, a, b);
     let table = kernels::build(&pairs, &ia, &ib);
@@ -266,15 +272,33 @@ fn diff_impl(
         unexplained: Vec::new(),
         carriers: BTreeMap::new(),
         decisions: Vec::new(),
+        decision_kernels: BTreeMap::new(),
     };
-    // Sources before built binaries, which inherit their sources' class.
+    // Benchmark caches first (their decisions explain graph changes),
+    // sources before cubins (compiled from them) before built binaries and
+    // FX-graph entries (which inherit their sources' class).
+    let rank = |path: &str| match role_of(path) {
+        FileRole::BenchmarkCache => 0,
+        FileRole::Cubin => 2,
+        FileRole::Built | FileRole::FxGraphEntry => 3,
+        _ => 1,
+    };
     let mut order: Vec<&Pair<'_>> = pairs.iter().collect();
     order.sort_by_key(|p| {
         let path = p.a.or(p.b).map(|f| f.path.as_str()).unwrap_or("");
-        (role_of(path) == FileRole::Built, path.to_owned())
+        (rank(path), path.to_owned())
     });
+    let mut graph_ready = false;
     for p in order {
+        let path = p.a.or(p.b).map(|f| f.path.as_str()).unwrap_or("");
+        if !graph_ready && rank(path) > 0 {
+            cx.graph_decisions();
+            graph_ready = true;
+        }
         cx.classify(p);
+    }
+    if !graph_ready {
+        cx.graph_decisions();
     }
 
     let mut noise_counts: BTreeMap<NoiseKind, usize> = BTreeMap::new();
@@ -353,11 +377,6 @@ fn diff_impl(
     })
 }
 
-fn short(v: &Option<serde_json::Value>) -> String {
-    v.as_ref()
-        .map_or_else(|| "absent".to_owned(), serde_json::Value::to_string)
-}
-
 fn summary(
     verdict: DeterminismVerdict,
     counts: &FileCounts,
@@ -377,7 +396,7 @@ fn summary(
             .collect();
         format!(
             "{} of {} kernels chose different configs ({})",
-            kernels.config_differs.len(),
+            kernels.differing,
             kernels.with_configs,
             names.join(", ")
         )
@@ -393,26 +412,7 @@ fn summary(
             format!("{}; every other difference is known noise", configs())
         }
         DeterminismVerdict::DecisionsFlipped => {
-            let list: Vec<String> = decisions
-                .iter()
-                .map(|d| {
-                    let changed: Vec<String> = d
-                        .changed
-                        .iter()
-                        .map(|c| {
-                            let field = c.path.strip_prefix(&d.path).unwrap_or(&c.path);
-                            let field = field.trim_start_matches('.');
-                            format!("{field} {} -> {}", short(&c.a), short(&c.b))
-                        })
-                        .collect();
-                    let winner = if d.winner_a == d.winner_b {
-                        format!("; winner {} in both", short(&d.winner_a))
-                    } else {
-                        String::new()
-                    };
-                    format!("{} {}: {}{winner}", d.file, d.path, changed.join(", "))
-                })
-                .collect();
+            let list: Vec<String> = decisions.iter().map(|d| d.headline.clone()).collect();
             let mut s = format!(
                 "{} recorded decision(s) flipped ({})",
                 decisions.len(),

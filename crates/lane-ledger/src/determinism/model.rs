@@ -116,6 +116,20 @@ pub enum NoiseKind {
     Timing,
     /// Values equal once parsed (JSON key order, spacing).
     Formatting,
+    /// Kernels renumbered (`triton_poi_fused_addmm_silu_4` in one mint is
+    /// `..._3` in the other: a kernel earlier in the graph was added), and
+    /// the files and names that follow them.
+    KernelRenumbering,
+    /// Wrapper buffers renumbered consistently (`buf5` is `buf4` throughout).
+    BufferRenumbering,
+    /// Python object addresses in reprs (`at 0x7f2bcad3e180`).
+    ObjectAddress,
+    /// A temporary build directory (`/tmp/tmpXXXXXXXX/`) compiled into a
+    /// binary built at run time, and the ELF build-id that hashes it.
+    TempBuildDir,
+    /// A PTX's DWARF sections (`.section .debug_info`): source file,
+    /// directory and kernel names as bytes; the line table is compared.
+    PtxDebugInfo,
 }
 
 /// The verdict of a determinism diff, from best to worst.
@@ -172,6 +186,9 @@ pub enum FileRole {
     /// One of inductor's benchmark caches (`inductor/cache/<key>`): timings
     /// of autotune candidates, keyed by the candidate.
     BenchmarkCache,
+    /// An FX-graph cache entry (`inductor/fxgraph/<shard>/<key>/<entry>`):
+    /// a pickled compiled graph, holding its output code.
+    FxGraphEntry,
     /// Any other file.
     Other,
 }
@@ -363,6 +380,8 @@ pub struct DecisionDiff {
     pub file: String,
     /// Where in the file, as a JSON path (`$.kernel_lane`).
     pub path: String,
+    /// One line: the decision, and how it flipped.
+    pub headline: String,
     /// What the decision is, when lane knows it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub what: Option<String>,
@@ -379,6 +398,14 @@ pub struct DecisionDiff {
     pub decided_on: BTreeMap<String, serde_json::Value>,
     /// What each changed value means, for a vocabulary lane knows.
     pub meaning: Vec<String>,
+    /// The op whose compiled graph the decision shapes (pad_mm:
+    /// `aten.addmm`); differences in the kernels that fuse it, and in the
+    /// output code around them, are explained by it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub graph_op: Option<String>,
+    /// The side that padded, for a pad_mm decision.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub padded_side: Option<&'static str>,
 }
 
 /// A finding about the inputs themselves (an ill-typed config).
@@ -445,6 +472,10 @@ pub struct KernelSummary {
     /// Kernels whose config was read from a wrapper's launcher (no
     /// best_config ships for them), counted once per package entry.
     pub from_wrapper: usize,
+    /// Kernels (per package entry) whose configs differ.
+    pub differing: usize,
+    /// Kernels (per package entry) whose configs agree.
+    pub agreeing: usize,
 }
 
 /// The two sides' inputs, as read.

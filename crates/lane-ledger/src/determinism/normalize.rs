@@ -14,6 +14,15 @@
 //!    int_array_N[] = {...};` declarations are dropped and every use of
 //!    `int_array_N` is replaced by its values, so arrays renumbered with the
 //!    same values compare equal and a changed value still shows at its use.
+//!    A two-character shard directory right in front of a hashed name in a
+//!    relative path (`rig/capture/inductor/vh/<hash>.py`) becomes `<shard>`
+//!    too: inductor derives it from the hash.
+//! 5. Python object addresses in reprs (`<built-in method conv2d ... at
+//!    0x7f2bcad3e180>`, `<code object silu at 0x14a65430, ...>`): each
+//!    process's memory layout, replaced by `0x<addr>`.
+//! 6. Build noise in binaries a tool compiled at run time (Triton's
+//!    `cuda_utils.so`): the temporary build directory (`/tmp/tmpXXXXXXXX/`)
+//!    and the ELF GNU build-id note, a hash that follows it.
 //! 4. DWARF source mtimes (binaries): the line table of a cubin records each
 //!    kernel source's modification time right after its NUL-terminated
 //!    `.py` file name and directory index; a ULEB128 value that reads as a
@@ -45,6 +54,21 @@ fn hash_bytes_re() -> &'static BytesRegex {
     RE.get_or_init(|| {
         BytesRegex::new(r"(?-u)\b(?:c[a-z2-7]{51}|[A-Z2-7]{52})\b").expect("static regex")
     })
+}
+
+fn rel_shard_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r#"(^|[/\s"'(])[a-z0-9]{2}/<hash>"#).expect("static regex"))
+}
+
+fn dir_shard_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r#"/[a-z0-9]{2}""#).expect("static regex"))
+}
+
+fn address_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"\bat 0x[0-9a-f]{4,16}\b").expect("static regex"))
 }
 
 fn shard_re() -> &'static Regex {
@@ -87,11 +111,12 @@ pub(crate) fn ordered_roots(roots: &BTreeSet<String>) -> Vec<String> {
     v
 }
 
-/// One line after rules 1 and 2, with which of them changed it.
+/// One line after rules 1, 2 and 5, with which of them changed it.
 pub(crate) struct PathNormalized {
     pub(crate) text: String,
     pub(crate) path_changed: bool,
     pub(crate) hash_changed: bool,
+    pub(crate) address_changed: bool,
 }
 
 /// Applies rules 1 and 2 to one line.
@@ -114,10 +139,26 @@ pub(crate) fn normalize_paths(line: &str, roots: &[String]) -> PathNormalized {
             .replace_all(&text, "<cache>/<shard>/")
             .into_owned();
     }
+    if hash_changed && rel_shard_re().is_match(&text) {
+        text = rel_shard_re()
+            .replace_all(&text, "${1}<shard>/<hash>")
+            .into_owned();
+    }
+    // A debug record naming the file and its directory apart
+    // (`filename: "<hash>.py", directory: ".../hm"`).
+    if hash_changed && text.contains("directory: \"") {
+        text = dir_shard_re().replace_all(&text, "/<shard>\"").into_owned();
+    }
+    let mut address_changed = false;
+    if text.contains(" 0x") && address_re().is_match(&text) {
+        text = address_re().replace_all(&text, "at 0x<addr>").into_owned();
+        address_changed = true;
+    }
     PathNormalized {
         text,
         path_changed,
         hash_changed,
+        address_changed,
     }
 }
 
@@ -227,7 +268,38 @@ fn mask_dwarf_mtimes(bytes: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// Rules 1, 2 and 4 over a binary, with the noise kinds that changed it.
+fn temp_dir_bytes_re() -> &'static BytesRegex {
+    static RE: OnceLock<BytesRegex> = OnceLock::new();
+    RE.get_or_init(|| BytesRegex::new(r"(?-u)/tmp/tmp[a-z0-9_]{8}/").expect("static regex"))
+}
+
+/// Rule 6: a temporary build directory (`/tmp/tmpXXXXXXXX/`, Python's
+/// `tempfile`) compiled into a binary, and the ELF GNU build-id note,
+/// a hash of the binary that follows it. Same-length masks.
+fn mask_build_noise(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut out: Option<Vec<u8>> = None;
+    if temp_dir_bytes_re().is_match(bytes) {
+        out = Some(
+            temp_dir_bytes_re()
+                .replace_all(bytes, &b"/tmp/tmp________/"[..])
+                .into_owned(),
+        );
+    }
+    // namesz 4, descsz 20, type 3 (NT_GNU_BUILD_ID), "GNU\0", then the id.
+    const NOTE: &[u8] = b"\x04\x00\x00\x00\x14\x00\x00\x00\x03\x00\x00\x00GNU\x00";
+    let cur = out.as_deref().unwrap_or(bytes);
+    if let Some(at) = memchr::memmem::find(cur, NOTE) {
+        let start = at + NOTE.len();
+        if cur.len() >= start + 20 {
+            let mut v = cur.to_vec();
+            v[start..start + 20].fill(0);
+            out = Some(v);
+        }
+    }
+    out
+}
+
+/// Rules 1, 2, 4 and 6 over a binary, with the noise kinds that changed it.
 pub(crate) fn normalize_binary(bytes: &[u8], roots: &[String]) -> (Vec<u8>, BTreeSet<NoiseKind>) {
     let mut kinds = BTreeSet::new();
     let mut cur = bytes.to_vec();
@@ -246,6 +318,12 @@ pub(crate) fn normalize_binary(bytes: &[u8], roots: &[String]) -> (Vec<u8>, BTre
     if let Some(next) = mask_dwarf_mtimes(&cur) {
         cur = next;
         kinds.insert(NoiseKind::DwarfSourceMtime);
+    }
+    if let Some(next) = mask_build_noise(&cur) {
+        if next != cur {
+            kinds.insert(NoiseKind::TempBuildDir);
+        }
+        cur = next;
     }
     (cur, kinds)
 }
@@ -278,6 +356,35 @@ mod tests {
     }
 
     #[test]
+    fn relative_shards_and_object_addresses_are_normalised() {
+        let a = normalize_paths(
+            &format!("# kernel path: rig/capture/inductor/vh/{H1}.py"),
+            &[],
+        );
+        let b = normalize_paths(
+            &format!("# kernel path: rig/capture/inductor/3i/{H2}.py"),
+            &[],
+        );
+        assert_eq!(a.text, b.text);
+        assert_eq!(
+            a.text,
+            "# kernel path: rig/capture/inductor/<shard>/<hash>.py"
+        );
+        let a = normalize_paths(
+            "type=<built-in method cat of type object at 0x7f2bcad3e180>",
+            &[],
+        );
+        let b = normalize_paths(
+            "type=<built-in method cat of type object at 0x7f7fe573e180>",
+            &[],
+        );
+        assert_eq!(a.text, b.text);
+        assert!(a.address_changed);
+        // A short hex number is not an address.
+        assert!(!normalize_paths("flags at 0x1f", &[]).address_changed);
+    }
+
+    #[test]
     fn shard_directory_is_normalised() {
         let line = format!("/tmp/c/inductor/33/{H1}.py");
         let mut r = BTreeSet::new();
@@ -302,6 +409,26 @@ mod tests {
             .apply("static constexpr int64_t int_array_4[] = {2L, 8L};")
             .is_none());
         assert_eq!(b.apply("f(int_array_4, x);").unwrap().0, line);
+    }
+
+    #[test]
+    fn a_temp_build_dir_and_its_build_id_are_masked() {
+        let note = b"\x04\x00\x00\x00\x14\x00\x00\x00\x03\x00\x00\x00GNU\x00";
+        let mk = |id: u8, dir: &[u8]| {
+            let mut v = b"ELF..".to_vec();
+            v.extend_from_slice(note);
+            v.extend_from_slice(&[id; 20]);
+            v.extend_from_slice(b"..");
+            v.extend_from_slice(dir);
+            v.extend_from_slice(b"cuda_utils.c\0");
+            v
+        };
+        let (a, ka) = normalize_binary(&mk(1, b"/tmp/tmppguqp33d/"), &[]);
+        let (b, _) = normalize_binary(&mk(2, b"/tmp/tmpx81kq_0z/"), &[]);
+        assert_eq!(a, b);
+        assert!(ka.contains(&NoiseKind::TempBuildDir));
+        let (c, _) = normalize_binary(&mk(1, b"/opt/build/dir/x"), &[]);
+        assert_ne!(a, c);
     }
 
     #[test]

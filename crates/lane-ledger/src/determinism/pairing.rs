@@ -1,14 +1,18 @@
 //! Pairing the files of two trees: the same path first, then by role and
-//! kernel (generated names are content hashes), from what each tree says
-//! about itself (its cache roots, which cubin holds which kernel, which
-//! best_config belongs to which kernel).
+//! kernel (generated names are content hashes, kernel names are
+//! renumbered), from what each tree says about itself: its cache roots,
+//! which cubin holds which kernel (a wrapper's `loadKernel`, a Triton cache
+//! directory's file names), which best_config belongs to which kernel, and
+//! which autotune candidate each Triton cache directory holds.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 use regex::Regex;
+use sha2::{Digest, Sha256};
 
 use super::configs::{self, BestConfig};
+use super::renumber::Renames;
 use super::{base_of, dir_of, normalize, role_of, ArtifactFile, ArtifactTree, FileRole, PairedBy};
 
 fn load_kernel_re() -> &'static Regex {
@@ -27,6 +31,30 @@ pub(super) fn text_of(f: &ArtifactFile) -> Option<&str> {
     std::str::from_utf8(bytes).ok()
 }
 
+/// A file in a Triton cache directory (`.../triton/<52 base32>/<file>`):
+/// the directory and the file name.
+pub(super) fn triton_dir(path: &str) -> Option<(&str, &str)> {
+    let (dir, file) = path.rsplit_once('/')?;
+    let (parent, hash) = dir.rsplit_once('/').unwrap_or(("", dir));
+    let is_hash = hash.len() == 52
+        && hash
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || (b'2'..=b'7').contains(&b));
+    let under_triton = parent == "triton" || parent.ends_with("/triton");
+    (is_hash && under_triton).then_some((dir, file))
+}
+
+/// The kernel a Triton cache file is of (`__grp__K.json`, `K.cubin`, ...).
+fn triton_file_kernel(file: &str) -> &str {
+    let stem = file.strip_prefix("__grp__").unwrap_or(file);
+    stem.rsplit_once('.').map_or(stem, |(s, _)| s)
+}
+
+/// Whether a path is an FX-graph cache entry (`inductor/fxgraph/<shard>/<key>/<entry>`).
+pub(super) fn is_fx_graph_entry(path: &str) -> bool {
+    path.starts_with("fxgraph/") || path.contains("/fxgraph/")
+}
+
 /// What one tree says about itself: cache roots, cubin -> kernel, best_config -> kernel.
 pub(super) struct TreeIndex<'t> {
     pub(super) tree: &'t ArtifactTree,
@@ -34,6 +62,10 @@ pub(super) struct TreeIndex<'t> {
     pub(super) roots: Vec<String>,
     pub(super) cubin_kernel: HashMap<String, String>,
     pub(super) config_kernel: HashMap<String, String>,
+    /// Kernel names this tree's files are read under (B: renamed to A's).
+    pub(super) rename: Renames,
+    /// Triton cache directory -> the autotune candidate it holds.
+    pub(super) candidates: HashMap<&'t str, String>,
 }
 
 impl<'t> TreeIndex<'t> {
@@ -84,29 +116,79 @@ impl<'t> TreeIndex<'t> {
             roots: normalize::ordered_roots(&roots),
             cubin_kernel,
             config_kernel,
+            rename: Renames::default(),
+            candidates: HashMap::new(),
         }
+    }
+
+    /// Names each Triton cache directory by the candidate it compiled: its
+    /// `.source` with the kernel's name, hashes and paths masked, and the
+    /// `num_warps`/`num_stages` its `.json` records. Call after `rename`
+    /// is set.
+    pub(super) fn index_candidates(&mut self) {
+        let mut parts: BTreeMap<&'t str, (Option<String>, Option<String>)> = BTreeMap::new();
+        for f in &self.tree.files {
+            let Some((dir, file)) = triton_dir(&f.path) else {
+                continue;
+            };
+            if file.starts_with("__grp__") {
+                continue;
+            }
+            let kernel = triton_file_kernel(file);
+            if file.ends_with(".source") {
+                if let Some(t) = text_of(f) {
+                    let masked: Vec<String> = t
+                        .lines()
+                        .map(|l| {
+                            normalize::normalize_paths(&l.replace(kernel, "<kernel>"), &[]).text
+                        })
+                        .collect();
+                    let d = format!("{:x}", Sha256::digest(masked.join("\n").as_bytes()));
+                    parts.entry(dir).or_default().0 = Some(d);
+                }
+            } else if file.ends_with(".json") {
+                let meta =
+                    text_of(f).and_then(|t| serde_json::from_str::<serde_json::Value>(t).ok());
+                if let Some(m) = meta {
+                    let launch = format!("w{}s{}", m["num_warps"], m["num_stages"]);
+                    parts.entry(dir).or_default().1 = Some(launch);
+                }
+            }
+        }
+        self.candidates = parts
+            .into_iter()
+            .filter_map(|(dir, (source, launch))| {
+                Some((dir, format!("{}:{}", source?.get(..16)?, launch?)))
+            })
+            .collect();
     }
 
     fn file(&self, path: &str) -> &'t ArtifactFile {
         &self.tree.files[self.by_path[path]]
     }
 
-    /// The kernel a file belongs to, by role.
+    /// The kernel a file belongs to, by role (under A's name).
     pub(super) fn kernel_of(&self, path: &str) -> Option<String> {
-        match role_of(path) {
-            FileRole::Cubin => self.cubin_kernel.get(base_of(path)).cloned(),
-            FileRole::BestConfig => self.config_kernel.get(path).cloned(),
-            FileRole::Source if path.ends_with(".py") => {
-                text_of(self.file(path)).and_then(configs::kernel_defined_in)
+        let own = if let Some((_, file)) = triton_dir(path) {
+            Some(triton_file_kernel(file).to_owned())
+        } else {
+            match role_of(path) {
+                FileRole::Cubin => self.cubin_kernel.get(base_of(path)).cloned(),
+                FileRole::BestConfig => self.config_kernel.get(path).cloned(),
+                FileRole::Source if path.ends_with(".py") => {
+                    text_of(self.file(path)).and_then(configs::kernel_defined_in)
+                }
+                _ => None,
             }
-            _ => None,
-        }
+        }?;
+        Some(self.rename.canonical(&own).to_owned())
     }
 
     /// The key a file is paired by when its path has no counterpart: its
     /// path with hashed names normalised, and for a kernel's files the role
     /// and kernel name in place of the file name (a package with several
-    /// entries repeats kernel names in different directories).
+    /// entries repeats kernel names in different directories; a Triton
+    /// cache holds one directory per autotune candidate).
     fn role_key(&self, path: &str) -> String {
         let normalized = |p: &str| {
             let p = normalize::normalize_paths(p, &[]).text;
@@ -114,11 +196,55 @@ impl<'t> TreeIndex<'t> {
                 .replace_all(&p, "${1}<shard>/<hash>")
                 .into_owned()
         };
+        if let Some((dir, file)) = triton_dir(path) {
+            let kernel = self.kernel_of(path).unwrap_or_default();
+            let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
+            let grp = if file.starts_with("__grp__") {
+                "grp:"
+            } else {
+                ""
+            };
+            let cand = self.candidates.get(dir).map_or("?", String::as_str);
+            return format!("{}/<{cand}>/{grp}{kernel}.{ext}", normalized(dir_of(dir)));
+        }
+        if is_fx_graph_entry(path) {
+            let root = path.split("fxgraph/").next().unwrap_or("");
+            return format!("{root}fxgraph/<entry>");
+        }
         match self.kernel_of(path) {
-            Some(k) => format!("{}/{:?}:{k}", normalized(dir_of(path)), role_of(path)),
+            Some(k) => format!(
+                "{}/{:?}:{k}",
+                shard_free(&normalized(dir_of(path))),
+                role_of(path)
+            ),
             None => normalized(path),
         }
     }
+}
+
+/// A directory with its last component masked when it is a two-character
+/// shard of an inductor cache (`inductor/hm` -> `inductor/<shard>`):
+/// kernel files are filed under a shard of their content hash.
+fn shard_free(dir: &str) -> String {
+    match dir.rsplit_once('/') {
+        Some((parent, last)) if is_shard(last) && is_cache_dir(parent) => {
+            format!("{parent}/<shard>")
+        }
+        _ => dir.to_owned(),
+    }
+}
+
+/// An inductor cache directory: `inductor/` in a compile-cache tarball,
+/// `cache/` in a mint bundle.
+fn is_cache_dir(dir: &str) -> bool {
+    let last = dir.rsplit('/').next().unwrap_or(dir);
+    last == "inductor" || last == "cache"
+}
+
+fn is_shard(s: &str) -> bool {
+    s.len() == 2
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
 fn shard_dir_re() -> &'static Regex {
@@ -187,4 +313,23 @@ pub(super) fn pair_files<'t>(ia: &TreeIndex<'t>, ib: &TreeIndex<'t>) -> Vec<Pair
         }
     }
     pairs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn triton_cache_files_are_recognised() {
+        let p = "cell.tar.gz/triton/2XDXQJI4N37TJHMCTWVWZ5I56FYLYTW3PRDH4XB36ZAFTFEDKEIQ/__grp__triton_poi_fused_convolution_7.json";
+        let (dir, file) = triton_dir(p).unwrap();
+        assert!(dir.ends_with("FEDKEIQ"));
+        assert_eq!(triton_file_kernel(file), "triton_poi_fused_convolution_7");
+        assert!(triton_dir("triton/short/x.cubin").is_none());
+        assert_eq!(shard_free("cell/inductor/hm"), "cell/inductor/<shard>");
+        assert_eq!(
+            shard_free("package/data/aotinductor/model"),
+            "package/data/aotinductor/model"
+        );
+    }
 }

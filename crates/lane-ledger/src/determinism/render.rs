@@ -165,8 +165,8 @@ pub fn render(r: &DeterminismReport) -> String {
         k.with_configs,
         k.from_best_config,
         k.from_wrapper,
-        k.config_differs.len(),
-        k.config_same.len()
+        k.differing,
+        k.agreeing
     );
     decisions(&mut out, r);
     kernels(&mut out, r);
@@ -181,13 +181,24 @@ pub fn render(r: &DeterminismReport) -> String {
             "\nfiles explained by configs or decisions ({}):",
             explained.len()
         );
+        // One line per reason, with the first files it explains.
+        let mut by_reason: Vec<(&str, Vec<String>)> = Vec::new();
         for d in explained {
-            let _ = writeln!(
-                out,
-                "  {}: {}",
-                pair(&d.a, &d.b),
-                escape_long(d.reason.as_deref().unwrap_or(""))
-            );
+            let reason = d.reason.as_deref().unwrap_or("");
+            let files = pair(&d.a, &d.b);
+            match by_reason.iter_mut().find(|(r, _)| *r == reason) {
+                Some((_, v)) => v.push(files),
+                None => by_reason.push((reason, vec![files])),
+            }
+        }
+        for (reason, files) in by_reason {
+            let _ = writeln!(out, "  {} ({} file(s))", escape_long(reason), files.len());
+            for f in files.iter().take(3) {
+                let _ = writeln!(out, "    {f}");
+            }
+            if files.len() > 3 {
+                let _ = writeln!(out, "    ... and {} more", files.len() - 3);
+            }
         }
     }
     let noise_only = r
@@ -256,16 +267,21 @@ fn decisions(out: &mut String, r: &DeterminismReport) {
     }
     let _ = writeln!(out, "\ndecisions that flipped ({}):", r.decisions.len());
     for d in &r.decisions {
-        let _ = writeln!(out, "  {} {}", escape(&d.file), escape(&d.path));
+        let _ = writeln!(out, "  {}", escape_long(&d.headline));
+        let _ = writeln!(out, "    at: {}", escape(&d.path));
         if let Some(w) = &d.what {
-            let _ = writeln!(out, "    what: {w}");
+            let _ = writeln!(out, "    what: {}", escape_long(w));
         }
         for c in &d.changed {
             let field = c.path.strip_prefix(&d.path).unwrap_or(&c.path);
+            let field = match field.trim_start_matches('.') {
+                "" => "value",
+                f => f,
+            };
             let _ = writeln!(
                 out,
                 "    {}: {} -> {}",
-                escape(field.trim_start_matches('.')),
+                escape(field),
                 json(&c.a),
                 json(&c.b)
             );
@@ -287,7 +303,7 @@ fn decisions(out: &mut String, r: &DeterminismReport) {
             .collect();
         let _ = writeln!(out, "    decided on: {}", on.join(", "));
         for m in &d.meaning {
-            let _ = writeln!(out, "    meaning: {m}");
+            let _ = writeln!(out, "    meaning: {}", escape_long(m));
         }
     }
 }

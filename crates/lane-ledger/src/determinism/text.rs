@@ -10,7 +10,7 @@
 //! belongs to the kernel it names (`kernels_.triton_X`, `call_triton_X(`,
 //! `triton_X.run(`), if any.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 use regex::Regex;
@@ -19,6 +19,7 @@ use serde::Serialize;
 use super::configs::BestConfig;
 use super::model::NoiseKind;
 use super::normalize::{normalize_paths, ShapeConstants};
+use super::renumber::Renames;
 
 fn open_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -34,6 +35,16 @@ fn mention_re() -> &'static Regex {
         Regex::new(r"(?:kernels_?\.|call_)(triton_\w+)|\b(triton_\w+)\.run\(")
             .expect("static regex")
     })
+}
+
+fn py_kernel_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"^(triton_\w+) = async_compile\.triton\(").expect("static regex"))
+}
+
+fn buffer_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"\bbuf\d+\b").expect("static regex"))
 }
 
 pub(crate) fn grid_re() -> &'static Regex {
@@ -60,13 +71,20 @@ pub(crate) struct Line {
     pub(crate) raw: String,
     /// After rules 1-2 only (tells renumbering apart from path noise).
     pub(crate) shown: String,
-    /// After rules 1-3 (what is compared).
+    /// After rules 1-3 (what is shown for a differing line).
+    pub(crate) unmasked: String,
+    /// After rules 1-3 with wrapper buffers masked (what is compared).
     pub(crate) compared: String,
     /// The kernel this line belongs to, when any.
     pub(crate) kernel: Option<String>,
     pub(crate) path_changed: bool,
     pub(crate) hash_changed: bool,
+    pub(crate) address_changed: bool,
     pub(crate) renumbered: bool,
+    /// Kernel names rewritten to the other tree's (B only).
+    pub(crate) kernels_renamed: bool,
+    /// The wrapper buffers the line names, in order (masked in `compared`).
+    pub(crate) buffers: Vec<String>,
 }
 
 /// A source after normalisation.
@@ -75,41 +93,93 @@ pub(crate) struct Prepared {
     pub(crate) lines: Vec<Line>,
     /// Dropped shape-constant declarations, after rules 1-2.
     pub(crate) declarations: Vec<String>,
+    /// Lines of PTX DWARF sections (`.section .debug_info { ... }`), kept
+    /// out of the comparison: the source file, directory and kernel names
+    /// as bytes, whose lengths follow the names. The line table (`.loc`)
+    /// sits in the code and is compared.
+    pub(crate) debug_sections: Vec<String>,
 }
 
-/// Normalises a source with its tree's cache roots.
-pub(crate) fn prepare(text: &str, roots: &[String]) -> Prepared {
+fn debug_section_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"^\s*\.section\s+\.debug_").expect("static regex"))
+}
+
+/// Normalises a source with its tree's cache roots; `rename` rewrites
+/// kernel names to the other tree's (for B).
+pub(crate) fn prepare(text: &str, roots: &[String], rename: Option<&Renames>) -> Prepared {
     let mut lines = Vec::new();
     let mut declarations = Vec::new();
     let mut constants = ShapeConstants::new();
     let mut scope: Option<String> = None;
+    let mut py_scope = false;
+    let mut debug_sections = Vec::new();
+    let mut in_debug = false;
     for (i, raw) in text.lines().enumerate() {
-        if let Some(k) = launcher_of(raw) {
+        if in_debug || debug_section_re().is_match(raw) {
+            let opens = raw.contains('{') && !raw.contains('}');
+            in_debug = if in_debug {
+                raw.trim() != "}"
+            } else {
+                opens
+                    || raw.trim_end().ends_with(".debug_info")
+                    || raw.trim_end().ends_with(".debug_abbrev")
+                    || raw.trim_end().ends_with(".debug_line")
+                    || raw.trim_end().ends_with(".debug_str")
+            };
+            debug_sections.push(raw.to_owned());
+            continue;
+        }
+        let renamed = rename.and_then(|r| r.rewrite(raw));
+        let line = renamed.as_deref().unwrap_or(raw);
+        if let Some(k) = launcher_of(line) {
             scope = Some(k.to_owned());
+            py_scope = false;
+        } else if let Some(c) = py_kernel_re().captures(line) {
+            scope = Some(c[1].to_owned());
+            py_scope = true;
         }
         let in_scope = scope.clone();
-        if raw == "}" {
+        // A C++ launcher ends at its closing brace; a Python wrapper's
+        // kernel definition at the end of its source string (a C++
+        // launcher quotes that source in a comment: not an end there).
+        if (!py_scope && line == "}")
+            || (py_scope && line.trim_start().starts_with("''', device_str="))
+        {
             scope = None;
         }
-        let p = normalize_paths(raw, roots);
+        let p = normalize_paths(line, roots);
         match constants.apply(&p.text) {
             None => declarations.push(p.text.trim().to_owned()),
             Some((compared, renumbered)) => {
                 let kernel = in_scope.or_else(|| {
                     mention_re()
-                        .captures(raw)
+                        .captures(line)
                         .and_then(|c| c.get(1).or_else(|| c.get(2)))
                         .map(|m| m.as_str().to_owned())
                 });
+                let buffers: Vec<String> = buffer_re()
+                    .find_iter(&compared)
+                    .map(|m| m.as_str().to_owned())
+                    .collect();
+                let masked = if buffers.is_empty() {
+                    compared.clone()
+                } else {
+                    buffer_re().replace_all(&compared, "buf#").into_owned()
+                };
                 lines.push(Line {
                     no: i + 1,
                     raw: raw.to_owned(),
                     shown: p.text.trim().to_owned(),
-                    compared,
+                    unmasked: compared,
+                    compared: masked,
                     kernel,
                     path_changed: p.path_changed,
                     hash_changed: p.hash_changed,
+                    address_changed: p.address_changed,
                     renumbered,
+                    kernels_renamed: renamed.is_some(),
+                    buffers,
                 });
             }
         }
@@ -117,6 +187,7 @@ pub(crate) fn prepare(text: &str, roots: &[String]) -> Prepared {
     Prepared {
         lines,
         declarations,
+        debug_sections,
     }
 }
 
@@ -203,6 +274,10 @@ pub(crate) fn diff<'a>(a: &'a Prepared, b: &'a Prepared) -> TextDiff<'a> {
     let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &ka, &kb);
     let mut noise = BTreeSet::new();
     let mut differing = Vec::new();
+    // Buffers may be renumbered, but consistently: one name in A is one
+    // name in B for the whole file, or the lines differ.
+    let mut a_to_b: HashMap<&str, &str> = HashMap::new();
+    let mut b_to_a: HashMap<&str, &str> = HashMap::new();
     for op in ops {
         match op {
             similar::DiffOp::Equal {
@@ -215,11 +290,31 @@ pub(crate) fn diff<'a>(a: &'a Prepared, b: &'a Prepared) -> TextDiff<'a> {
                     if la.raw == lb.raw {
                         continue;
                     }
+                    let consistent = la.buffers.iter().zip(&lb.buffers).all(|(x, y)| {
+                        *a_to_b.entry(x.as_str()).or_insert(y.as_str()) == y.as_str()
+                            && *b_to_a.entry(y.as_str()).or_insert(x.as_str()) == x.as_str()
+                    });
+                    if !consistent {
+                        differing.push(DifferingLine {
+                            a: Some(la),
+                            b: Some(lb),
+                        });
+                        continue;
+                    }
                     if la.path_changed || lb.path_changed {
                         noise.insert(NoiseKind::AbsoluteCachePath);
                     }
                     if la.hash_changed || lb.hash_changed {
                         noise.insert(NoiseKind::HashedFileName);
+                    }
+                    if la.address_changed || lb.address_changed {
+                        noise.insert(NoiseKind::ObjectAddress);
+                    }
+                    if lb.kernels_renamed {
+                        noise.insert(NoiseKind::KernelRenumbering);
+                    }
+                    if la.buffers != lb.buffers {
+                        noise.insert(NoiseKind::BufferRenumbering);
                     }
                     if la.shown != lb.shown && (la.renumbered || lb.renumbered) {
                         noise.insert(NoiseKind::ShapeConstantNumbering);
@@ -264,6 +359,9 @@ pub(crate) fn diff<'a>(a: &'a Prepared, b: &'a Prepared) -> TextDiff<'a> {
     if a.declarations != b.declarations {
         noise.insert(NoiseKind::ShapeConstantNumbering);
     }
+    if a.debug_sections != b.debug_sections {
+        noise.insert(NoiseKind::PtxDebugInfo);
+    }
     TextDiff { noise, differing }
 }
 
@@ -276,8 +374,8 @@ mod tests {
 
     #[test]
     fn launcher_lines_belong_to_their_kernel_and_renumbering_is_noise() {
-        let a = prepare(WRAPPER_A, &[]);
-        let b = prepare(WRAPPER_B, &[]);
+        let a = prepare(WRAPPER_A, &[], None);
+        let b = prepare(WRAPPER_B, &[], None);
         let d = diff(&a, &b);
         assert_eq!(d.differing.len(), 2);
         assert!(d.differing.iter().all(|l| l.kernel() == Some("triton_k_0")));

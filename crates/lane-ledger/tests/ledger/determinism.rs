@@ -384,3 +384,40 @@ fn packages_plus_best_configs_from_the_reports() {
     let ours: BTreeSet<String> = r.kernels.config_differs.iter().cloned().collect();
     assert_eq!(ours, kernels_differing_in_probe_reports());
 }
+
+#[test]
+fn a_block_size_written_as_a_string_is_a_finding_not_agreement() {
+    let (mut a, mut b) = h200_trees();
+    // The same ill-typed best_config on both sides: byte-identical, so it
+    // would read as agreement if types were not checked.
+    let path = a
+        .files
+        .iter()
+        .find(|f| f.path.ends_with(".best_config"))
+        .unwrap()
+        .path
+        .clone();
+    let stringify = |t: &str| {
+        let v: Value = serde_json::from_str(t).unwrap();
+        let x = v["XBLOCK"].as_i64().unwrap();
+        t.replacen(&format!("\"XBLOCK\": {x}"), &format!("\"XBLOCK\": \"{x}\""), 1)
+    };
+    edit(&mut a, &path, stringify);
+    edit(&mut b, &path, stringify);
+    let r = diff_trees(&a, &b).unwrap();
+    assert_eq!(r.findings.len(), 2, "{:#?}", r.findings);
+    let f = &r.findings[0];
+    assert_eq!((f.field.as_str(), f.expected), ("XBLOCK", "a non-negative integer"));
+    assert!(f.value.is_string());
+    let kernel = f.kernel.clone().unwrap();
+    assert!(!r.kernels.config_same.contains(&kernel));
+    assert!(!r.kernels.config_differs.contains(&kernel));
+    assert_eq!(r.verdict, DeterminismVerdict::Unexplained);
+    assert!(r
+        .unexplained
+        .iter()
+        .any(|u| u.cause == lane_ledger::determinism::UnexplainedCause::IllTypedConfig));
+}
+
+#[path = "diff_cells.rs"]
+mod cells;

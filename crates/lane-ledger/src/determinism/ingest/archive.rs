@@ -97,9 +97,13 @@ impl Reader<'_> {
         let cap = self.limits.max_member_bytes;
         let n = io::copy(&mut r.take(cap + 1), &mut f).map_err(io_err)?;
         if n > cap {
+            // `origin` is "<outer>: member <name>": the error names both.
+            let (outer, member) = origin
+                .rsplit_once(": member ")
+                .map_or((origin, ""), |(o, m)| (o, m));
             return Err(IngestError::TooLarge {
-                origin: origin.to_owned(),
-                member: "(the archive itself)".into(),
+                origin: outer.to_owned(),
+                member: member.to_owned(),
                 cap,
             });
         }
@@ -228,7 +232,7 @@ impl Reader<'_> {
                 if !self.wants_any_under(path, true) {
                     return Ok(());
                 }
-                let nested = format!("{origin} member {name}");
+                let nested = format!("{origin}: member {name}");
                 self.container(format, path, &nested, Input::Stream(r), depth + 1, size)
             }
             None => {

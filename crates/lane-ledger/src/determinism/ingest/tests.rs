@@ -160,7 +160,7 @@ fn nesting_past_the_limit_is_refused_naming_the_member() {
     }
     let e = read(&mut MemSource::file("deep.tar.gz", bytes)).unwrap_err();
     assert!(matches!(e, IngestError::TooDeep { .. }), "{e}");
-    assert!(e.to_string().contains("member n.tar.gz"), "{e}");
+    assert!(e.to_string().contains(": member n.tar.gz"), "{e}");
 }
 
 #[test]

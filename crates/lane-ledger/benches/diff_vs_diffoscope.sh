@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# `lane diff` beside diffoscope on the real cold aot pair
+# (tests/data/gw-0.93.3-h200/aot-pair/r{1,2}/cell.tar.gz), then lane alone on
+# a GB-sized cell made from it by repetition, to show that its memory is
+# flat in the cell's size. Wall time best of BENCH_RUNS, peak RSS from
+# /usr/bin/time -v; everything pinned to one core when BENCH_CORE is set.
+#
+# Usage: crates/lane-ledger/benches/diff_vs_diffoscope.sh [SHARDS]
+#   SHARDS       weight shards added to each side's model.pt2 (default 300:
+#                ~700 MB of weights per side, identical in both)
+#   LANE         the lane binary (default target/release/lane; build it
+#                with `cargo build --release -p lane-cli`)
+#   DIFFOSCOPE   the diffoscope command (default: diffoscope on PATH; see
+#                docs/performance.md for the venv and Debian packages)
+#   BENCH_RUNS   runs per measurement (default 3)
+#   BENCH_CORE   a core to pin to with taskset (default: none)
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/../../.." && pwd)"
+shards="${1:-300}"
+lane="${LANE:-$root/target/release/lane}"
+diffoscope="${DIFFOSCOPE:-diffoscope}"
+runs="${BENCH_RUNS:-3}"
+pin=()
+if [ -n "${BENCH_CORE:-}" ]; then pin=(taskset -c "$BENCH_CORE"); fi
+pair="$root/tests/data/gw-0.93.3-h200/aot-pair"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+[ -x "$lane" ] || { echo "no lane binary at $lane (cargo build --release -p lane-cli)" >&2; exit 2; }
+command -v "$diffoscope" >/dev/null || { echo "no diffoscope ($diffoscope)" >&2; exit 2; }
+
+# measure LABEL CMD...: best wall of $runs, and the peak RSS of that run.
+measure() {
+  local label="$1"; shift
+  local best="" rss=""
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -v -o "$work/time" "${pin[@]}" "$@" >"$work/out" 2>"$work/err" || true
+    local wall kb
+    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$work/time" |
+      awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')
+    kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time")
+    if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+      best="$wall"; rss="$kb"
+    fi
+  done
+  printf '| %s | %.3f s | %.1f MiB |\n' "$label" "$best" "$(echo "$rss / 1024" | bc -l)"
+  echo "$best" >"$work/last"
+}
+
+# The GB-sized pair: each side's model.pt2 with SHARDS identical weight
+# shards (the real wrapper .so's bytes, so they do not compress away)
+# appended, packed again as cell.tar.gz beside its metadata.json.
+python3 - "$pair" "$work" "$shards" <<'EOF'
+import io, sys, tarfile, zipfile, shutil, os
+pair, work, shards = sys.argv[1], sys.argv[2], int(sys.argv[3])
+for r in ("r1", "r2"):
+    src = tarfile.open(f"{pair}/{r}/cell.tar.gz")
+    meta = src.extractfile("./metadata.json").read()
+    pt2 = zipfile.ZipFile(io.BytesIO(src.extractfile("./model.pt2").read()))
+    so = next(n for n in pt2.namelist() if n.endswith(".wrapper.so"))
+    blob = pt2.read(so)
+    os.makedirs(f"{work}/big/{r}", exist_ok=True)
+    big_pt2 = f"{work}/big/{r}/model.pt2"
+    with zipfile.ZipFile(big_pt2, "w", zipfile.ZIP_STORED) as out:
+        for info in pt2.infolist():
+            out.writestr(info, pt2.read(info.filename))
+        for i in range(shards):
+            out.writestr(f"model/data/weights/shard_{i:04d}.bin", blob)
+    with tarfile.open(f"{work}/big/{r}/cell.tar.gz", "w:gz", compresslevel=1) as t:
+        ti = tarfile.TarInfo("metadata.json"); ti.size = len(meta)
+        t.addfile(ti, io.BytesIO(meta))
+        t.add(big_pt2, "model.pt2")
+    os.remove(big_pt2)
+EOF
+
+bytes() { stat -c %s "$1"; }
+unpacked() { python3 -c 'import sys,tarfile; print(sum(m.size for m in tarfile.open(sys.argv[1])))' "$1"; }
+
+echo "real pair: $(bytes "$pair/r1/cell.tar.gz") + $(bytes "$pair/r2/cell.tar.gz") bytes packed"
+echo "big pair: $(bytes "$work/big/r1/cell.tar.gz") bytes packed, $(unpacked "$work/big/r1/cell.tar.gz") unpacked, per side"
+echo
+echo "| what | wall (best of $runs) | peak RSS |"
+echo "| --- | --- | --- |"
+measure "lane diff, real aot pair (text)" "$lane" diff "$pair/r1/cell.tar.gz" "$pair/r2/cell.tar.gz"
+lane_real="$(cat "$work/last")"
+measure "lane diff --json, real aot pair" "$lane" diff --json "$pair/r1/cell.tar.gz" "$pair/r2/cell.tar.gz"
+measure "diffoscope, real aot pair (text)" "$diffoscope" --text "$work/diffoscope.txt" "$pair/r1/cell.tar.gz" "$pair/r2/cell.tar.gz"
+diffo_real="$(cat "$work/last")"
+measure "lane diff, big pair ($shards shards)" "$lane" diff "$work/big/r1/cell.tar.gz" "$work/big/r2/cell.tar.gz"
+echo
+grep -m1 '^verdict' "$work/out" || true
+awk -v l="$lane_real" -v d="$diffo_real" 'BEGIN { printf "diffoscope / lane on the real pair: %.1fx\n", d / l }'

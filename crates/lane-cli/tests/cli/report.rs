@@ -133,3 +133,25 @@ fn post_without_credentials_fails_without_posting() {
         stderr(&o)
     );
 }
+
+/// The report of a results folder `lane mint` really wrote: the real
+/// gen-worker 0.93.3 mints on an H200 (`tests/data/gw-0.93.3-h200/h200-run`),
+/// read with the real reports' shapes and the real cells' diffs.
+#[test]
+fn report_renders_the_real_h200_run_lane_mint_gathered() {
+    let dir = tempfile::tempdir().unwrap();
+    let lane_file = format!("{ROOT}/lanes/probe.yaml");
+    let results = format!("{ROOT}/tests/data/gw-0.93.3-h200/h200-run/results");
+    let o = lane(
+        dir.path(),
+        &["report", &lane_file, "--results", &results, "--json"],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let md = std::fs::read_to_string(dir.path().join("out/lanes/0.0.0/report.md")).unwrap();
+    for cell in ["rig-dynamo", "rig-aot"] {
+        assert!(md.contains(cell), "{cell}: {md}");
+    }
+    assert!(!md.contains("unexplained"), "every cause is named: {md}");
+    assert!(!md.contains("not diffed"), "both pairs are diffed: {md}");
+    insta::assert_snapshot!("report_real_h200_run", md);
+}

@@ -54,7 +54,7 @@ measure() {
 # so they do not compress away), packed again as cell.tar.gz beside its
 # metadata.json.
 python3 - "$pair" "$work" "$shards" <<'EOF'
-import io, sys, tarfile, zipfile, os
+import copy, io, sys, tarfile, zipfile, os
 pair, work, shards = sys.argv[1], sys.argv[2], int(sys.argv[3])
 cells = {}
 for r in ("r1", "r2"):
@@ -71,7 +71,8 @@ for variant in ("big", "worst"):
         big_pt2 = f"{work}/{variant}/{r}/model.pt2"
         with zipfile.ZipFile(big_pt2, "w", zipfile.ZIP_STORED) as out:
             for info in pt2.infolist():
-                out.writestr(info, pt2.read(info.filename))
+                # writestr updates the ZipInfo it is given: hand it a copy.
+                out.writestr(copy.copy(info), pt2.read(info.filename))
             for i in range(shards):
                 blob = cells["r1"][2] if variant == "big" else so + i.to_bytes(4, "little")
                 out.writestr(f"model/data/weights/shard_{i:04d}.bin", blob)

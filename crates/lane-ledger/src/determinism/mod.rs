@@ -44,10 +44,6 @@ pub use model::*;
 use pairing::{pair_files, Pair, TreeIndex};
 pub use text::LineRole;
 
-/// Files up to this size are loaded when they differ even if the other
-/// tree holds the same bytes elsewhere (pairing may read them).
-const SMALL_FILE_BYTES: u64 = 1 << 20;
-
 /// Content larger than this is not loaded by default; such a file that
 /// differs is reported as "content not compared" (unexplained).
 pub const DEFAULT_MAX_CONTENT_BYTES: u64 = 64 * 1024 * 1024;
@@ -129,20 +125,13 @@ pub fn content_plan(a: &ArtifactTree, b: &ArtifactTree, max_bytes: u64) -> Conte
             .filter(|f| f.path.ends_with(".best_config"))
             .map(|f| dir_of(&f.path))
             .collect();
-        // A large file whose bytes the other tree holds under another name
-        // pairs by fingerprint alone: its content is never needed.
-        let other_shas: BTreeSet<&str> = other.files.iter().map(|f| f.sha256.as_str()).collect();
         this.files
             .iter()
             .filter(|f| f.size <= max_bytes)
             .filter(|f| {
                 let index = is_index_file(&f.path)
                     || (f.path.ends_with(".py") && config_dirs.contains(dir_of(&f.path)));
-                let moved_only =
-                    f.size > SMALL_FILE_BYTES && other_shas.contains(f.sha256.as_str());
-                index
-                    || (!moved_only
-                        && other_by_path.get(f.path.as_str()) != Some(&f.sha256.as_str()))
+                index || other_by_path.get(f.path.as_str()) != Some(&f.sha256.as_str())
             })
             .map(|f| f.path.clone())
             .collect()
@@ -582,19 +571,5 @@ mod tests {
         };
         let plan = content_plan(&a, &b, 1 << 20);
         assert_eq!(plan.a, ["diff.bin", "k/m.wrapper.cpp"]);
-    }
-
-    #[test]
-    fn a_large_file_moved_under_another_name_is_not_loaded() {
-        let big = "w".repeat(2 << 20);
-        let a = ArtifactTree {
-            files: vec![file("w/a.bin", &big), file("k.txt", "1")],
-        };
-        let b = ArtifactTree {
-            files: vec![file("w/b.bin", &big), file("k.txt", "2")],
-        };
-        let plan = content_plan(&a, &b, 64 << 20);
-        assert_eq!(plan.a, ["k.txt"]);
-        assert_eq!(plan.b, ["k.txt"]);
     }
 }

@@ -186,6 +186,10 @@ fn validate(file: &str, text: &str, lane: &LaneFile) -> Result<(), LaneFileError
                 return Err(at(file, text, "mint", None, format!("mint.cells[{i}].command"),
                     format!("cell `{}` has an empty command: expected the mint program and its arguments", c.name)));
             }
+            if let Some(r) = c.report.as_ref().filter(|r| r.as_str().ends_with('/')) {
+                return Err(at(file, text, "mint", None, format!("mint.cells[{i}].report"),
+                    format!("expected the report's file path inside the mint folder, found the folder `{}`", r.as_str())));
+            }
         }
         if m.cold_repeats == 0 {
             return Err(at(

@@ -343,3 +343,72 @@ fn the_github_repo_comes_from_the_upstream_url_or_the_lane() {
     assert_eq!(lane.github_repo().as_deref(), Some("a/b"));
     assert_eq!(lane.github.unwrap().post_to, [7]);
 }
+
+#[test]
+fn a_cell_names_its_report_file_and_whether_it_needs_the_source() {
+    let base = "version: \"0.93.3\"\nupstream: {repo: ../up}\nbase: v0.93.2\nmint:\n  gpus: [L4]\n  cells:\n";
+    let lane = lane_file::parse(
+        "lanes/0.93.3.yaml",
+        &format!("{base}    - {{name: rig, recipe: aot, source: true, report: rig/mint/report.json, command: [sh, rig.sh]}}\n"),
+    )
+    .unwrap();
+    let cell = &lane.mint.as_ref().unwrap().cells[0];
+    assert_eq!(
+        cell.report.as_ref().map(|r| r.as_str()),
+        Some("rig/mint/report.json")
+    );
+    assert!(cell.source);
+    // Both are optional: the report then goes to $LANE_REPORT_PATH.
+    let lane = lane_file::parse(
+        "lanes/0.93.3.yaml",
+        &format!("{base}    - {{name: plain, recipe: dynamo, command: [sh, m.sh]}}\n"),
+    )
+    .unwrap();
+    let cell = &lane.mint.as_ref().unwrap().cells[0];
+    assert_eq!((cell.report.is_none(), cell.source), (true, false));
+    // A report outside the mint folder, or a folder, is refused with its place.
+    for (report, want) in [
+        (
+            "../report.json",
+            "expected a relative path inside the repository",
+        ),
+        (
+            "/tmp/report.json",
+            "expected a relative path inside the repository",
+        ),
+        ("rig/mint/", "found the folder `rig/mint/`"),
+    ] {
+        let err = lane_file::parse(
+            "lanes/0.93.3.yaml",
+            &format!("{base}    - {{name: rig, recipe: aot, report: \"{report}\", command: [sh, rig.sh]}}\n"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.starts_with("lanes/0.93.3.yaml:"), "{err}");
+        assert!(err.contains(want), "{report}: {err}");
+    }
+}
+
+#[test]
+fn the_real_lane_mints_the_upstreams_rig_on_l40s_and_l4() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../lanes/0.93.3.yaml");
+    let lane = lane_file::parse(path, &std::fs::read_to_string(path).unwrap()).unwrap();
+    let m = lane
+        .mint
+        .as_ref()
+        .expect("lanes/0.93.3.yaml has a mint section");
+    let gpus: Vec<&str> = m.gpus.iter().map(|g| g.as_str()).collect();
+    assert_eq!(gpus, ["L40S", "L4"]);
+    assert_eq!(m.cold_repeats, 2);
+    for (cell, recipe) in [("rig-dynamo", "dynamo"), ("rig-aot", "aot")] {
+        let c = m.cells.iter().find(|c| c.name.as_str() == cell).unwrap();
+        assert_eq!(format!("{:?}", c.recipe).to_lowercase(), recipe);
+        assert!(c.source, "{cell} runs the rig from the lane tree");
+        assert_eq!(c.report.as_ref().unwrap().as_str(), "rig/mint/report.json");
+        assert!(c
+            .command
+            .join(" ")
+            .contains("$LANE_SOURCE_DIR/scripts/micro_mint_rig.py"));
+        assert_eq!(c.env["PGW978_RECIPE"], recipe);
+    }
+}

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::breakdown::{LedgerKind, MintBreakdown};
+use crate::breakdown::MintBreakdown;
 use crate::error::CompareError;
 
 /// The noise rule.
@@ -69,7 +69,8 @@ pub struct WelchTest {
 /// One compared row.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DeltaRow {
-    /// `total`, `phase`, `warmup`, `partition`, `residual` or `overlay`.
+    /// `total`, `phase`, `warmup`, `partition`, `residual`, `overlay` or
+    /// `mint` (the aot table's partition of its `total_s`).
     pub group: &'static str,
     /// Row name.
     pub name: String,
@@ -104,7 +105,8 @@ pub struct DeltaRow {
 pub struct SideSummary {
     /// Mints compared.
     pub mints: usize,
-    /// Mints given but missing (no report), not averaged in.
+    /// Mints given but missing (no report, or one lane could not read), not
+    /// averaged in.
     pub missing: usize,
     /// Distinct cell keys seen.
     pub cell_keys: Vec<String>,
@@ -226,6 +228,13 @@ fn rows_of(b: &MintBreakdown) -> Vec<(&'static str, String, f64)> {
     for o in &b.overlays {
         rows.push(("overlay", o.name.clone(), o.seconds));
     }
+    // The aot mint's own partition: where its total went, phase by phase.
+    if let Some(p) = b.aot.as_ref().and_then(|a| a.mint.as_ref()) {
+        for m in &p.members {
+            rows.push(("mint", m.name.clone(), m.seconds));
+        }
+        rows.push(("residual", p.residual.name.clone(), p.residual.seconds));
+    }
     rows
 }
 
@@ -233,10 +242,7 @@ fn side<'m>(
     mints: &'m [MintBreakdown],
     name: &'static str,
 ) -> Result<(Vec<&'m MintBreakdown>, SideSummary), CompareError> {
-    let present: Vec<&MintBreakdown> = mints
-        .iter()
-        .filter(|m| !matches!(m.ledger, LedgerKind::Missing { .. }))
-        .collect();
+    let present: Vec<&MintBreakdown> = mints.iter().filter(|m| m.measured()).collect();
     if present.is_empty() {
         return Err(CompareError::EmptySide { side: name });
     }

@@ -41,13 +41,17 @@ pub enum ReportError {
         #[source]
         source: serde_json::Error,
     },
-    /// The bytes are not JSON (or repeat a key, or hold a number out of range).
-    #[error("invalid JSON at line {line}, column {column}")]
+    /// The bytes are not JSON (or repeat a key, or hold a number out of range
+    /// such as `1e400`).
+    #[error("invalid JSON at line {line}, column {column}: {reason}")]
     Syntax {
         /// 1-based line.
         line: usize,
         /// 1-based column.
         column: usize,
+        /// What the parser objected to, without its position
+        /// (`number out of range`, `duplicate key \`x\``).
+        reason: String,
         /// The parser's own error.
         #[source]
         source: serde_json::Error,
@@ -96,6 +100,17 @@ pub enum ReportError {
         path: JsonPath,
         /// The value as written.
         value: String,
+    },
+    /// A coded value outside its vocabulary (`export_reuse_eligible` is 1, 0
+    /// or -1; a flag is 1 or 0).
+    #[error("{path}: {value} is not {expected}")]
+    NotInVocabulary {
+        /// Where the value sits.
+        path: JsonPath,
+        /// The value as written.
+        value: String,
+        /// What the upstream writes there, in words.
+        expected: &'static str,
     },
     /// A fraction outside the range a fraction of a measured wall can take.
     #[error("{path}: fraction {value} is out of range")]

@@ -12,7 +12,8 @@ use serde::Serialize;
 
 use crate::breakdown::{LedgerKind, MintBreakdown};
 use crate::partition::{tolerance, Partition};
-use crate::report::Recipe;
+use crate::report::text::{quote, value_text, DETAIL_MAX_CHARS, SHORT_MAX_CHARS};
+use crate::report::{MintStatus, Recipe};
 
 /// One phase holding more than this share of a mint is flagged.
 pub const DOMINANT_PHASE_SHARE: f64 = 0.90;
@@ -117,8 +118,19 @@ pub enum FindingKind {
     MintNotMinted,
     /// A trace had lines lane could not read (counted, skipped).
     TraceLinesSkipped,
-    /// The ledger's recipe and the report's recipe disagree.
+    /// A `minted` report's recipe and its ledger's recipe disagree.
     RecipeLedgerMismatch,
+    /// A report that could not be read (truncated, NaN, a shape lane does
+    /// not know): the mint's row has no numbers, and the lane is not green.
+    UnreadableReport,
+    /// A report that is not `minted` echoes a recipe: not a claim (a child
+    /// that died early echoes `MintReport`'s default, `dynamo`).
+    RecipeEchoNotBelieved,
+    /// The aot pool ran narrower than the cell could use (`underwidth`).
+    PoolUnderwidth,
+    /// The aot table is a partial one (`terminus`, `at`): the mint stopped
+    /// before it finished, and what it measured is kept.
+    PartialTable,
 }
 
 /// One finding.
@@ -143,19 +155,22 @@ pub struct Finding {
 
 impl Finding {
     /// A finding with only a message.
+    /// The message's control characters are escaped: it may quote foreign
+    /// text (a job name, a `detail`), and no raw control byte from a report
+    /// reaches output.
     pub fn new(kind: FindingKind, severity: Severity, message: impl Into<String>) -> Self {
         Finding {
             kind,
             severity,
             subject: None,
-            message: message.into(),
+            message: crate::report::text::sanitize(&message.into()),
             seconds: None,
             share: None,
         }
     }
 
     fn subject(mut self, subject: impl Into<String>) -> Self {
-        self.subject = Some(subject.into());
+        self.subject = Some(quote(&subject.into(), SHORT_MAX_CHARS));
         self
     }
 
@@ -209,7 +224,18 @@ fn ledger_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
         LedgerKind::Missing { reason } => out.push(Finding::new(
             FindingKind::MissingReport,
             Severity::Error,
-            format!("no mint report ({reason}): this mint has no measurement, which is not zero"),
+            format!(
+                "no mint report ({}): this mint has no measurement, which is not zero",
+                quote(reason, DETAIL_MAX_CHARS)
+            ),
+        )),
+        LedgerKind::Unreadable { error } => out.push(Finding::new(
+            FindingKind::UnreadableReport,
+            Severity::Error,
+            format!(
+                "the mint report could not be read ({}): nothing it measured is shown, which is not zero",
+                quote(error, DETAIL_MAX_CHARS)
+            ),
         )),
         LedgerKind::Unknown { key, value } => out.push(Finding::new(
             FindingKind::UnknownLedgerVersion,
@@ -231,18 +257,77 @@ fn ledger_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
         LedgerKind::AotTableV1 | LedgerKind::AotCompileRecord => Some(Recipe::Aot),
         _ => None,
     };
-    if let (Some(lr), Some(r)) = (ledger_recipe, b.recipe.as_ref()) {
-        if lr != *r {
+    let minted = b.status == Some(MintStatus::Minted);
+    match (&b.recipe_echo, minted) {
+        // Only a minted report's echo is a claim.
+        (Some(r), true) => {
+            if let Some(lr) = ledger_recipe.filter(|lr| lr != r) {
+                out.push(Finding::new(
+                    FindingKind::RecipeLedgerMismatch,
+                    Severity::Warning,
+                    format!(
+                        "the minted report says recipe {} but its ledger is the {} recipe's ({})",
+                        quote(r.as_str(), SHORT_MAX_CHARS),
+                        lr.as_str(),
+                        b.ledger.label()
+                    ),
+                ));
+            }
+        }
+        (Some(r), false) => out.push(Finding::new(
+            FindingKind::RecipeEchoNotBelieved,
+            Severity::Info,
+            format!(
+                "the report echoes recipe {} but is {}: not a claim (a child that dies before it knows its recipe echoes MintReport's default, dynamo)",
+                quote(r.as_str(), SHORT_MAX_CHARS),
+                b.status
+                    .as_ref()
+                    .map_or_else(|| "without a status".to_owned(), |s| format!("`{}`", quote(s.as_str(), SHORT_MAX_CHARS)))
+            ),
+        )),
+        (None, _) => {}
+    }
+    if let Some(aot) = &b.aot {
+        if let Some(terminus) = &aot.terminus {
+            let at = aot.at.as_ref().map_or_else(String::new, |a| {
+                let mut where_ = a.phase.as_deref().map_or_else(
+                    || "an unnamed phase".to_owned(),
+                    |p| quote(p, SHORT_MAX_CHARS),
+                );
+                if let (Some(step), Some(total)) = (a.step, a.total) {
+                    where_.push_str(&format!(" {step}/{total}"));
+                }
+                if let Some(note) = a.note.as_deref().filter(|n| !n.is_empty()) {
+                    where_.push_str(&format!(" ({})", quote(note, SHORT_MAX_CHARS)));
+                }
+                format!(", taken at {where_}")
+            });
             out.push(Finding::new(
-                FindingKind::RecipeLedgerMismatch,
-                Severity::Warning,
+                FindingKind::PartialTable,
+                Severity::Info,
                 format!(
-                    "recipe is {} but the ledger is the {} recipe's ({})",
-                    r.as_str(),
-                    lr.as_str(),
-                    b.ledger.label()
+                    "a partial phase table (terminus `{}`{at}): the entries that finished and the seconds spent are kept",
+                    quote(terminus, SHORT_MAX_CHARS)
                 ),
             ));
+        }
+        if let Some(pool) = &aot.pool {
+            let d = &pool.decision;
+            if let Some(under) = d.underwidth.filter(|u| *u > 0) {
+                out.push(
+                    Finding::new(
+                        FindingKind::PoolUnderwidth,
+                        Severity::Warning,
+                        format!(
+                            "the entry pool ran {under} worker(s) narrower than this cell could use (K={}{}), held by {}",
+                            d.entry_workers.map_or_else(|| "?".to_owned(), |k| k.to_string()),
+                            d.entries.zip(d.ceiling).map_or_else(String::new, |(e, c)| format!(" of {}", e.min(c))),
+                            d.binding.as_deref().map_or_else(|| "an unnamed bound".to_owned(), |b| quote(b, SHORT_MAX_CHARS))
+                        ),
+                    )
+                    .subject("pool"),
+                );
+            }
         }
     }
 }
@@ -254,6 +339,8 @@ fn phase_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
                 let share = p.seconds / total;
                 let (severity, tail) = if phase_is_broken_down(b, &p.name) {
                     (Severity::Info, "the ledger below breaks it down")
+                } else if b.status.as_ref().is_some_and(|s| *s != MintStatus::Minted) {
+                    (Severity::Info, "the mint stopped there")
                 } else {
                     (Severity::Warning, "one row cannot say where the time goes")
                 };
@@ -345,7 +432,7 @@ fn phase_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
     }
 }
 
-fn partition_checks(label: &str, p: &Partition, out: &mut Vec<Finding>) {
+fn negative_residual_check(label: &str, p: &Partition, out: &mut Vec<Finding>) -> bool {
     let r = &p.residual;
     if r.seconds < -tolerance(p.total.seconds) {
         out.push(
@@ -353,7 +440,7 @@ fn partition_checks(label: &str, p: &Partition, out: &mut Vec<Finding>) {
                 FindingKind::NegativeResidual,
                 Severity::Error,
                 format!(
-                    "{label}: residual {} is {:.3} s; members sum past the total {} ({:.3} s), so torch's nesting changed and members overlap",
+                    "{label}: residual {} is {:.3} s; members sum past the total {} ({:.3} s), so members overlap or the clocks disagree",
                     r.name, r.seconds, p.total.name, p.total.seconds
                 ),
             )
@@ -361,7 +448,17 @@ fn partition_checks(label: &str, p: &Partition, out: &mut Vec<Finding>) {
             .seconds(r.seconds)
             .share(r.share),
         );
-    } else if r.seconds > RESIDUAL_WARN_MIN_S && r.share.is_some_and(|s| s > RESIDUAL_WARN_SHARE) {
+        return true;
+    }
+    false
+}
+
+fn partition_checks(label: &str, p: &Partition, out: &mut Vec<Finding>) {
+    let r = &p.residual;
+    if negative_residual_check(label, p, out) {
+        return;
+    }
+    if r.seconds > RESIDUAL_WARN_MIN_S && r.share.is_some_and(|s| s > RESIDUAL_WARN_SHARE) {
         out.push(
             Finding::new(
                 FindingKind::ResidualAboveThreshold,
@@ -422,13 +519,51 @@ fn partition_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
         }
     }
     for e in &b.entries {
-        for (label, p) in [
-            ("compile_s", &e.compile),
-            ("child_wall_s", &e.child_wall),
-            ("compile_wall_s", &e.compile_wall),
-        ] {
+        for (label, p) in e.levels() {
             if let Some(p) = p {
-                partition_checks(&format!("entry {} {label}", e.name), p, out);
+                partition_checks(
+                    &format!("entry {} {label}", quote(&e.name, SHORT_MAX_CHARS)),
+                    p,
+                    out,
+                );
+            }
+        }
+    }
+    if let Some(aot) = &b.aot {
+        if let Some(p) = &aot.mint {
+            if aot.terminus.is_some() {
+                // A partial table's total was re-taken while the mint was in
+                // a phase that never closed: its residual holds that phase.
+                negative_residual_check("mint partition", p, out);
+            } else {
+                partition_checks("mint partition", p, out);
+            }
+        }
+        if let Some(p) = aot.pool.as_ref().and_then(|p| p.capacity.as_ref()) {
+            if aot.terminus.is_none() {
+                partition_checks("pool capacity", p, out);
+            } else if !negative_residual_check("pool capacity", p, out)
+                && p.residual.seconds > RESIDUAL_WARN_MIN_S
+            {
+                // `EntryCompilePool.compile` books a child's wall only when it
+                // reaps it; the siblings it tears down on a failure are in
+                // the capacity and in neither busy nor idle.
+                let r = &p.residual;
+                out.push(
+                    Finding::new(
+                        FindingKind::PartialTable,
+                        Severity::Info,
+                        format!(
+                            "pool capacity: {} is {:.3} s ({:.1} % of pool_capacity_s): slot-seconds of compile children the aborted pool tore down before it booked them",
+                            r.name,
+                            r.seconds,
+                            100.0 * r.share.unwrap_or(0.0)
+                        ),
+                    )
+                    .subject(format!("pool capacity: {}", r.name))
+                    .seconds(r.seconds)
+                    .share(r.share),
+                );
             }
         }
     }
@@ -486,8 +621,12 @@ fn job_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
                 FindingKind::FailedJob,
                 Severity::Warning,
                 format!(
-                    "aot entry {} failed; its seconds stay in the ledger",
-                    e.name
+                    "aot entry {} failed{}; its seconds stay in the ledger",
+                    quote(&e.name, SHORT_MAX_CHARS),
+                    e.error.as_deref().map_or_else(String::new, |err| format!(
+                        ": {}",
+                        quote(err, DETAIL_MAX_CHARS)
+                    ))
                 ),
             )
             .subject(&e.name),
@@ -552,27 +691,47 @@ fn fmt_num(v: f64, unit: &str) -> String {
 
 fn other_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
     if !b.unknown_keys.is_empty() {
-        let list: Vec<&str> = b.unknown_keys.iter().map(|p| p.as_str()).collect();
+        let list: Vec<String> = b
+            .unknown_keys
+            .iter()
+            .map(|u| {
+                format!(
+                    "{} = {}",
+                    quote(u.path.as_str(), SHORT_MAX_CHARS),
+                    value_text(&u.value, SHORT_MAX_CHARS)
+                )
+            })
+            .collect();
         out.push(Finding::new(
             FindingKind::UnknownKeys,
             Severity::Info,
             format!(
-                "{} key(s) unknown to this lane, kept and listed: {}",
+                "{} key(s) unknown to this lane, kept as values (never as seconds): {}",
                 list.len(),
                 list.join(", ")
             ),
         ));
     }
     if let Some(status) = &b.status {
-        if status.as_str() != "minted" {
-            out.push(Finding::new(
-                FindingKind::MintNotMinted,
-                Severity::Info,
-                format!(
-                    "the mint ended `{}`; its measured seconds are kept",
-                    status.as_str()
-                ),
-            ));
+        if *status != MintStatus::Minted {
+            let phase = b.phase.as_deref().map_or_else(String::new, |p| {
+                format!(" in phase `{}`", quote(p, SHORT_MAX_CHARS))
+            });
+            let detail = b
+                .detail
+                .as_deref()
+                .map_or_else(String::new, |d| format!(": {}", quote(d, DETAIL_MAX_CHARS)));
+            out.push(
+                Finding::new(
+                    FindingKind::MintNotMinted,
+                    Severity::Info,
+                    format!(
+                        "the mint ended `{}`{phase}{detail}; its measured seconds are kept",
+                        quote(status.as_str(), SHORT_MAX_CHARS)
+                    ),
+                )
+                .subject(status.as_str()),
+            );
         }
     }
     if let Some(t) = &b.trace {

@@ -65,6 +65,26 @@ impl fmt::Display for JsonPath {
     }
 }
 
+/// A key lane does not know, kept with its value as written: reports come
+/// from many upstream versions, so an unknown key is news, never an error,
+/// and never read as seconds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UnknownKey {
+    /// Where it sits.
+    pub path: JsonPath,
+    /// Its value, as written (objects lose their key order).
+    pub value: serde_json::Value,
+}
+
+impl UnknownKey {
+    pub(crate) fn new(path: JsonPath, node: &Node) -> Self {
+        UnknownKey {
+            path,
+            value: node.to_json(),
+        }
+    }
+}
+
 /// One parsed JSON value, objects kept in document order.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Node {
@@ -98,6 +118,28 @@ impl Node {
             Node::I64(v) => Some(v as f64),
             Node::F64(v) => Some(v),
             _ => None,
+        }
+    }
+
+    /// The value as a `serde_json::Value` (for keeping unknown keys).
+    pub(crate) fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value;
+        match self {
+            Node::Null => Value::Null,
+            Node::Bool(b) => Value::Bool(*b),
+            Node::U64(v) => Value::from(*v),
+            Node::I64(v) => Value::from(*v),
+            // Parsed numbers are finite; a non-finite one could only be a
+            // bug upstream of here, and null says "no number" honestly.
+            Node::F64(v) => serde_json::Number::from_f64(*v).map_or(Value::Null, Value::Number),
+            Node::Str(s) => Value::String(s.clone()),
+            Node::Array(items) => Value::Array(items.iter().map(Node::to_json).collect()),
+            Node::Object(fields) => Value::Object(
+                fields
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.to_json()))
+                    .collect(),
+            ),
         }
     }
 
@@ -215,7 +257,17 @@ fn classify(bytes: &[u8], err: serde_json::Error) -> ReportError {
     ReportError::Syntax {
         line,
         column,
+        reason: parser_reason(&err),
         source: err,
+    }
+}
+
+/// serde_json's message without its trailing ` at line L column C`.
+fn parser_reason(err: &serde_json::Error) -> String {
+    let text = err.to_string();
+    match text.rfind(" at line ") {
+        Some(i) => text[..i].to_owned(),
+        None => text,
     }
 }
 
@@ -351,11 +403,11 @@ impl<'a> Obj<'a> {
         rest
     }
 
-    /// Reports every member never read as an unknown key.
-    pub(crate) fn finish(self, unknown: &mut Vec<JsonPath>) {
-        for (i, (k, _)) in self.fields.iter().enumerate() {
+    /// Reports every member never read as an unknown key, with its value.
+    pub(crate) fn finish(self, unknown: &mut Vec<UnknownKey>) {
+        for (i, (k, v)) in self.fields.iter().enumerate() {
             if !self.used[i] {
-                unknown.push(self.path.key(k));
+                unknown.push(UnknownKey::new(self.path.key(k), v));
             }
         }
     }

@@ -210,6 +210,27 @@ impl Reconciliation {
         });
     }
 
+    /// Adds a seconds check with an explicit tolerance (for values the
+    /// writer rounded coarser than the millisecond).
+    pub fn seconds_within(
+        &mut self,
+        what: impl Into<String>,
+        expected: f64,
+        observed: f64,
+        tolerance: f64,
+    ) {
+        let difference = observed - expected;
+        self.checks.push(Check {
+            what: what.into(),
+            expected,
+            observed,
+            difference,
+            tolerance,
+            unit: "s",
+            holds: difference.abs() <= tolerance,
+        });
+    }
+
     /// Adds an exact count check.
     pub fn count(&mut self, what: impl Into<String>, expected: u64, observed: u64) {
         self.checks.push(Check {

@@ -8,6 +8,9 @@ mod fixtures;
 #[path = "ledger/reports.rs"]
 mod reports;
 
+#[path = "ledger/aot_reports.rs"]
+mod aot_reports;
+
 #[path = "ledger/traces.rs"]
 mod traces;
 

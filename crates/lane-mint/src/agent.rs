@@ -309,8 +309,7 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
                 &report_path,
                 path_prefix.as_deref(),
                 source.as_deref(),
-                &stdout_path,
-                &stderr_path,
+                [&stdout_path, &stderr_path],
             )
             .map_err(|e| e.to_string())
         });
@@ -424,20 +423,11 @@ fn download_wheel(dir: &Path, url: &str, sha256: &str) -> Result<PathBuf, MintEr
                 why: "the URL's last path segment must be a wheel file name (`*.whl`)".into(),
             },
         })?;
-    // `file://` where the store is a folder every pod mounts.
-    let location = match url.strip_prefix("file://") {
-        Some(path) => lane_store::FetchLocation::Path(PathBuf::from(path)),
-        None => lane_store::FetchLocation::Url(url.to_owned()),
-    };
-    let bytes = lane_store::fetch(
-        &location,
-        Some(sha256),
-        MAX_WHEEL_BYTES,
-        Duration::from_secs(600),
-    )
-    .map_err(|source| MintError::Wheel {
-        what: shown.clone(),
-        source,
+    let bytes = crate::source::fetch_staged(url, sha256, MAX_WHEEL_BYTES).map_err(|source| {
+        MintError::Wheel {
+            what: shown.clone(),
+            source,
+        }
     })?;
     let folder = dir.join("wheel");
     std::fs::create_dir_all(&folder).map_err(io(&folder))?;
@@ -536,8 +526,7 @@ fn spawn(
     report_path: &Path,
     path_prefix: Option<&Path>,
     source: Option<&Path>,
-    stdout: &Path,
-    stderr: &Path,
+    [stdout, stderr]: [&Path; 2],
 ) -> std::io::Result<std::process::Child> {
     use std::os::unix::process::CommandExt;
     let (program, args) = spec

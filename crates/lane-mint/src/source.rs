@@ -49,19 +49,11 @@ pub fn prepare(tree: &SourceTree, mint_dir: &Path) -> Result<PathBuf, MintError>
         }
         SourceTree::Archive { url, sha256 } => {
             let shown = lane_store::redact_url(url);
-            let location = match url.strip_prefix("file://") {
-                Some(path) => lane_store::FetchLocation::Path(PathBuf::from(path)),
-                None => lane_store::FetchLocation::Url(url.clone()),
-            };
-            let bytes = lane_store::fetch(
-                &location,
-                Some(sha256),
-                MAX_SOURCE_ARCHIVE_BYTES,
-                Duration::from_secs(600),
-            )
-            .map_err(|source| MintError::Source {
-                what: shown.clone(),
-                source,
+            let bytes = fetch_staged(url, sha256, MAX_SOURCE_ARCHIVE_BYTES).map_err(|source| {
+                MintError::Source {
+                    what: shown.clone(),
+                    source,
+                }
             })?;
             let into = mint_dir.join("source");
             if into.exists() {
@@ -78,6 +70,21 @@ pub fn prepare(tree: &SourceTree, mint_dir: &Path) -> Result<PathBuf, MintError>
             Ok(into)
         }
     }
+}
+
+/// Fetches a file staged beside the wheel (the wheel, the source archive)
+/// and checks its sha256: a presigned URL, or `file://` where the store is a
+/// folder every pod mounts.
+pub(crate) fn fetch_staged(
+    url: &str,
+    sha256: &str,
+    max_bytes: u64,
+) -> Result<Vec<u8>, lane_store::StoreError> {
+    let location = match url.strip_prefix("file://") {
+        Some(path) => lane_store::FetchLocation::Path(PathBuf::from(path)),
+        None => lane_store::FetchLocation::Url(url.to_owned()),
+    };
+    lane_store::fetch(&location, Some(sha256), max_bytes, Duration::from_secs(600))
 }
 
 /// Unpacks a `.tar.gz` into `into`: regular files and folders only, every

@@ -520,21 +520,33 @@ fn replays(report: &Path, cell: Option<&Path>) -> String {
     s
 }
 
+/// The agent's spec of a rig cell (`cell`, `recipe`) whose mint replays
+/// `report` (and `cell_file`) as the real child writes them.
+fn rig_spec(
+    dir: &Path,
+    cell: &str,
+    recipe: &str,
+    report: &Path,
+    cell_file: Option<&Path>,
+) -> AgentSpec {
+    let mut s = spec(dir, &replays(report, cell_file), 30);
+    s.recipe = recipe.into();
+    s.id = id(cell);
+    s.report = Some("rig/mint/report.json".into());
+    s
+}
+
 #[test]
 fn the_real_childs_report_is_read_where_the_cell_says_and_its_cell_gathered() {
     let d = tempfile::tempdir().unwrap();
     let slot = real("h200-run/results/rig-aot/H200/r1");
-    let mut s = spec(
+    let s = rig_spec(
         d.path(),
-        &replays(
-            &slot.join("report.json"),
-            Some(&slot.join("artifacts/cell.tar.gz")),
-        ),
-        30,
+        "rig-aot",
+        "aot",
+        &slot.join("report.json"),
+        Some(&slot.join("artifacts/cell.tar.gz")),
     );
-    s.recipe = "aot".into();
-    s.id = id("rig-aot");
-    s.report = Some("rig/mint/report.json".into());
     let r = run_agent(&s).unwrap();
     assert_eq!(r.outcome, Outcome::Minted, "{r:?}");
     assert_eq!(
@@ -573,14 +585,13 @@ fn an_early_death_echoing_the_default_recipe_stays_failed_with_its_detail() {
     // The real aot report of a child that died at env_seal on torch 2.11:
     // `failed`, with MintReport's default `"recipe": "dynamo"`.
     let d = tempfile::tempdir().unwrap();
-    let mut s = spec(
+    let s = rig_spec(
         d.path(),
-        &replays(&real("failures-torch2.11/rig-aot/report.json"), None),
-        30,
+        "rig-aot",
+        "aot",
+        &real("failures-torch2.11/rig-aot/report.json"),
+        None,
     );
-    s.recipe = "aot".into();
-    s.id = id("rig-aot");
-    s.report = Some("rig/mint/report.json".into());
     let r = run_agent(&s).unwrap();
     assert_eq!(r.outcome, Outcome::Failed, "{r:?}");
     assert_eq!(
@@ -595,16 +606,13 @@ fn an_early_death_echoing_the_default_recipe_stays_failed_with_its_detail() {
 #[test]
 fn the_upstreams_cubin_gate_refusal_reaches_the_reason_bounded() {
     let d = tempfile::tempdir().unwrap();
-    let mut s = spec(
+    let s = rig_spec(
         d.path(),
-        &replays(
-            &real("h200-run-unshimmed-gw/results/rig-dynamo/H200/r1/report.json"),
-            None,
-        ),
-        30,
+        "rig-dynamo",
+        "dynamo",
+        &real("h200-run-unshimmed-gw/results/rig-dynamo/H200/r1/report.json"),
+        None,
     );
-    s.id = id("rig-dynamo");
-    s.report = Some("rig/mint/report.json".into());
     let r = run_agent(&s).unwrap();
     assert_eq!(r.outcome, Outcome::Failed);
     assert!(
@@ -621,9 +629,13 @@ fn the_upstreams_cubin_gate_refusal_reaches_the_reason_bounded() {
 fn a_minted_report_whose_cell_is_missing_is_crashed_not_minted() {
     let d = tempfile::tempdir().unwrap();
     let slot = real("h200-run/results/rig-dynamo/H200/r1");
-    let mut s = spec(d.path(), &replays(&slot.join("report.json"), None), 30);
-    s.report = Some("rig/mint/report.json".into());
-    s.id = id("rig-dynamo");
+    let s = rig_spec(
+        d.path(),
+        "rig-dynamo",
+        "dynamo",
+        &slot.join("report.json"),
+        None,
+    );
     let r = run_agent(&s).unwrap();
     assert_eq!(r.outcome, Outcome::Crashed, "{r:?}");
     assert!(
@@ -638,16 +650,13 @@ fn a_minted_report_whose_cell_is_missing_is_crashed_not_minted() {
 fn a_cell_over_the_artifact_cap_fails_with_the_cap_named() {
     let d = tempfile::tempdir().unwrap();
     let slot = real("h200-run/results/rig-dynamo/H200/r1");
-    let mut s = spec(
+    let mut s = rig_spec(
         d.path(),
-        &replays(
-            &slot.join("report.json"),
-            Some(&slot.join("artifacts/cell.tar.gz")),
-        ),
-        30,
+        "rig-dynamo",
+        "dynamo",
+        &slot.join("report.json"),
+        Some(&slot.join("artifacts/cell.tar.gz")),
     );
-    s.report = Some("rig/mint/report.json".into());
-    s.id = id("rig-dynamo");
     s.max_artifact_bytes = 1 << 20;
     let r = run_agent(&s).unwrap();
     assert_eq!(r.outcome, Outcome::Failed, "{r:?}");

@@ -214,7 +214,13 @@ fn no_report(rep: &RepeatResult) -> String {
     format!("<span class=\"absent\">no report{wall}</span>")
 }
 
-fn determinism_cell(d: Option<&DeterminismReport>) -> String {
+fn determinism_cell(d: Option<&DeterminismReport>, note: Option<&String>) -> String {
+    if let (None, Some(n)) = (d, note) {
+        return format!(
+            "<span class=\"sev-error\">not diffed: {}</span>",
+            escape_html(n)
+        );
+    }
     match d {
         Some(d) => {
             let class = if matches!(
@@ -292,7 +298,7 @@ fn summary_table(out: &mut String, r: &LaneResults) {
                 out,
                 "<tr><td>{cell_name}</td><td>{}</td><td colspan=\"5\" class=\"absent\">no repeats</td><td>{}</td><td>{}</td></tr>",
                 escape_html(&c.gpu),
-                determinism_cell(c.determinism.as_ref()),
+                determinism_cell(c.determinism.as_ref(), c.determinism_note.as_ref()),
                 delta_cell(c)
             );
             continue;
@@ -315,7 +321,7 @@ fn summary_table(out: &mut String, r: &LaneResults) {
                 (
                     format!(
                         "<td rowspan=\"{span}\">{}</td>",
-                        determinism_cell(c.determinism.as_ref())
+                        determinism_cell(c.determinism.as_ref(), c.determinism_note.as_ref())
                     ),
                     format!("<td rowspan=\"{span}\">{}</td>", delta_cell(c)),
                 )
@@ -811,7 +817,7 @@ fn determinism_section(out: &mut String, d: &DeterminismReport) {
     let _ = writeln!(
         out,
         "<h3>Determinism (r1 vs r2): {}</h3>\n<p>{}</p>",
-        determinism_cell(Some(d)),
+        determinism_cell(Some(d), None),
         escape_html(&d.summary)
     );
     let _ = writeln!(

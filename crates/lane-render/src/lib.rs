@@ -90,6 +90,10 @@ pub struct CellResult {
     pub repeats: Vec<RepeatResult>,
     /// The determinism diff of r1 against r2, when both have artifacts.
     pub determinism: Option<DeterminismReport>,
+    /// Why no determinism diff was made although both repeats have
+    /// artifacts (the pair could not be read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub determinism_note: Option<String>,
     /// The comparison against the baseline lane's same cell and GPU.
     pub comparison: Option<Comparison>,
     /// Why no comparison was made although a baseline exists (refused).

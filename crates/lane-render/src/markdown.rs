@@ -255,11 +255,12 @@ fn warmup_cell(b: &MintBreakdown) -> String {
     }
 }
 
-fn determinism_cell(d: Option<&DeterminismReport>) -> String {
-    d.map_or_else(
-        || "not diffed".to_owned(),
-        |d| d.verdict.describe().to_owned(),
-    )
+fn determinism_cell(d: Option<&DeterminismReport>, note: Option<&String>) -> String {
+    match (d, note) {
+        (Some(d), _) => d.verdict.describe().to_owned(),
+        (None, Some(n)) => format!("not diffed: {}", text(n)),
+        (None, None) => "not diffed".to_owned(),
+    }
 }
 
 fn delta_cell(c: &CellResult) -> String {
@@ -300,7 +301,7 @@ fn cells_table(out: &mut String, r: &LaneResults) {
          |---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for c in &r.cells {
-        let det = determinism_cell(c.determinism.as_ref());
+        let det = determinism_cell(c.determinism.as_ref(), c.determinism_note.as_ref());
         let delta = delta_cell(c);
         if c.repeats.is_empty() {
             let _ = writeln!(

@@ -69,7 +69,17 @@ pub fn conclusion(r: &LaneResults) -> Verdict {
             if let Some(s) = status.filter(|s| FAILING_STATUSES.contains(&s.as_str())) {
                 failure.push(format!("{at} r{}: mint {s}", rep.repeat));
             }
-            if !rep.measured() {
+            if rep
+                .breakdown
+                .findings
+                .iter()
+                .any(|f| f.kind == lane_ledger::FindingKind::UnreadableReport)
+            {
+                failure.push(format!(
+                    "{at} r{}: the report could not be read",
+                    rep.repeat
+                ));
+            } else if !rep.measured() {
                 neutral.push(format!("{at} r{}: no report", rep.repeat));
             } else if let Some(f) = rep
                 .breakdown

@@ -49,6 +49,7 @@ fn cell(name: &str, gpu: &str, repeats: Vec<RepeatResult>) -> CellResult {
         recipe: None,
         repeats,
         determinism: None,
+        determinism_note: None,
         comparison: None,
         comparison_note: None,
     }

@@ -106,7 +106,34 @@ fn builds_from_the_branch_tree_verifies_stages_and_refuses_tampering() {
     let staged = stage(&store, &mut again, Duration::from_secs(60)).unwrap();
     assert!(matches!(staged.wheel, PutOutcome::AlreadyThere { .. }));
     assert!(matches!(staged.manifest, PutOutcome::AlreadyThere { .. }));
-    assert_eq!(store.list("lanes/0.93.2/").unwrap().len(), 2);
+    // The wheel, its manifest, and the lane tree as a source archive (the
+    // same bytes again: the rebuild re-staged nothing).
+    let keys = store.list("lanes/0.93.2/").unwrap();
+    assert_eq!(keys.len(), 3, "{keys:?}");
+    let src = m
+        .source
+        .as_ref()
+        .expect("the manifest names the source archive");
+    assert_eq!(src.file, "gen_worker-0.93.2.src.tar.gz");
+    let key = format!("lanes/0.93.2/{}/{}", m.commit, src.file);
+    assert!(keys.contains(&key), "{keys:?}");
+    let archive = store.get(&lane_store::StoreKey::new(key).unwrap()).unwrap();
+    assert_eq!(lane_store::sha256_hex(&archive), src.sha256);
+    // It holds every blob of the tree, byte for byte.
+    let tree = lane_wheel::LaneTree::read(&repo, "release/0.93.2").unwrap();
+    let mut ar = tar::Archive::new(flate2::read::GzDecoder::new(&archive[..]));
+    let mut seen = 0;
+    for e in ar.entries().unwrap() {
+        let mut e = e.unwrap();
+        let path = e.path().unwrap().to_string_lossy().into_owned();
+        let (oid, _) = tree.blobs[&path];
+        let mut body = Vec::new();
+        std::io::Read::read_to_end(&mut e, &mut body).unwrap();
+        assert_eq!(body, repo.find_blob(oid).unwrap().content(), "{path}");
+        seen += 1;
+    }
+    assert_eq!(seen, tree.blobs.len());
+    assert_eq!(src.files, tree.blobs.len() as u64);
 
     check_refusals(&repo, &m, &bytes);
 }

@@ -2,10 +2,10 @@
 //! GitHub and no GPU. It generates a demo upstream repository (a small
 //! gen-worker with master's wire-v1 cut and the fixes of a 0.93.3 lane),
 //! writes a demo lane file, plans the cut, cuts it, runs the guards on the
-//! result, mints the demo cells on the local backend (they replay a real
-//! H200 mint recorded in the binary, and every output says "replay"), reads
-//! every report honestly with the ledger, diffs the two cold AOT compiles,
-//! and writes `report.md`.
+//! result, mints the demo cells on the local backend (they replay the real
+//! gen-worker 0.93.3 mints `lane mint` recorded on an H200, and every
+//! output says "replay"), reads every report honestly with the ledger,
+//! diffs each cell's two cold compiles, and writes `report.md`.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -22,9 +22,16 @@ pub struct Args {
     /// Where the demo writes its upstream, lane file and report (replaced if it holds an earlier demo).
     #[arg(long, default_value = "out/demo")]
     pub out: PathBuf,
+    /// The recorded results folder the cells replay (real gen-worker
+    /// 0.93.3 mints: `<cell>/H200/r<N>/{report.json, artifacts/}`).
+    #[arg(long, value_name = "DIR", default_value = crate::cmd::replay::RECORDINGS)]
+    pub recordings: PathBuf,
 }
 
 const MARKER: &str = ".lane-demo";
+
+/// The recorded cells the demo mints.
+const CELLS: [&str; 2] = ["rig-dynamo", "rig-aot"];
 
 fn prepare(out: &Path) -> Result<(), CliError> {
     if out.exists() {
@@ -52,6 +59,18 @@ fn prepare(out: &Path) -> Result<(), CliError> {
 /// Runs `lane demo`.
 pub fn run(args: Args) -> CliResult {
     let out = args.out;
+    let recordings = std::path::absolute(&args.recordings).exit(Exit::Failure)?;
+    for cell in CELLS {
+        if !recordings.join(cell).join("H200").is_dir() {
+            return Err(CliError::new(
+                Exit::InvalidInput,
+                anyhow::anyhow!(
+                    "--recordings {}: no recorded {cell}/H200 (the demo replays the real mints in lane's tests/data/gw-0.93.3-h200/h200-run/results)",
+                    recordings.display()
+                ),
+            ));
+        }
+    }
     prepare(&out)?;
     println!("lane demo: a whole lane on embedded defaults (no cluster, no GitHub, no GPU)");
     println!("[1/6] generating the demo upstream (gen-worker with a wire-v1 cut on master)");
@@ -69,12 +88,16 @@ pub fn run(args: Args) -> CliResult {
          version_files:\n  - {{path: pyproject.toml, kind: pyproject}}\n  - {{path: uv.lock, kind: uv-lock, package: gen-worker}}\n\
          changelog: {{}}\nguards:\n  - name: wire-v1\n    forbidden_commits: [{}]\n    frozen_paths: [proto/, src/gen_worker/pb/]\n\
          \x20   probes:\n      - path: proto/worker_scheduler.proto\n        must_match: '^package cozy\\.scheduler;$'\n        must_not_match: '^package cozy\\.scheduler\\.v1;$'\n\
-         # Demo cells replay a real H200 mint (torch 2.11) recorded in the binary: no GPU needed.\n\
+         # Demo cells replay the real gen-worker 0.93.3 mints lane recorded on an H200: no GPU needed.\n\
          mint:\n  gpus: [H200]\n  cold_repeats: 2\n  timeout_s: 120\n  concurrency: 2\n  cells:\n\
-         \x20   - {{name: probe-jit, recipe: dynamo, command: [{exe}, replay-mint, --recorded, jit], env: {{LANE_REPLAY: \"1\"}}}}\n\
-         \x20   - {{name: probe-aot, recipe: aot, command: [{exe}, replay-mint, --recorded, aot], env: {{LANE_REPLAY: \"1\"}}}}\n",
+         \x20   - {{name: rig-dynamo, recipe: dynamo, report: rig/mint/report.json, command: [{exe}, replay-mint, --recorded, {dynamo}], env: {{LANE_REPLAY: \"1\"}}}}\n\
+         \x20   - {{name: rig-aot, recipe: aot, report: rig/mint/report.json, command: [{exe}, replay-mint, --recorded, {aot}], env: {{LANE_REPLAY: \"1\"}}}}\n",
         up.commits["wire-v1"],
         exe = serde_json::to_string(&exe.to_string_lossy()).expect("a string serializes"),
+        dynamo = serde_json::to_string(&recordings.join("rig-dynamo/H200").to_string_lossy())
+            .expect("a string serializes"),
+        aot = serde_json::to_string(&recordings.join("rig-aot/H200").to_string_lossy())
+            .expect("a string serializes"),
     );
     let lane_path = out.join("lanes/0.93.3.yaml");
     std::fs::write(&lane_path, &lane_text).exit(Exit::Failure)?;
@@ -168,7 +191,7 @@ pub fn run(args: Args) -> CliResult {
         built.manifest.wheel, built.manifest.sha256, built.manifest.commit, built.manifest.tree, staged.wheel_key
     );
     println!(
-        "[6/6] lane mint 0.93.3 (local backend; cells replay recorded H200 mints: labelled replay)"
+        "[6/6] lane mint 0.93.3 (local backend; cells replay real gen-worker mints recorded on an H200: labelled replay)"
     );
     let stop = std::sync::atomic::AtomicBool::new(false);
     let lane_out = std::path::absolute(out.join("lanes/0.93.3")).exit(Exit::Failure)?;
@@ -192,11 +215,11 @@ pub fn run(args: Args) -> CliResult {
     let results = lane_mint::local::results_dir(&lane_out);
     let _ = writeln!(
         report,
-        "## Mints (replay: recorded H200 mints, no compile ran here)\n\nLane {}: {}.\n",
+        "## Mints (replay: real gen-worker 0.93.3 mints recorded on an H200, no compile ran here)\n\nLane {}: {}.\n",
         summary.lane,
         if summary.green { "green" } else { "NOT green" }
     );
-    for cell in ["probe-jit", "probe-aot"] {
+    for cell in CELLS {
         let slot = results.join(cell).join("H200");
         let report_file = slot.join("r1/report.json");
         let bytes = std::fs::read(&report_file).exit(Exit::Failure)?;

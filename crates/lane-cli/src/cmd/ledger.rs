@@ -4,7 +4,11 @@
 //!
 //! This is the IO edge of `lane-ledger`: it caps report sizes before
 //! reading, streams traces, and turns a missing report into an absence (a
-//! `missing_report` finding), never into zeros.
+//! `missing_report` finding), never into zeros. A report it cannot read
+//! (truncated, NaN, a shape lane does not know, over the cap) never hides
+//! the others: it becomes that mint's row (`MintBreakdown::unreadable`, an
+//! `unreadable_report` error finding), every other mint is still printed,
+//! and the command exits 3 naming the file and the JSON path or line.
 
 use std::fs::File;
 use std::io::{BufReader, Read};
@@ -74,24 +78,27 @@ pub fn run(args: Args) -> CliResult {
             anyhow!("give at least one report or trace, or --baseline and --candidate"),
         ));
     }
-    let mints: Vec<MintBreakdown> = args
-        .inputs
-        .iter()
-        .map(|p| read_mint(p, args.max_report_bytes))
-        .collect::<Result<_, _>>()?;
+    let mut unreadable: Vec<String> = Vec::new();
+    let mut read_all = |paths: &[PathBuf]| -> Result<Vec<MintBreakdown>, CliError> {
+        paths
+            .iter()
+            .map(|p| match read_mint(p, args.max_report_bytes)? {
+                Input::Mint(b) => Ok(*b),
+                Input::Unreadable { label, error } => {
+                    tracing::warn!(path = %label, %error, "unreadable report");
+                    let b = MintBreakdown::unreadable(&label, &error);
+                    unreadable.push(format!("{label}: {error}"));
+                    Ok(b)
+                }
+            })
+            .collect()
+    };
+    let mints = read_all(&args.inputs)?;
     let comparison = if args.baseline.is_empty() {
         None
     } else {
-        let base: Vec<MintBreakdown> = args
-            .baseline
-            .iter()
-            .map(|p| read_mint(p, args.max_report_bytes))
-            .collect::<Result<_, _>>()?;
-        let cand: Vec<MintBreakdown> = args
-            .candidate
-            .iter()
-            .map(|p| read_mint(p, args.max_report_bytes))
-            .collect::<Result<_, _>>()?;
+        let base = read_all(&args.baseline)?;
+        let cand = read_all(&args.candidate)?;
         let rule = NoiseRule {
             relative: args.noise_relative,
             floor_s: args.noise_floor_s,
@@ -118,6 +125,13 @@ pub fn run(args: Args) -> CliResult {
             print!("{}", render_comparison(c));
         }
     }
+    if !unreadable.is_empty() {
+        // Every mint was shown; the unreadable ones make the run invalid.
+        return Err(CliError::new(
+            Exit::InvalidInput,
+            anyhow!("{}", unreadable.join("\n")),
+        ));
+    }
     if let Some(threshold) = args.fail_on {
         let worst = shown
             .iter()
@@ -136,40 +150,65 @@ fn invalid(path: &Path, e: impl std::fmt::Display) -> CliError {
     CliError::new(Exit::InvalidInput, anyhow!("{}: {e}", path.display()))
 }
 
+/// What one input gave.
+enum Input {
+    /// A breakdown (of a report, a trace, or of no report at all).
+    Mint(Box<MintBreakdown>),
+    /// A report that could not be read: its row, not the end of the run.
+    Unreadable {
+        /// The file, as given.
+        label: String,
+        /// Why, with the JSON path or line and column.
+        error: String,
+    },
+}
+
 /// Reads one input: a report, a trace file or a trace directory.
-fn read_mint(path: &Path, max_report_bytes: u64) -> Result<MintBreakdown, CliError> {
+fn read_mint(path: &Path, max_report_bytes: u64) -> Result<Input, CliError> {
     let label = path.display().to_string();
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             // A killed child writes nothing: that is no measurement, not zero.
             tracing::warn!(path = %label, "no report");
-            return Ok(MintBreakdown::missing(&label, "file not found"));
+            return Ok(Input::Mint(Box::new(MintBreakdown::missing(
+                &label,
+                "file not found",
+            ))));
         }
         Err(e) => return Err(CliError::new(Exit::Failure, anyhow!("{label}: {e}"))),
     };
     if meta.is_dir() {
-        return read_trace_dir(path);
+        return read_trace_dir(path).map(|b| Input::Mint(Box::new(b)));
     }
     if is_report(path)? {
         if meta.len() > max_report_bytes {
-            return Err(invalid(
-                path,
-                format!("report is {} bytes, above the {max_report_bytes}-byte cap (--max-report-bytes)", meta.len()),
-            ));
+            return Ok(Input::Unreadable {
+                label,
+                error: format!(
+                    "report is {} bytes, above the {max_report_bytes}-byte cap (--max-report-bytes)",
+                    meta.len()
+                ),
+            });
         }
         let mut bytes = Vec::with_capacity(meta.len() as usize);
         File::open(path)
             .and_then(|f| f.take(max_report_bytes + 1).read_to_end(&mut bytes))
             .with_context(|| label.clone())
             .map_err(|e| CliError::new(Exit::Failure, e))?;
-        let report = lane_ledger::parse_report_with_limit(&bytes, max_report_bytes)
-            .map_err(|e| invalid(path, e))?;
-        Ok(from_report(&label, &report))
+        Ok(
+            match lane_ledger::parse_report_with_limit(&bytes, max_report_bytes) {
+                Ok(report) => Input::Mint(Box::new(from_report(&label, &report))),
+                Err(e) => Input::Unreadable {
+                    label,
+                    error: e.to_string(),
+                },
+            },
+        )
     } else {
         let options = TraceOptions::default();
         let metrics = read_trace_file(path, &options)?;
-        Ok(from_trace(&label, &metrics))
+        Ok(Input::Mint(Box::new(from_trace(&label, &metrics))))
     }
 }
 

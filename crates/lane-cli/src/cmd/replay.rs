@@ -1,97 +1,103 @@
-//! `lane replay-mint`: a mint command that replays a recorded real mint
-//! (the H200 fixtures embedded in the binary) instead of compiling: it
-//! writes the recorded report to `$LANE_REPORT_PATH` and the recorded
-//! artifacts under `$LANE_ARTIFACTS_DIR`. Every output of a lane that used
-//! it says "replay". It lets the demo run the whole pipeline with no GPU.
+//! `lane replay-mint`: a mint command that replays a real mint lane
+//! recorded (the gen-worker 0.93.3 mints of `tests/data/gw-0.93.3-h200/`)
+//! instead of compiling: it writes the recorded report where the cell's
+//! report goes and the recorded cell where that report's `artifact` says,
+//! byte for byte, so the agent reads, checks and gathers them as it does a
+//! real mint child's. Every output of a lane that used it says "replay"
+//! (its cells set `LANE_REPLAY=1`). It lets the demo run the whole pipeline
+//! with no GPU.
 
-use include_dir::{include_dir, Dir};
 use std::path::{Path, PathBuf};
 
 use crate::exit::{CliError, CliResult, Exit, WithExit};
 
-/// The real H200 mint (torch 2.11): `jit_report.json`, two cold AOT compiles.
-pub static H200: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/../../tests/data/h200-torch2.11");
+/// The real mints the demo replays: a results folder `lane mint` gathered
+/// on an H200 (`<cell>/H200/r<N>/{report.json, artifacts/}`).
+pub const RECORDINGS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/data/gw-0.93.3-h200/h200-run/results"
+);
 
 /// Arguments of `lane replay-mint`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Which recording: `jit` (the dynamo warm-ledger mint) or `aot` (odd
-    /// repeats replay cold compile A, even repeats cold compile B).
-    #[arg(long)]
-    pub recorded: String,
+    /// The recorded slot folder of one cell on one GPU (`<results>/<cell>/<gpu>`):
+    /// repeat N replays its `r<N>` (cycling when there are fewer).
+    #[arg(long, value_name = "DIR")]
+    pub recorded: PathBuf,
     /// Seconds to take, standing in for the compile.
     #[arg(long, default_value_t = 0.2)]
     pub seconds: f64,
 }
 
-fn write_tree(dir: &Dir<'_>, root: &Path, strip: &Path) -> std::io::Result<()> {
-    for f in dir.files() {
-        let rel = f.path().strip_prefix(strip).unwrap_or(f.path());
-        let dst = root.join(rel);
-        if let Some(p) = dst.parent() {
-            std::fs::create_dir_all(p)?;
-        }
-        std::fs::write(dst, f.contents())?;
+fn usage(e: impl std::fmt::Display) -> CliError {
+    CliError::new(Exit::Usage, anyhow::anyhow!("{e}"))
+}
+
+/// The recorded repeats of a slot folder: `r1`, `r2`, ... in order.
+fn repeats(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
+    let mut out: Vec<(u32, PathBuf)> = std::fs::read_dir(dir)
+        .map_err(|e| usage(format!("--recorded {}: {e}", dir.display())))?
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let n = e.file_name().to_str()?.strip_prefix('r')?.parse().ok()?;
+            e.path()
+                .join("report.json")
+                .is_file()
+                .then(|| (n, e.path()))
+        })
+        .collect();
+    out.sort();
+    if out.is_empty() {
+        return Err(usage(format!(
+            "--recorded {}: no recorded repeat (r<N>/report.json) in it",
+            dir.display()
+        )));
     }
-    for d in dir.dirs() {
-        write_tree(d, root, strip)?;
-    }
-    Ok(())
+    Ok(out.into_iter().map(|(_, p)| p).collect())
 }
 
 /// Runs `lane replay-mint`.
 pub fn run(args: Args) -> CliResult {
     let report_path = std::env::var_os("LANE_REPORT_PATH")
         .map(PathBuf::from)
-        .ok_or_else(|| {
-            CliError::new(
-                Exit::Usage,
-                anyhow::anyhow!("LANE_REPORT_PATH is not set: run me under `lane agent`"),
-            )
-        })?;
-    let artifacts = std::env::var_os("LANE_ARTIFACTS_DIR").map(PathBuf::from);
-    let repeat: u32 = std::env::var("LANE_REPEAT")
+        .ok_or_else(|| usage("LANE_REPORT_PATH is not set: run me under `lane agent`"))?;
+    let repeat: usize = std::env::var("LANE_REPEAT")
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(1);
+    let recorded = repeats(&args.recorded)?;
+    let slot = &recorded[(repeat.max(1) - 1) % recorded.len()];
     std::thread::sleep(std::time::Duration::from_secs_f64(
         args.seconds.clamp(0.0, 3600.0),
     ));
-    let (report_name, tree) = match args.recorded.as_str() {
-        "jit" => ("jit_report.json", None),
-        "aot" if repeat % 2 == 1 => ("aot_a.json", Some("aot_a")),
-        "aot" => ("aot_b.json", Some("aot_b")),
-        other => {
-            return Err(CliError::new(
-                Exit::Usage,
-                anyhow::anyhow!("unknown recording `{other}`: expected `jit` or `aot`"),
-            ))
+    let bytes = std::fs::read(slot.join("report.json")).exit(Exit::Failure)?;
+    // The cell goes where the recorded report says the child packed it.
+    let named = serde_json::from_slice::<serde_json::Value>(&bytes)
+        .ok()
+        .and_then(|v| v.get("artifact")?.as_str().map(str::to_owned))
+        .filter(|a| !a.is_empty());
+    if let Some(named) = named {
+        let file = Path::new(&named)
+            .file_name()
+            .ok_or_else(|| usage(format!("the recorded artifact `{named}` has no file name")))?;
+        let from = slot.join("artifacts").join(file);
+        let to = Path::new(&named);
+        if to.is_absolute() || named.split('/').any(|c| c == "..") {
+            return Err(usage(format!(
+                "the recorded artifact `{named}` is not a path inside the mint folder"
+            )));
         }
-    };
-    let file = H200.get_file(report_name).expect("embedded at build time");
-    let mut report: serde_json::Value =
-        serde_json::from_slice(file.contents()).exit(Exit::Failure)?;
-    // The probe's AOT records predate the report envelope: give them the
-    // fields every report has, and say it is a replay.
-    if let Some(obj) = report.as_object_mut() {
-        obj.entry("status").or_insert_with(|| "minted".into());
-        obj.entry("recipe").or_insert_with(|| {
-            if tree.is_some() {
-                "aot".into()
-            } else {
-                "dynamo".into()
-            }
-        });
-        obj.insert("replay".into(), true.into());
+        if let Some(parent) = to.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).exit(Exit::Failure)?;
+        }
+        std::fs::copy(&from, to).map_err(|e| {
+            CliError::new(Exit::Failure, anyhow::anyhow!("{}: {e}", from.display()))
+        })?;
     }
-    std::fs::write(
-        &report_path,
-        serde_json::to_vec_pretty(&report).exit(Exit::Failure)?,
-    )
-    .exit(Exit::Failure)?;
-    if let (Some(t), Some(out)) = (tree, artifacts) {
-        let dir = H200.get_dir(t).expect("embedded at build time");
-        write_tree(dir, &out, Path::new(t)).exit(Exit::Failure)?;
+    if let Some(parent) = report_path.parent() {
+        std::fs::create_dir_all(parent).exit(Exit::Failure)?;
     }
+    std::fs::write(&report_path, &bytes).exit(Exit::Failure)?;
     Ok(Exit::Ok)
 }

@@ -90,6 +90,10 @@ pub struct LaneReportFiles {
     pub json: PathBuf,
     /// `report.html`: the static page with inline SVG charts.
     pub html: PathBuf,
+    /// Slots whose report could not be read (their rows say why): a lane
+    /// with any is not green.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<String>,
 }
 
 /// Loads a results folder exactly as `lane report` does: `summary.json`,
@@ -167,6 +171,7 @@ pub fn write_lane_report(
         markdown: out_dir.join("report.md"),
         json: out_dir.join("report.json"),
         html: out_dir.join("report.html"),
+        unreadable: results::unreadable(&model.cells),
     };
     write(&files.markdown, &rendered.body)?;
     write_json_and_html(&model, &files.json, &files.html)?;
@@ -330,7 +335,17 @@ pub fn run(args: Args) -> CliResult {
             println!("check run {} ({})", c.id, verdict.conclusion.as_str());
         }
     }
-    Ok(Exit::Ok)
+    // Everything is written and posted; a slot whose report could not be
+    // read makes the lane not green (exit 7), as `lane mint` says too.
+    let unreadable = results::unreadable(&results.cells);
+    for slot in &unreadable {
+        eprintln!("unreadable report: {slot} (its row says why; the lane is not green)");
+    }
+    Ok(if unreadable.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::Findings
+    })
 }
 
 /// The PRs and issues posted to: the picks' PRs (unless

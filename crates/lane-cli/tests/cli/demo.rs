@@ -15,11 +15,21 @@ fn the_demo_cuts_mints_by_replay_and_reports_honestly() {
         "{text}"
     );
     assert!(text.contains("guard wire-v1 on master: REFUSED"), "{text}");
+    // The real gen-worker pairs: every difference has a named cause.
     assert!(
         text.contains(
-            "probe-aot determinism (r1 vs r2): verdict: differs by autotune configs only"
+            "rig-aot determinism (r1 vs r2): verdict: differs by recorded decisions that flipped"
         ),
         "{text}"
+    );
+    assert!(
+        text.contains("rig-dynamo determinism (r1 vs r2): verdict:")
+            && !text.contains("unexplained"),
+        "{text}"
+    );
+    assert!(
+        text.contains("0.93.3/rig-aot/H200/r1/a1: Minted"),
+        "the real report, read where the cell says, with its cell gathered: {text}"
     );
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(report.contains("replay"), "{report}");
@@ -51,7 +61,7 @@ fn regression_a_cell_without_artifacts_gets_no_determinism_diff_not_an_error() {
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     let html = std::fs::read_to_string(out.join("lanes/0.93.3/report/report.html")).unwrap();
     assert!(
-        html.contains("probe-jit") && html.contains("<svg"),
+        html.contains("rig-dynamo") && html.contains("<svg"),
         "the dynamo cell is charted"
     );
     assert!(out.join("lanes/0.93.3/report/report.json").is_file());

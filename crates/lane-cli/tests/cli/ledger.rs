@@ -11,6 +11,29 @@ fn h200(rel: &str) -> String {
     format!("{ROOT}/tests/data/h200-torch2.11/{rel}")
 }
 
+fn gw(rel: &str) -> String {
+    format!("{ROOT}/tests/data/gw-0.93.3-h200/{rel}")
+}
+
+/// Every real 0.93.3 report, whatever lands under the data folder.
+fn real_reports() -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![PathBuf::from(gw(""))];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|n| n == "report.json") {
+                out.push(p.display().to_string());
+            }
+        }
+    }
+    out.sort();
+    assert!(out.len() >= 4, "{out:?}");
+    out
+}
+
 fn seed() -> String {
     format!("{ROOT}/tests/data/seed-phase-table/sdxl-w8a8-lora64.L40S.gw0.93.1.report.json")
 }
@@ -118,6 +141,168 @@ fn invalid_report_exits_3_naming_file_and_json_path() {
 }
 
 #[test]
+fn one_unreadable_report_never_hides_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = std::fs::read_to_string(gw("aot-pair/r1/report.json")).unwrap();
+    std::fs::write(dir.path().join("cut.json"), &real[..real.len() / 2]).unwrap();
+    std::fs::write(dir.path().join("array.json"), format!("[{real}]")).unwrap();
+    std::fs::write(
+        dir.path().join("huge.json"),
+        real.replacen("\"compile_s\":63.99", "\"compile_s\":1e400", 1),
+    )
+    .unwrap();
+    let r2 = gw("aot-pair/r2/report.json");
+    let args = ["ledger", "cut.json", &r2, "array.json", "huge.json"];
+    let o = lane(dir.path(), &args);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("mint cut.json\n  ledger unreadable"), "{out}");
+    assert!(
+        out.contains(&format!("mint {r2}")),
+        "the readable mint is shown: {out}"
+    );
+    assert!(out.contains("aot table: serial path"), "{out}");
+    let err = stderr(&o);
+    assert!(
+        err.contains("cut.json: truncated JSON: the input ends at line 1, column"),
+        "{err}"
+    );
+    assert!(
+        err.contains("array.json: $: expected a mint report object, found an array"),
+        "{err}"
+    );
+    assert!(
+        err.contains("huge.json: invalid JSON at line 1, column"),
+        "{err}"
+    );
+    assert!(err.contains("number out of range"), "{err}");
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let o = lane(dir.path(), &json_args);
+    assert_eq!(code(&o), 3);
+    let v = json(&o);
+    let mints = v["mints"].as_array().unwrap();
+    assert_eq!(mints.len(), 4);
+    assert_eq!(mints[0]["ledger"]["kind"], "unreadable");
+    assert_eq!(mints[0]["findings"][0]["kind"], "unreadable_report");
+    assert_eq!(mints[0]["findings"][0]["severity"], "error");
+    assert!(mints[0].get("total_s").is_none());
+    assert_eq!(mints[1]["ledger"]["kind"], "aot_table_v1");
+}
+
+#[test]
+fn every_real_report_reads_with_exit_0() {
+    for report in real_reports() {
+        let o = lane(&here(), &["ledger", &report]);
+        assert_eq!(code(&o), 0, "{report}: {}", stderr(&o));
+        let o = lane(
+            &here(),
+            &["ledger", &report, "--json", "--fail-on", "error"],
+        );
+        assert_eq!(code(&o), 0, "{report}: {}", stderr(&o));
+        let v = json(&o);
+        assert_eq!(
+            v["mints"][0]["reconciliation"]["checks"]
+                .as_array()
+                .map(|c| c.iter().all(|c| c["holds"] == true)),
+            Some(true),
+            "{report}"
+        );
+    }
+}
+
+#[test]
+fn real_aot_report_text_shows_typed_totals_partitions_overlays_and_the_pool() {
+    let o = lane(&here(), &["ledger", &gw("aot-pair/r1/report.json")]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    for line in [
+        "aot table: serial path (K=1: every entry compiled in the mint child)",
+        "export_reuse_eligible         -1 (not determinable: fewer than two rows for any key)",
+        "entry_workers                 1 ",
+        "mint partition of total_s = 65.660 s",
+        "mint_other_s                    0.070    0.1%  residual, lane's (the writer names none)",
+        "compile_other_s                 0.335    0.5%  residual, recomputed (the writer wrote none)",
+        "overlays (nested, never summed)",
+        "triton_s                        3.335    5.2%",
+        "pool: K=1 for 1 entries, binding entries, underwidth 0, ceiling 1, limit 0 (uncapped)",
+        "why: 1 entry: serial (no cpu/memory/device bound was read",
+        "available_bytes not read (-1)",
+        "findings: none",
+    ] {
+        assert!(out.contains(line), "missing {line:?} in\n{out}");
+    }
+    assert!(!out.contains("reap_lag_s"), "{out}");
+    assert!(!out.contains("unknown"), "{out}");
+}
+
+#[test]
+fn real_aot_report_json_carries_typed_totals_and_the_pool_decision() {
+    let o = lane(
+        &here(),
+        &["ledger", &gw("aot-pair/r1/report.json"), "--json"],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let m = &json(&o)["mints"][0];
+    let totals = m["aot"]["totals"].as_array().unwrap();
+    let get = |n: &str| totals.iter().find(|t| t["name"] == n).unwrap().clone();
+    assert_eq!(get("export_reuse_eligible")["unit"], "code");
+    assert_eq!(get("export_reuse_eligible")["value"]["code"], -1);
+    assert_eq!(get("entry_workers")["unit"], "count");
+    assert_eq!(get("total_s")["unit"], "seconds");
+    assert_eq!(m["aot"]["pool"]["decision"]["binding"], "entries");
+    assert_eq!(m["aot"]["mint"]["residual"]["name"], "mint_other_s");
+    assert_eq!(
+        m["entries"][0]["compile"]["residual"]["name"],
+        "compile_other_s"
+    );
+    assert_eq!(m["unknown_keys"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn failure_report_text_quotes_its_detail_and_does_not_believe_the_echo() {
+    let o = lane(
+        &here(),
+        &["ledger", &gw("failures-torch2.11/rig-aot/report.json")],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("detail: AttributeError: torch._inductor.config.cpp.march does not exist"),
+        "{out}"
+    );
+    assert!(
+        out.contains("recipe echoed dynamo (not a claim: the report is not minted)"),
+        "{out}"
+    );
+    assert!(!out.contains("recipe dynamo |"), "{out}");
+}
+
+#[test]
+fn unknown_keys_are_shown_as_values_and_foreign_text_is_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let real: Value =
+        serde_json::from_str(&std::fs::read_to_string(gw("aot-pair/r1/report.json")).unwrap())
+            .unwrap();
+    let mut v = real.clone();
+    v["mint_phases"]["totals"]["export_future_sentinel"] = serde_json::json!(-1.0);
+    v["detail"] = serde_json::json!("done \u{1b}[31mred\u{1b}[0m\u{7}");
+    std::fs::write(dir.path().join("r.json"), serde_json::to_vec(&v).unwrap()).unwrap();
+    let o = lane(dir.path(), &["ledger", "r.json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("$.mint_phases.totals.export_future_sentinel = -1.0"),
+        "{out}"
+    );
+    assert!(out.contains("detail: done \\u{1b}[31mred"), "{out}");
+    assert!(
+        !o.stdout.iter().any(|b| *b == 0x1b || *b == 0x07),
+        "raw control bytes in {out}"
+    );
+}
+
+#[test]
 fn oversized_report_is_refused_before_reading() {
     let dir = tempfile::tempdir().unwrap();
     let f = std::fs::File::create(dir.path().join("huge.json")).unwrap();
@@ -130,6 +315,7 @@ fn oversized_report_is_refused_before_reading() {
         "{}",
         stderr(&o)
     );
+    assert!(stdout(&o).contains("ledger unreadable"), "{}", stdout(&o));
 }
 
 #[test]

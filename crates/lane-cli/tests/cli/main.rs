@@ -7,7 +7,6 @@ mod html;
 mod kube;
 mod ledger;
 mod mint;
-mod probe;
 mod report;
 mod wheel;
 

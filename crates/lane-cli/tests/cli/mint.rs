@@ -594,3 +594,109 @@ fn the_mint_never_sees_lanes_credentials() {
     let all = stdout(&o) + &stderr(&o);
     assert!(!all.contains("agent-only"), "{all}");
 }
+
+/// Regression: one mint's report that the ledger could not read (the real
+/// aot `totals` with `export_reuse_eligible: -1.0`, or garbage) made `lane
+/// mint` exit 3 and write no report at all, hiding the whole lane.
+#[test]
+fn a_cell_that_writes_garbage_gets_its_row_and_the_lane_still_reports_not_green() {
+    let d = tempfile::tempdir().unwrap();
+    let real = Path::new(super::ROOT).join("tests/data/gw-0.93.3-h200/aot3-pair/r1");
+    let copy_real = format!(
+        "mkdir -p rig/mint && cp '{}' rig/mint/report.json && cp '{}' rig/mint/cell.tar.gz",
+        real.join("report.json").display(),
+        real.join("artifacts/cell.tar.gz").display()
+    );
+    let extra = format!(
+        "    - name: real-aot\n      recipe: aot\n      report: rig/mint/report.json\n      command: [sh, -c, {}]\n    - name: garbage\n      recipe: dynamo\n      command: [sh, -c, {}]\n",
+        serde_json::to_string(&copy_real).unwrap(),
+        serde_json::to_string(
+            r#"printf '{"status":"minted","recipe":"dynamo","phases":{"load":"fast"},"mint_phases":{"spans_v":1,"jobs":[{"wall_s":-3}]}}' > "$LANE_REPORT_PATH""#
+        )
+        .unwrap()
+    );
+    write_lane(d.path(), 1, 2, &extra);
+    let o = lane(d.path(), &["mint", "0.93.3"]);
+    assert_eq!(code(&o), 7, "not green: {}{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains("unreadable report: garbage/L4/r1"),
+        "{}",
+        stderr(&o)
+    );
+    let report = d.path().join("out/lanes/0.93.3/report");
+    for f in ["report.md", "report.json", "report.html"] {
+        assert!(report.join(f).is_file(), "{f} written");
+    }
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    // Every cell has its rows: the good one, the real aot one, the bad one.
+    for cell in ["cell00", "real-aot", "garbage"] {
+        assert!(md.contains(cell), "{cell} in {md}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("report.json")).unwrap())
+            .unwrap();
+    let garbage = json["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["cell"] == "garbage")
+        .unwrap();
+    let finding = &garbage["repeats"][0]["breakdown"]["findings"][0];
+    assert_eq!(finding["kind"], "unreadable_report", "{finding}");
+    assert!(
+        finding["message"]
+            .as_str()
+            .unwrap()
+            .contains("$.phases.load"),
+        "the finding names the JSON path: {finding}"
+    );
+    // The real aot report reads (its sentinels are not seconds).
+    let real_aot = json["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["cell"] == "real-aot")
+        .unwrap();
+    assert_eq!(
+        real_aot["repeats"][0]["breakdown"]["ledger"]["kind"], "aot_table_v1",
+        "{real_aot}"
+    );
+    // lane report says the same: every file rewritten, exit 7.
+    let o = lane(d.path(), &["report", "0.93.3"]);
+    assert_eq!(code(&o), 7, "{}{}", stdout(&o), stderr(&o));
+}
+
+/// A `source: true` cell gets the lane branch's tree, exported once per
+/// commit, as `$LANE_SOURCE_DIR`.
+#[test]
+fn a_rig_cell_gets_the_lane_branch_exported_as_its_source() {
+    let d = super::wheel::cut_lane();
+    let rig = r#"grep -q '^version = "0.93.3"' "$LANE_SOURCE_DIR/pyproject.toml" || exit 9; case "$LANE_SOURCE_DIR" in */out/lanes/0.93.3/source/*) ;; *) exit 8;; esac; printf '{"status":"minted","recipe":"aot"}' > "$LANE_REPORT_PATH""#;
+    let path = d.path().join("lanes/0.93.3.yaml");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str(&format!(
+        "mint:\n  gpus: [L4]\n  cold_repeats: 2\n  timeout_s: 30\n  concurrency: 1\n  cells:\n    - name: rig-aot\n      recipe: aot\n      source: true\n      command: [sh, -c, {}]\n",
+        serde_json::to_string(rig).unwrap()
+    ));
+    std::fs::write(&path, text).unwrap();
+    let o = lane(d.path(), &["mint", "0.93.3"]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let exported: Vec<_> = std::fs::read_dir(d.path().join("out/lanes/0.93.3/source"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        exported.len(),
+        1,
+        "one export for both repeats: {exported:?}"
+    );
+    assert_eq!(exported[0].len(), 40, "named by the commit: {exported:?}");
+    // --source names another tree; a folder that is not there is refused.
+    let o = lane(d.path(), &["mint", "0.93.3", "--source", "nowhere"]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--source nowhere: not a folder"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -49,7 +49,7 @@ fn lane_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
 }
 
 /// A lane 0.93.3 over a generated upstream, cut.
-fn cut_lane() -> tempfile::TempDir {
+pub(crate) fn cut_lane() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let up = generate_upstream(&dir.path().join("up"), &UpstreamSpec::default()).unwrap();
     std::fs::create_dir_all(dir.path().join("lanes")).unwrap();

@@ -1,16 +1,29 @@
-//! Reading the aot recipe's ledgers: the per-entry table (`mint_phases`
-//! with `v: 1`) and the probe's per-compile record.
+//! Reading the aot recipe's ledgers: the per-mint phase table
+//! (`aot_mint._mint_phase_table`, `mint_phases` with `v: 1`, also the
+//! partial table of `aot_mint.partial_phase_table` with `terminus`/`at`) and
+//! the probe's per-compile record.
+//!
+//! The table comes in two shapes, decided by the pool's width (pgw#809):
+//! - serial (K = 1, `_export_entry(compile_now=True)`): each entry's
+//!   `phases` is `aot_mint._phase_delta`'s output, the four disjoint members
+//!   `lowering_s`, `codegen_s`, `host_compile_s`, `graph_passes_s` (written
+//!   only when non-zero) and `triton_s`, which NESTS inside them;
+//! - pooled (K > 1, `_compile_entries_parallel`): each entry's `phases` is
+//!   the pool's `_close_entry_partition` output, the three nested
+//!   partitions of `aot_compile_spans` plus the sub-spans beside them, and
+//!   its `overlays` the child's nested spans.
 
-use super::{
-    failure, named_spans, named_spans_node, span_map, AotCompileRecord, AotEntry, AotPool,
-    AotTable, Span,
-};
+use super::facts::{pool_unit, read_facts, totals_unit, Fact};
+use super::{failure, named_spans, named_spans_node, AotCompileRecord, Span};
 use crate::error::ReportError;
-use crate::json::{JsonPath, Node, Obj};
+use crate::json::{self, JsonPath, Node, Obj, UnknownKey};
+use serde::Serialize;
 
-/// Every per-entry key the aot table documents (three partitions and the
-/// sub-spans beside them).
-pub const AOT_ENTRY_KEYS: [&str; 22] = [
+/// Every key an entry's (or the table's summed) `phases` may hold in
+/// 0.93.3: the members of the three partitions, their totals, and the
+/// sub-spans (`aot_compile_spans.SUBSPANS`) and serial overlay (`triton_s`)
+/// written beside them.
+pub const AOT_PHASE_KEYS: [&str; 19] = [
     "compile_s",
     "child_boot_s",
     "child_wall_s",
@@ -27,81 +40,229 @@ pub const AOT_ENTRY_KEYS: [&str; 22] = [
     "host_compile_s",
     "compile_other_s",
     "child_interp_s",
-    "triton_s",
-    "device_lock_wait_s",
-    "inductor_total_s",
     "parent_stage_s",
     "parent_spawn_s",
-    "autotune_s",
+    "triton_s",
 ];
 
-/// Overlay names of the aot table (also accepted at the top level).
-pub const AOT_OVERLAY_KEYS: [&str; 9] = [
-    "child_interp_s",
+/// Overlay names of the aot table: `aot_compile_spans.OVERLAY_KEYS` and
+/// `phase_delta`'s `triton_s`, the device-lock wait, the seal's own split
+/// (`env_seal.LAST_ESTABLISH_SPANS`), and the probe record's overlays.
+pub const AOT_OVERLAY_KEYS: [&str; 14] = [
     "triton_s",
-    "device_lock_wait_s",
     "inductor_total_s",
+    "device_lock_wait_s",
+    "child_interp_s",
     "parent_stage_s",
     "parent_spawn_s",
+    "seal_scrub_s",
+    "seal_config_s",
+    "seal_isa_s",
+    "seal_posture_s",
+    "seal_effective_s",
+    "seal_libhash_s",
+    // The probe record's (tests/data/h200-torch2.11), not 0.93.3's.
     "autotune_s",
     "async_wait_s",
-    "parallel_kernel_cpu_s",
 ];
+
+/// Spans that may be negative: the two residuals the child writes, and the
+/// three spans closed across the process boundary on the wall clock
+/// (`child_boot_s`, `child_interp_s`, `reap_lag_s`), which a clock step can
+/// push below zero.
+const SIGNED_PHASE_KEYS: [&str; 5] = [
+    "compile_other_s",
+    "child_other_s",
+    "child_boot_s",
+    "child_interp_s",
+    "reap_lag_s",
+];
+
+/// The aot phase table (`mint_phases` with `v: 1`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AotTable {
+    /// The version, 1.
+    pub v: u64,
+    /// `n_entries`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub n_entries: Option<u64>,
+    /// `autotune`: the posture, as compact JSON text (not interpreted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub autotune: Option<String>,
+    /// `inductor_configs`: the resolved configs, as compact JSON text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inductor_configs: Option<String>,
+    /// `totals`, typed by the upstream's vocabulary, in document order.
+    pub totals: Vec<Fact>,
+    /// `phases`: every entry's phases summed upstream, as written.
+    pub phases: Vec<Span>,
+    /// `overlays`: every entry's overlays summed upstream, never summed here.
+    pub overlays: Vec<Span>,
+    /// `entries`, in document order.
+    pub entries: Vec<AotEntry>,
+    /// `pool`: the width decision and the pool's own ledger.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pool: Option<Vec<Fact>>,
+    /// `terminus` of a partial table (`aborted`, `in_flight`); absent on a
+    /// finished mint's table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terminus: Option<String>,
+    /// `at`: the position the mint was ON when the partial table was taken.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<MintPosition>,
+}
+
+impl AotTable {
+    /// The total named `name`.
+    pub fn total(&self, name: &str) -> Option<&Fact> {
+        super::facts::find(&self.totals, name)
+    }
+}
+
+/// `MintProgress.at`: the last position `beat()` reported.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct MintPosition {
+    /// The phase (`trace_graph`, `inductor_compile`, `seal_publish`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+    /// Steps done.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<u64>,
+    /// Steps in all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<u64>,
+    /// The note (an entry name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Which writer an entry's `phases` came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntryShape {
+    /// `_phase_delta` in the mint child: the four members and `triton_s`.
+    Serial,
+    /// The pool's `_close_entry_partition`: three nested partitions.
+    Pooled,
+    /// No `phases` at all (an entry exported but never compiled).
+    Unmeasured,
+}
+
+/// One entry (graph class) of the aot table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AotEntry {
+    /// The entry's name (the key of `entries`).
+    pub name: String,
+    /// `export_s`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub export_s: Option<f64>,
+    /// `warm_s`: the declared pre-warm, when the family runs one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warm_s: Option<f64>,
+    /// `compile_s`: the mint child's wall around `aot_compile` (serial) or
+    /// the pool's Popen-to-reap wall (pooled, rounded to 10 ms).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compile_s: Option<f64>,
+    /// `prop_probe_s`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prop_probe_s: Option<f64>,
+    /// `export_how` (absent for a full export).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub export_how: Option<String>,
+    /// `phases`, as written; `None` when the entry has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phases: Option<Vec<Span>>,
+    /// `overlays`, never summed.
+    pub overlays: Vec<Span>,
+    /// Keys outside the vocabulary, as written.
+    pub other: Vec<Fact>,
+    /// True when the entry carries a failure marker.
+    pub failed: bool,
+    /// The error text, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl AotEntry {
+    /// The `phases` member `name`, when written.
+    pub fn phase(&self, name: &str) -> Option<f64> {
+        self.phases
+            .as_deref()?
+            .iter()
+            .find(|s| s.name == name)
+            .map(|s| s.seconds)
+    }
+
+    /// Which writer the entry's `phases` came from.
+    pub fn shape(&self) -> EntryShape {
+        match &self.phases {
+            None => EntryShape::Unmeasured,
+            Some(p) if p.iter().any(|s| is_pooled_key(&s.name)) => EntryShape::Pooled,
+            Some(_) => EntryShape::Serial,
+        }
+    }
+}
+
+fn is_pooled_key(name: &str) -> bool {
+    name.starts_with("child_") || name.starts_with("parent_") || name == "compile_wall_s"
+}
 
 pub(super) fn read_aot_table(
     obj: &mut Obj<'_>,
-    unknown: &mut Vec<JsonPath>,
+    unknown: &mut Vec<UnknownKey>,
 ) -> Result<AotTable, ReportError> {
     let n_entries = obj.count("n_entries")?;
-    let autotune = match obj.take("autotune") {
-        None | Some((Node::Null, _)) => None,
-        Some((Node::Str(s), _)) => Some(s.clone()),
-        Some((other, _)) => Some(compact(other)),
-    };
-    // The inductor configs are the posture, not timings: read, not interpreted.
-    let _ = obj.take("inductor_configs");
+    let autotune = obj.take("autotune").and_then(|(n, _)| posture(n));
+    let inductor_configs = obj.take("inductor_configs").and_then(|(n, _)| posture(n));
     let totals = match obj.take("totals") {
-        Some((node, path)) => span_map(node, &path, true)?.unwrap_or_default(),
+        Some((node, path)) => read_facts(node, path, totals_unit, unknown)?,
         None => Vec::new(),
     };
     let phases = match obj.take("phases") {
-        Some((node, path)) => span_map(node, &path, true)?.unwrap_or_default(),
+        Some((node, path)) => {
+            phase_spans(node, path, unknown, &mut Vec::new())?.unwrap_or_default()
+        }
         None => Vec::new(),
     };
-    let overlays = named_spans(obj, "overlays", &AOT_OVERLAY_KEYS, unknown)?;
+    let overlays = match obj.take("overlays") {
+        Some((node, path)) => overlay_spans(node, path, unknown, &mut Vec::new())?,
+        None => Vec::new(),
+    };
     let mut entries = Vec::new();
     if let Some((node, path)) = obj.take("entries") {
         match node {
             Node::Null => {}
-            Node::Array(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    entries.push(read_entry(item, path.index(i), None, i, unknown)?);
-                }
-            }
+            // `_mint_phase_table`: `{row.name: dict(row.timings)}`.
             Node::Object(fields) => {
-                for (i, (name, item)) in fields.iter().enumerate() {
-                    entries.push(read_entry(item, path.key(name), Some(name), i, unknown)?);
+                for (name, item) in fields {
+                    entries.push(read_entry(item, path.key(name), name, unknown)?);
                 }
             }
             other => {
                 return Err(ReportError::WrongType {
                     path,
-                    expected: "an array or object of entries",
+                    expected: "an object of entries by name",
                     found: other.kind(),
                 })
             }
         }
     }
     let pool = match obj.take("pool") {
+        Some((Node::Null, _)) | None => None,
+        Some((node, path)) => Some(read_facts(node, path, pool_unit, unknown)?),
+    };
+    let terminus = obj.string("terminus")?;
+    let at = match obj.take("at") {
         Some((node, path)) => match Obj::of(node, path)? {
-            Some(mut p) => {
-                let k = match p.count("k")? {
-                    Some(k) => Some(k),
-                    None => p.count("width")?,
+            Some(mut a) => {
+                let at = MintPosition {
+                    phase: a.string("phase")?,
+                    step: a.count("step")?,
+                    total: a.count("total")?,
+                    note: a.string("note")?,
                 };
-                let reason = p.string("reason")?;
-                p.finish(unknown);
-                Some(AotPool { k, reason })
+                a.finish(unknown);
+                Some(at)
             }
             None => None,
         },
@@ -111,45 +272,107 @@ pub(super) fn read_aot_table(
         v: 1,
         n_entries,
         autotune,
+        inductor_configs,
         totals,
         phases,
         overlays,
         entries,
         pool,
+        terminus,
+        at,
     })
 }
 
-fn compact(node: &Node) -> String {
+/// A posture block as compact JSON text; absent when `null` or `{}`.
+fn posture(node: &Node) -> Option<String> {
     match node {
-        Node::Bool(b) => b.to_string(),
-        Node::U64(v) => v.to_string(),
-        Node::I64(v) => v.to_string(),
-        Node::F64(v) => v.to_string(),
-        Node::Null => "null".into(),
-        Node::Str(s) => s.clone(),
-        Node::Array(items) => format!(
-            "[{}]",
-            items.iter().map(compact).collect::<Vec<_>>().join(", ")
-        ),
-        Node::Object(fields) => format!(
-            "{{{}}}",
-            fields
-                .iter()
-                .map(|(k, v)| format!("{k}: {}", compact(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Node::Str(s) => Some(s.clone()),
+        n if n.is_empty_or_null() => None,
+        n => Some(n.to_json().to_string()),
     }
 }
 
-const ENTRY_NAME_KEYS: [&str; 5] = ["entry", "name", "graph_class", "class", "key"];
+/// Reads a `phases` object of the aot vocabulary: known keys as spans
+/// (residuals and cross-process spans may be negative), anything else kept
+/// as a value in `other` and listed in `unknown`.
+fn phase_spans(
+    node: &Node,
+    path: JsonPath,
+    unknown: &mut Vec<UnknownKey>,
+    other: &mut Vec<Fact>,
+) -> Result<Option<Vec<Span>>, ReportError> {
+    let Some(mut obj) = Obj::of(node, path)? else {
+        return Ok(None);
+    };
+    let mut spans = Vec::new();
+    for (key, value, vpath) in obj.take_rest() {
+        if !AOT_PHASE_KEYS.contains(&key) {
+            keep_unknown(key, value, vpath, unknown, other);
+            continue;
+        }
+        let v = if SIGNED_PHASE_KEYS.contains(&key) {
+            json::signed_seconds(value, &vpath)?
+        } else {
+            json::seconds(value, &vpath)?
+        };
+        if let Some(v) = v {
+            spans.push(Span::new(key, v));
+        }
+    }
+    Ok(Some(spans))
+}
+
+/// Reads an `overlays` object: overlays are shown, never summed, so a
+/// non-negative number under an unknown name is still an overlay (and is
+/// listed as unknown); anything else is kept as a value.
+fn overlay_spans(
+    node: &Node,
+    path: JsonPath,
+    unknown: &mut Vec<UnknownKey>,
+    other: &mut Vec<Fact>,
+) -> Result<Vec<Span>, ReportError> {
+    let Some(mut obj) = Obj::of(node, path)? else {
+        return Ok(Vec::new());
+    };
+    let mut spans = Vec::new();
+    for (key, value, vpath) in obj.take_rest() {
+        let known = AOT_OVERLAY_KEYS.contains(&key);
+        if !known {
+            let plausible = value
+                .number()
+                .is_some_and(|v| (0.0..=json::MAX_SECONDS).contains(&v));
+            if !plausible {
+                keep_unknown(key, value, vpath, unknown, other);
+                continue;
+            }
+            unknown.push(UnknownKey::new(vpath.clone(), value));
+        }
+        if let Some(v) = json::seconds(value, &vpath)? {
+            spans.push(Span::new(key, v));
+        }
+    }
+    Ok(spans)
+}
+
+fn keep_unknown(
+    key: &str,
+    value: &Node,
+    path: JsonPath,
+    unknown: &mut Vec<UnknownKey>,
+    other: &mut Vec<Fact>,
+) {
+    other.push(Fact {
+        name: key.to_owned(),
+        value: super::facts::FactValue::Unknown(value.to_json()),
+    });
+    unknown.push(UnknownKey::new(path, value));
+}
 
 fn read_entry(
     node: &Node,
     path: JsonPath,
-    map_name: Option<&str>,
-    index: usize,
-    unknown: &mut Vec<JsonPath>,
+    name: &str,
+    unknown: &mut Vec<UnknownKey>,
 ) -> Result<AotEntry, ReportError> {
     let Some(mut obj) = Obj::of(node, path.clone())? else {
         return Err(ReportError::WrongType {
@@ -158,32 +381,35 @@ fn read_entry(
             found: "null",
         });
     };
-    let mut name = map_name.map(str::to_owned);
-    for key in ENTRY_NAME_KEYS {
-        if let Some(n) = obj.string(key)? {
-            name.get_or_insert(n);
-        }
-    }
+    let name = name.to_owned();
+    let export_s = obj.seconds("export_s")?;
+    let warm_s = obj.seconds("warm_s")?;
+    let compile_s = obj.seconds("compile_s")?;
+    let prop_probe_s = obj.seconds("prop_probe_s")?;
+    let export_how = obj.string("export_how")?;
+    let mut other = Vec::new();
+    let phases = match obj.take("phases") {
+        Some((node, p)) => phase_spans(node, p, unknown, &mut other)?,
+        None => None,
+    };
+    let overlays = match obj.take("overlays") {
+        Some((node, p)) => overlay_spans(node, p, unknown, &mut other)?,
+        None => Vec::new(),
+    };
     let (failed, error) = failure(&mut obj)?;
-    let mut timings = Vec::new();
     for (key, value, vpath) in obj.take_rest() {
-        if !matches!(
-            value,
-            Node::U64(_) | Node::I64(_) | Node::F64(_) | Node::Null
-        ) {
-            unknown.push(vpath);
-            continue;
-        }
-        if !AOT_ENTRY_KEYS.contains(&key) {
-            unknown.push(vpath.clone());
-        }
-        if let Some(v) = super::span_seconds(key, value, &vpath)? {
-            timings.push(Span::new(key, v));
-        }
+        keep_unknown(key, value, vpath, unknown, &mut other);
     }
     Ok(AotEntry {
-        name: name.unwrap_or_else(|| format!("#{index}")),
-        timings,
+        name,
+        export_s,
+        warm_s,
+        compile_s,
+        prop_probe_s,
+        export_how,
+        phases,
+        overlays,
+        other,
         failed,
         error,
     })
@@ -195,7 +421,7 @@ const RECORD_OTHER_KEYS: [&str; 3] = ["files", "best_configs", "stderr_tail"];
 
 pub(super) fn read_compile_record(
     obj: &mut Obj<'_>,
-    unknown: &mut Vec<JsonPath>,
+    unknown: &mut Vec<UnknownKey>,
 ) -> Result<AotCompileRecord, ReportError> {
     let tag = obj.string("tag")?;
     let exit = match obj.take("exit") {

@@ -9,21 +9,33 @@
 //!   `files`/`best_configs` the determinism diff reads), one AOT entry's
 //!   innermost partition.
 //!
+//! The report itself is `mint_process.MintReport` (status, artifact, digest,
+//! cell_key, detail, phase, peak_vram_bytes, elapsed_s, phases, mint_phases,
+//! recipe), written by `mint_child.main` on every terminus it reaches.
+//!
 //! Rules: a value that is absent stays `None` (never `0.0`); unknown keys are
-//! kept as JSON paths in [`MintReport::unknown_keys`] (reports come from many
-//! upstream versions, so an unknown key is news, not an error); wrong types,
-//! non-finite numbers and negative durations are errors naming the JSON path.
-//! Only named residuals may be negative.
+//! kept with their values in [`MintReport::unknown_keys`] (reports come from
+//! many upstream versions, so an unknown key is news, not an error, and is
+//! never read as seconds, whatever its sign); wrong types, non-finite numbers
+//! and negative durations of KNOWN keys are errors naming the JSON path.
+//! Only named residuals (and spans closed across a process boundary) may be
+//! negative.
 
 use serde::{Serialize, Serializer};
 
 use crate::error::ReportError;
-use crate::json::{self, parse_document, JsonPath, Node, Obj};
+use crate::json::{self, parse_document, JsonPath, Node, Obj, UnknownKey};
 
 mod aot;
+pub mod facts;
+pub mod text;
+mod warm;
 
 use aot::{read_aot_table, read_compile_record};
-pub use aot::{AOT_ENTRY_KEYS, AOT_OVERLAY_KEYS};
+pub use aot::{AotEntry, AotTable, EntryShape, MintPosition, AOT_OVERLAY_KEYS, AOT_PHASE_KEYS};
+pub use facts::{Fact, FactValue};
+use warm::read_warm;
+pub use warm::{WarmJob, WarmLedger, WarmTotals, WARM_OVERLAY_KEYS, WARM_PARTITION_KEYS};
 
 /// The default cap on a report's size: reports are kilobytes; a larger input
 /// is refused before parsing rather than exhausting memory.
@@ -169,7 +181,9 @@ pub struct MintReport {
     /// `phase`: the phase it ended in.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
-    /// `recipe`.
+    /// `recipe` as the report echoes it. Only a `minted` report's echo is a
+    /// claim: a child that died before it knew its recipe echoes
+    /// `MintReport`'s default, `dynamo` (see [`MintReport::claimed_recipe`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recipe: Option<Recipe>,
     /// `elapsed_s`: the child's own total.
@@ -191,8 +205,31 @@ pub struct MintReport {
     /// seen on the running torch.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub raw_metrics: Option<Vec<Span>>,
-    /// Keys lane does not know, as JSON paths: tolerated and reported.
-    pub unknown_keys: Vec<JsonPath>,
+    /// Keys lane does not know, with their values: tolerated and reported.
+    pub unknown_keys: Vec<UnknownKey>,
+}
+
+impl MintReport {
+    /// The echoed recipe, believed only when the report says `minted`
+    /// (`mint_child.main` writes refusals and failures without a recipe, so
+    /// they echo the struct's default).
+    pub fn claimed_recipe(&self) -> Option<&Recipe> {
+        match self.status {
+            Some(MintStatus::Minted) => self.recipe.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The recipe lane believes: the claim of a minted report, else the one
+    /// the ledger's own shape implies (an aot table is the aot recipe's),
+    /// else none.
+    pub fn believed_recipe(&self) -> Option<Recipe> {
+        self.claimed_recipe().cloned().or(match self.ledger {
+            MintLedger::AotCompileRecord(_) | MintLedger::AotTableV1(_) => Some(Recipe::Aot),
+            MintLedger::WarmSpansV1(_) => Some(Recipe::Dynamo),
+            _ => None,
+        })
+    }
 }
 
 /// The detailed ledger of a mint, by version. Versions are never mixed.
@@ -236,125 +273,6 @@ impl MintLedger {
     }
 }
 
-/// The dynamo warm ledger (`mint_phases` with `spans_v: 1`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct WarmLedger {
-    /// The version, 1.
-    pub spans_v: u64,
-    /// `totals`.
-    pub totals: WarmTotals,
-    /// `phases`: the partition of the compile half, residual included, as written.
-    pub phases: Vec<Span>,
-    /// `overlays`: nested inside partition members, never summed.
-    pub overlays: Vec<Span>,
-    /// `jobs`: one row per warm forward.
-    pub jobs: Vec<WarmJob>,
-}
-
-/// `mint_phases.totals` of the warm ledger.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct WarmTotals {
-    /// Wall of all warm forwards.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub warm_wall_s: Option<f64>,
-    /// Compile half (dynamo's `_compile.compile_inner`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub warm_compile_s: Option<f64>,
-    /// Execute half: the residual wall minus compile (may be negative).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub warm_execute_s: Option<f64>,
-    /// Number of warm jobs.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub warm_jobs: Option<u64>,
-    /// Jobs that compiled more than 0.5 s.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub warm_jobs_compiling: Option<u64>,
-    /// compile / wall; omitted upstream when the wall is unmeasurable.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub compile_fraction: Option<f64>,
-}
-
-/// One warm forward (`mint_phases.jobs[i]`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct WarmJob {
-    /// `job`, or `#i` when unnamed.
-    pub job: String,
-    /// `wall_s`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub wall_s: Option<f64>,
-    /// `compile_s`; a failed job may lack it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub compile_s: Option<f64>,
-    /// `execute_s` (a residual; may be negative).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub execute_s: Option<f64>,
-    /// True when the row says the job failed (`failed: true`, `ok: false`,
-    /// a failing `status`, or an `error`). It keeps its seconds.
-    pub failed: bool,
-    /// The error text, when given.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-}
-
-/// The aot per-entry table (`mint_phases` with `v: 1`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AotTable {
-    /// The version, 1.
-    pub v: u64,
-    /// `n_entries`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub n_entries: Option<u64>,
-    /// `autotune`: the posture, as compact JSON text when not a string.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub autotune: Option<String>,
-    /// `totals` (`export_s`, `compile_s`, `warm_s`, ...).
-    pub totals: Vec<Span>,
-    /// `phases`: partition members summed over entries, as written.
-    pub phases: Vec<Span>,
-    /// `overlays`, never summed.
-    pub overlays: Vec<Span>,
-    /// `entries`: per-entry timings.
-    pub entries: Vec<AotEntry>,
-    /// `pool`: the width the mint ran at and why.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pool: Option<AotPool>,
-}
-
-/// One entry (graph class) of the aot table.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AotEntry {
-    /// The entry's name (`entry`, `name`, `graph_class` or `key`), or `#i`.
-    pub name: String,
-    /// Every numeric member, in document order.
-    pub timings: Vec<Span>,
-    /// True when the entry says it failed; it keeps its seconds.
-    pub failed: bool,
-    /// The error text, when given.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-}
-
-impl AotEntry {
-    /// The value of timing `name`, when recorded.
-    pub fn get(&self, name: &str) -> Option<f64> {
-        self.timings
-            .iter()
-            .find(|s| s.name == name)
-            .map(|s| s.seconds)
-    }
-}
-
-/// `mint_phases.pool` of the aot table.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AotPool {
-    /// The width K (`k` or `width`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub k: Option<u64>,
-    /// Why that width (`reason`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-}
-
 /// The probe's per-compile record: one cold AOT compile.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AotCompileRecord {
@@ -376,11 +294,11 @@ pub struct AotCompileRecord {
     pub overlays: Vec<Span>,
 }
 
-/// Residual members: the only keys allowed to be negative.
-pub const RESIDUAL_KEYS: [&str; 5] = [
+/// Residual members of the warm ledger and the probe record: the only
+/// members of theirs allowed to be negative.
+pub const RESIDUAL_KEYS: [&str; 4] = [
     "compile_other_s",
     "child_other_s",
-    "reap_lag_s",
     "warm_execute_s",
     "execute_s",
 ];
@@ -411,12 +329,17 @@ pub fn parse_report(bytes: &[u8]) -> Result<MintReport, ReportError> {
 
 fn read_report(doc: &Node) -> Result<MintReport, ReportError> {
     let root = JsonPath::root();
-    let Some(mut obj) = Obj::of(doc, root.clone())? else {
-        return Err(ReportError::WrongType {
-            path: root,
-            expected: "an object",
-            found: "null",
-        });
+    let not_a_report = |found| ReportError::WrongType {
+        path: JsonPath::root(),
+        expected: "a mint report object",
+        found,
+    };
+    let mut obj = match doc {
+        Node::Object(_) => match Obj::of(doc, root)? {
+            Some(obj) => obj,
+            None => return Err(not_a_report("null")),
+        },
+        other => return Err(not_a_report(other.kind())),
     };
     let mut unknown = Vec::new();
     let is_record = obj.has("compile_wall_s") || obj.has("partition");
@@ -426,22 +349,27 @@ fn read_report(doc: &Node) -> Result<MintReport, ReportError> {
         ReportShape::MintReport
     };
 
-    let status = obj.string("status")?.map(|s| MintStatus::parse(&s));
-    let cell_key = obj.string("cell_key")?;
-    let artifact = obj.string("artifact")?;
-    let digest = obj.string("digest")?;
-    let detail = obj.string("detail")?;
-    let phase = obj.string("phase")?;
-    let recipe = obj.string("recipe")?.map(|s| Recipe::parse(&s));
+    // `MintReport`'s defaults ("" and 0) are what a terminus that never set
+    // the field writes: absent, not a value.
+    let mut text = |key: &str| -> Result<Option<String>, ReportError> {
+        Ok(obj.string(key)?.filter(|s| !s.is_empty()))
+    };
+    let status = text("status")?.map(|s| MintStatus::parse(&s));
+    let cell_key = text("cell_key")?;
+    let artifact = text("artifact")?;
+    let digest = text("digest")?;
+    let detail = text("detail")?;
+    let phase = text("phase")?;
+    let recipe = text("recipe")?.map(|s| Recipe::parse(&s));
     let elapsed_s = obj.seconds("elapsed_s")?;
     let parent_wall_s = obj.seconds("parent_wall_s")?;
-    let peak_vram_bytes = obj.count("peak_vram_bytes")?;
+    let peak_vram_bytes = obj.count("peak_vram_bytes")?.filter(|b| *b > 0);
     let phases = match obj.take("phases") {
-        Some((node, path)) => span_map(node, &path, false)?,
+        Some((node, path)) => span_map(node, &path)?,
         None => None,
     };
     let raw_metrics = match obj.take("raw_metrics") {
-        Some((node, path)) => span_map(node, &path, false)?,
+        Some((node, path)) => span_map(node, &path)?,
         None => None,
     };
 
@@ -461,11 +389,6 @@ fn read_report(doc: &Node) -> Result<MintReport, ReportError> {
             Some(_) => Some(MintStatus::Failed),
             None => None,
         },
-        _ => None,
-    });
-    let recipe = recipe.or(match ledger {
-        MintLedger::AotCompileRecord(_) | MintLedger::AotTableV1(_) => Some(Recipe::Aot),
-        MintLedger::WarmSpansV1(_) => Some(Recipe::Dynamo),
         _ => None,
     });
     obj.finish(&mut unknown);
@@ -488,24 +411,16 @@ fn read_report(doc: &Node) -> Result<MintReport, ReportError> {
     })
 }
 
-/// Reads an object of `name: seconds`. Residual keys may be negative when
-/// `allow_residuals`; `null` values are absent and skipped.
-pub(super) fn span_map(
-    node: &Node,
-    path: &JsonPath,
-    allow_residuals: bool,
-) -> Result<Option<Vec<Span>>, ReportError> {
+/// Reads an object of `name: seconds` (the report's `phases`, whose names
+/// are the child's frame names, and `raw_metrics`); `null` values are absent
+/// and skipped.
+fn span_map(node: &Node, path: &JsonPath) -> Result<Option<Vec<Span>>, ReportError> {
     let Some(mut obj) = Obj::of(node, path.clone())? else {
         return Ok(None);
     };
     let mut spans = Vec::new();
     for (key, value, vpath) in obj.take_rest() {
-        let v = if allow_residuals && RESIDUAL_KEYS.contains(&key) {
-            json::signed_seconds(value, &vpath)?
-        } else {
-            json::seconds(value, &vpath)?
-        };
-        if let Some(v) = v {
+        if let Some(v) = json::seconds(value, &vpath)? {
             spans.push(Span::new(key, v));
         }
     }
@@ -515,7 +430,7 @@ pub(super) fn span_map(
 fn read_ledger(
     node: &Node,
     path: JsonPath,
-    unknown: &mut Vec<JsonPath>,
+    unknown: &mut Vec<UnknownKey>,
 ) -> Result<MintLedger, ReportError> {
     if node.is_empty_or_null() {
         return Ok(MintLedger::None);
@@ -576,71 +491,6 @@ pub(super) fn version_text(node: &Node) -> String {
     }
 }
 
-/// The warm ledger's vocabulary: partition members (the residual last).
-pub const WARM_PARTITION_KEYS: [&str; 7] = [
-    "tracing_s",
-    "graph_passes_s",
-    "lowering_s",
-    "codegen_s",
-    "kernel_compile_s",
-    "host_compile_s",
-    "compile_other_s",
-];
-
-/// The warm ledger's overlays.
-pub const WARM_OVERLAY_KEYS: [&str; 5] = [
-    "async_wait_s",
-    "parallel_kernel_cpu_s",
-    "aot_dispatch_s",
-    "triton_s",
-    "autotune_s",
-];
-
-fn read_warm(obj: &mut Obj<'_>, unknown: &mut Vec<JsonPath>) -> Result<WarmLedger, ReportError> {
-    let mut totals = WarmTotals::default();
-    if let Some((node, path)) = obj.take("totals") {
-        if let Some(mut t) = Obj::of(node, path)? {
-            totals.warm_wall_s = t.seconds("warm_wall_s")?;
-            totals.warm_compile_s = t.seconds("warm_compile_s")?;
-            totals.warm_execute_s = t.signed_seconds("warm_execute_s")?;
-            totals.warm_jobs = t.count("warm_jobs")?;
-            totals.warm_jobs_compiling = t.count("warm_jobs_compiling")?;
-            totals.compile_fraction = match t.take("compile_fraction") {
-                Some((node, path)) => fraction(node, &path)?,
-                None => None,
-            };
-            t.finish(unknown);
-        }
-    }
-    let phases = named_spans(obj, "phases", &WARM_PARTITION_KEYS, unknown)?;
-    let overlays = named_spans(obj, "overlays", &WARM_OVERLAY_KEYS, unknown)?;
-    let mut jobs = Vec::new();
-    if let Some((node, path)) = obj.take("jobs") {
-        match node {
-            Node::Null => {}
-            Node::Array(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    jobs.push(read_job(item, path.index(i), i, unknown)?);
-                }
-            }
-            other => {
-                return Err(ReportError::WrongType {
-                    path,
-                    expected: "an array of jobs",
-                    found: other.kind(),
-                })
-            }
-        }
-    }
-    Ok(WarmLedger {
-        spans_v: 1,
-        totals,
-        phases,
-        overlays,
-        jobs,
-    })
-}
-
 /// Reads an object of spans whose names should come from `known`; names
 /// outside it are kept (dropping them would push their time into the
 /// residual) and also reported as unknown keys.
@@ -648,7 +498,7 @@ pub(super) fn named_spans(
     obj: &mut Obj<'_>,
     key: &str,
     known: &[&str],
-    unknown: &mut Vec<JsonPath>,
+    unknown: &mut Vec<UnknownKey>,
 ) -> Result<Vec<Span>, ReportError> {
     let Some((node, path)) = obj.take(key) else {
         return Ok(Vec::new());
@@ -661,7 +511,7 @@ pub(super) fn named_spans_node(
     node: &Node,
     path: JsonPath,
     known: &[&str],
-    unknown: &mut Vec<JsonPath>,
+    unknown: &mut Vec<UnknownKey>,
 ) -> Result<Vec<Span>, ReportError> {
     let Some(mut inner) = Obj::of(node, path)? else {
         return Ok(Vec::new());
@@ -669,7 +519,15 @@ pub(super) fn named_spans_node(
     let mut spans = Vec::new();
     for (name, value, vpath) in inner.take_rest() {
         if !known.contains(&name) {
-            unknown.push(vpath.clone());
+            unknown.push(UnknownKey::new(vpath.clone(), value));
+            // A span is a non-negative number; anything else under an
+            // unknown name is only a value.
+            let is_span = value
+                .number()
+                .is_some_and(|v| (0.0..=json::MAX_SECONDS).contains(&v));
+            if !is_span {
+                continue;
+            }
         }
         if let Some(v) = span_seconds(name, value, &vpath)? {
             spans.push(Span::new(name, v));
@@ -692,21 +550,6 @@ pub(super) fn span_seconds(
     }
 }
 
-fn fraction(node: &Node, path: &JsonPath) -> Result<Option<f64>, ReportError> {
-    let Some(v) = json::signed_seconds(node, path)? else {
-        return Ok(None);
-    };
-    // A fraction of a wall cannot be negative; it can exceed 1 only when the
-    // residual went negative, so anything past 1000 is an encoding bug.
-    if !(0.0..=1000.0).contains(&v) {
-        return Err(ReportError::FractionOutOfRange {
-            path: path.clone(),
-            value: v,
-        });
-    }
-    Ok(Some(v))
-}
-
 /// Words in a job's or entry's `status` that mean it failed.
 const FAILING_STATUS: [&str; 5] = ["failed", "error", "crashed", "refused", "resource"];
 
@@ -726,35 +569,6 @@ pub(super) fn failure(obj: &mut Obj<'_>) -> Result<(bool, Option<String>), Repor
         failed = true;
     }
     Ok((failed, error))
-}
-
-fn read_job(
-    node: &Node,
-    path: JsonPath,
-    index: usize,
-    unknown: &mut Vec<JsonPath>,
-) -> Result<WarmJob, ReportError> {
-    let Some(mut obj) = Obj::of(node, path.clone())? else {
-        return Err(ReportError::WrongType {
-            path,
-            expected: "a job object",
-            found: "null",
-        });
-    };
-    let job = obj.string("job")?.unwrap_or_else(|| format!("#{index}"));
-    let wall_s = obj.seconds("wall_s")?;
-    let compile_s = obj.seconds("compile_s")?;
-    let execute_s = obj.signed_seconds("execute_s")?;
-    let (failed, error) = failure(&mut obj)?;
-    obj.finish(unknown);
-    Ok(WarmJob {
-        job,
-        wall_s,
-        compile_s,
-        execute_s,
-        failed,
-        error,
-    })
 }
 
 #[cfg(test)]
@@ -817,7 +631,7 @@ mod tests {
             br#"{"status": "minted", "new_top": 1, "mint_phases": {"spans_v": 1, "totals": {"warm_wall_s": 1.0, "warm_gpu_s": 2}, "phases": {"cache_lookup_s": 0.5}}}"#,
         )
         .unwrap();
-        let paths: Vec<_> = r.unknown_keys.iter().map(|p| p.as_str()).collect();
+        let paths: Vec<_> = r.unknown_keys.iter().map(|u| u.path.as_str()).collect();
         assert_eq!(
             paths,
             [
@@ -864,15 +678,47 @@ mod tests {
     }
 
     #[test]
-    fn aot_table_entries_as_list_or_map() {
+    fn aot_entry_phases_are_read_by_shape() {
         let r = parse_report(
-            br#"{"recipe": "aot", "mint_phases": {"v": 1, "entries": {"unet": {"compile_s": 10, "child_boot_s": 1, "child_wall_s": 8.5, "reap_lag_s": 0.5}}}}"#,
+            br#"{"status": "minted", "recipe": "aot", "mint_phases": {"v": 1, "entries": {
+                "unet/B=1": {"export_s": 0.4, "compile_s": 10.0, "phases": {"lowering_s": 1.0, "triton_s": 0.5}},
+                "unet/B=2": {"compile_s": 10.0, "phases": {"compile_s": 10.0, "child_boot_s": 1.0, "child_wall_s": 8.5, "reap_lag_s": 0.5}},
+                "unet/B=4": {"export_s": 0.4}}}}"#,
         )
         .unwrap();
         let MintLedger::AotTableV1(t) = r.ledger else {
             panic!()
         };
-        assert_eq!(t.entries[0].name, "unet");
-        assert_eq!(t.entries[0].get("reap_lag_s"), Some(0.5));
+        assert_eq!(t.entries[0].name, "unet/B=1");
+        assert_eq!(t.entries[0].shape(), EntryShape::Serial);
+        assert_eq!(t.entries[1].shape(), EntryShape::Pooled);
+        assert_eq!(t.entries[1].phase("reap_lag_s"), Some(0.5));
+        assert_eq!(t.entries[2].shape(), EntryShape::Unmeasured);
+    }
+
+    #[test]
+    fn a_report_that_is_not_an_object_is_refused_at_the_root() {
+        for (doc, found) in [("[1, 2]", "an array"), ("3", "a number"), ("null", "null")] {
+            let err = parse_report(doc.as_bytes()).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("$: expected a mint report object, found {found}")
+            );
+        }
+    }
+
+    #[test]
+    fn defaults_of_an_early_death_are_absent_and_the_echo_is_not_a_claim() {
+        let r = parse_report(
+            br#"{"status":"failed","artifact":"","digest":"","cell_key":"","detail":"AttributeError: x","phase":"","peak_vram_bytes":0,"elapsed_s":7.9,"phases":{"load":7.2},"mint_phases":{},"recipe":"dynamo"}"#,
+        )
+        .unwrap();
+        assert_eq!(r.artifact, None);
+        assert_eq!(r.phase, None);
+        assert_eq!(r.peak_vram_bytes, None);
+        assert_eq!(r.detail.as_deref(), Some("AttributeError: x"));
+        assert_eq!(r.recipe, Some(Recipe::Dynamo));
+        assert_eq!(r.claimed_recipe(), None);
+        assert_eq!(r.believed_recipe(), None);
     }
 }

@@ -97,3 +97,47 @@ pub fn h200_trees() -> (ArtifactTree, ArtifactTree) {
     load(&rb, &mut b, &plan.b);
     (a, b)
 }
+
+/// Real gen-worker 0.93.3 mints recorded on an H200 (`lane mint` of the
+/// upstream's own rig).
+pub const GW_0933: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/data/gw-0.93.3-h200"
+);
+
+/// Reports written by the upstream's own table builders
+/// (`tests/ledger/upstream/write_reports.py`).
+pub const UPSTREAM_WRITTEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ledger/upstream");
+
+/// A file under the real 0.93.3 data.
+pub fn gw(rel: &str) -> PathBuf {
+    Path::new(GW_0933).join(rel)
+}
+
+/// A report written by the upstream's own code.
+pub fn upstream(name: &str) -> PathBuf {
+    Path::new(UPSTREAM_WRITTEN).join(name)
+}
+
+/// Every `report.json` under the real 0.93.3 data, whatever lands there.
+pub fn real_reports() -> Vec<PathBuf> {
+    let mut all = Vec::new();
+    walk(Path::new(GW_0933), &mut all);
+    all.retain(|p| p.file_name().is_some_and(|n| n == "report.json"));
+    assert!(
+        all.len() >= 4,
+        "the real 0.93.3 reports are missing: {all:?}"
+    );
+    all
+}
+
+/// The reports the upstream's own code wrote here.
+pub fn upstream_reports() -> Vec<PathBuf> {
+    let mut all: Vec<PathBuf> = std::fs::read_dir(UPSTREAM_WRITTEN)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    all.sort();
+    all
+}

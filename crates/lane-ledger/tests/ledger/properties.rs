@@ -70,4 +70,37 @@ proptest! {
             prop_assert_eq!(r.seconds, *s);
         }
     }
+
+    #[test]
+    fn serial_aot_entry_residual_is_compile_minus_its_four_members_whatever_triton_says(
+        members in prop::collection::vec(seconds(), 4),
+        triton in seconds(),
+        slack in seconds(),
+    ) {
+        let names = ["lowering_s", "codegen_s", "host_compile_s", "graph_passes_s"];
+        let compile: f64 = members.iter().sum::<f64>() + slack;
+        let report = |triton: Option<f64>| {
+            let mut phases = serde_json::Map::new();
+            for (n, s) in names.iter().zip(&members) {
+                phases.insert((*n).to_owned(), json!(s));
+            }
+            if let Some(t) = triton {
+                phases.insert("triton_s".into(), json!(t));
+            }
+            let v = json!({"status": "minted", "recipe": "aot", "mint_phases": {"v": 1, "n_entries": 1,
+                "totals": {"compile_s": compile}, "entries": {"e": {"compile_s": compile, "phases": phases}}}});
+            from_report("p", &parse_report(&serde_json::to_vec(&v).unwrap()).unwrap())
+        };
+        let with = report(Some(triton));
+        let without = report(None);
+        let p = with.entries[0].compile.as_ref().unwrap();
+        prop_assert_eq!(&with.entries[0].compile, &without.entries[0].compile);
+        prop_assert_eq!(p.residual.name.as_str(), "compile_other_s");
+        prop_assert_eq!(p.residual.seconds, p.total.seconds - p.members_sum());
+        prop_assert!((p.total.seconds - compile).abs() <= 1e-9 * compile.max(1.0));
+        let sum: f64 = members.iter().sum();
+        prop_assert!((p.members_sum() - sum).abs() <= 1e-9 * sum.max(1.0));
+        prop_assert_eq!(p.members.len(), 4);
+        prop_assert!(with.entries[0].overlays.iter().any(|o| o.name == "triton_s" && o.seconds == triton));
+    }
 }

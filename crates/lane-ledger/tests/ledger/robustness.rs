@@ -89,14 +89,25 @@ proptest! {
     }
 
     #[test]
-    fn mutated_real_reports_never_panic(which in 0usize..4, ms in mutations()) {
+    fn mutated_real_reports_never_panic(which in 0usize..8, ms in mutations()) {
         let src = match which {
             0 => read(h200("jit_report.json")),
             1 => read(h200("aot_a.json")),
             2 => read(h200("aot_b.json")),
+            3 => read(gw("aot-pair/r1/report.json")),
+            4 => read(gw("failures-torch2.11/rig-aot/report.json")),
+            5 => read(upstream("pooled-3-entry.report.json")),
+            6 => read(upstream("pooled-aborted.report.json")),
             _ => read(SEED_TABLE),
         };
         report_never_panics(&apply(src, &ms));
+    }
+
+    #[test]
+    fn unreadable_rows_never_panic(error in ".{0,600}") {
+        let b = lane_ledger::MintBreakdown::unreadable("fuzz", &error);
+        let text = lane_ledger::render::render_breakdown(&b);
+        prop_assert!(!text.chars().any(|c| c.is_control() && c != '\n'));
     }
 
     #[test]
@@ -168,6 +179,66 @@ fn huge_number_is_refused_by_path() {
     );
     let err = parse_report(br#"{"elapsed_s": 1e400}"#).unwrap_err();
     assert!(matches!(err, ReportError::Syntax { .. }), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "invalid JSON at line 1, column 19: number out of range"
+    );
+}
+
+/// The real aot report with one value replaced, as bytes.
+fn real_aot_with(from: &str, to: &str) -> Vec<u8> {
+    let text = String::from_utf8(read(gw("aot-pair/r1/report.json"))).unwrap();
+    assert!(text.contains(from), "{from} not in the real report");
+    text.replacen(from, to, 1).into_bytes()
+}
+
+#[test]
+fn real_aot_report_damaged_names_the_place() {
+    let nan = real_aot_with("\"total_s\":65.66", "\"total_s\":NaN");
+    assert_eq!(
+        parse_report(&nan).unwrap_err().to_string(),
+        "$.mint_phases.totals.total_s: NaN is not a measurement (an unmeasured value must be omitted)"
+    );
+    let huge = real_aot_with("\"compile_s\":63.99", "\"compile_s\":1e400");
+    let err = parse_report(&huge).unwrap_err();
+    assert!(
+        matches!(err, ReportError::Syntax { ref reason, .. } if reason == "number out of range"),
+        "{err}"
+    );
+    assert!(
+        err.to_string().starts_with("invalid JSON at line "),
+        "{err}"
+    );
+    let full = read(gw("aot-pair/r1/report.json"));
+    for cut in [1, full.len() / 3, full.len() - 2] {
+        let err = parse_report(&full[..cut]).unwrap_err();
+        assert!(matches!(err, ReportError::Truncated { .. }), "{cut}: {err}");
+    }
+    let negative = real_aot_with("\"declare_s\":1.15", "\"declare_s\":-1.15");
+    assert_eq!(
+        parse_report(&negative).unwrap_err().to_string(),
+        "$.mint_phases.totals.declare_s: negative duration -1.15 s (only a named residual may be negative)"
+    );
+}
+
+#[test]
+fn a_report_that_is_an_array_is_refused_at_the_root() {
+    let text = String::from_utf8(read(gw("aot-pair/r1/report.json"))).unwrap();
+    let err = parse_report(format!("[{text}]").as_bytes()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "$: expected a mint report object, found an array"
+    );
+}
+
+#[test]
+fn deep_nesting_inside_an_unknown_key_is_refused_with_a_location() {
+    let deep = real_aot_with(
+        "\"v\":1,",
+        &format!("\"v\":1,\"x\":{}{},", "[".repeat(5_000), "]".repeat(5_000)),
+    );
+    let err = parse_report(&deep).unwrap_err();
+    assert!(matches!(err, ReportError::TooDeep { line: 1, .. }), "{err}");
 }
 
 #[test]
@@ -249,6 +320,18 @@ fn wrong_types_name_their_paths() {
         ),
         (r#"{"status": 7}"#, "$.status"),
         (r#"[1, 2]"#, "$"),
+        (
+            r#"{"mint_phases": {"v": 1, "entries": [{"compile_s": 1}]}}"#,
+            "$.mint_phases.entries",
+        ),
+        (
+            r#"{"mint_phases": {"v": 1, "pool": {"entry_workers": "3"}}}"#,
+            "$.mint_phases.pool.entry_workers",
+        ),
+        (
+            r#"{"mint_phases": {"v": 1, "at": {"step": -1}}}"#,
+            "$.mint_phases.at.step",
+        ),
     ] {
         let err = parse_report(doc.as_bytes()).unwrap_err();
         assert!(err.to_string().starts_with(path), "{doc}: {err}");

@@ -65,3 +65,63 @@ fn render_comparison_of_jit_against_itself() {
     .unwrap();
     insta::assert_snapshot!(render_comparison(&c));
 }
+
+#[test]
+fn render_real_aot_report() {
+    // Labelled by its place in the repository, so the snapshot is the same
+    // wherever the tree is checked out.
+    insta::assert_snapshot!(render_breakdown(&report(
+        "gw-0.93.3-h200/aot-pair/r1/report.json",
+        &read(gw("aot-pair/r1/report.json"))
+    )));
+}
+
+#[test]
+fn render_real_failure_report() {
+    insta::assert_snapshot!(render_breakdown(&report(
+        "gw-0.93.3-h200/failures-torch2.11/rig-aot/report.json",
+        &read(gw("failures-torch2.11/rig-aot/report.json"))
+    )));
+}
+
+#[test]
+fn render_upstream_written_pooled_report() {
+    insta::assert_snapshot!(render_breakdown(&report(
+        "upstream/pooled-3-entry.report.json",
+        &read(upstream("pooled-3-entry.report.json"))
+    )));
+}
+
+#[test]
+fn render_upstream_written_aborted_report() {
+    insta::assert_snapshot!(render_breakdown(&report(
+        "upstream/pooled-aborted.report.json",
+        &read(upstream("pooled-aborted.report.json"))
+    )));
+}
+
+#[test]
+fn render_unreadable_report() {
+    let bytes = read(gw("aot-pair/r1/report.json"));
+    let err = parse_report(&bytes[..700]).unwrap_err();
+    insta::assert_snapshot!(render_breakdown(&lane_ledger::MintBreakdown::unreadable(
+        "rig-aot/H200/r1",
+        &err.to_string()
+    )));
+}
+
+#[test]
+fn render_real_dynamo_report() {
+    insta::assert_snapshot!(render_breakdown(&report(
+        "gw-0.93.3-h200/dynamo-pair/r1/report.json",
+        &read(gw("dynamo-pair/r1/report.json"))
+    )));
+}
+
+#[test]
+fn render_real_three_class_aot_report() {
+    insta::assert_snapshot!(render_breakdown(&report(
+        "gw-0.93.3-h200/aot3-pair/r1/report.json",
+        &read(gw("aot3-pair/r1/report.json"))
+    )));
+}

@@ -340,9 +340,9 @@ fn source_tree(
     let tree = lane_wheel::LaneTree::read(&repo, &branch).map_err(|e| {
         CliError::new(
             Exit::Precondition,
-            anyhow::Error::new(e).context(format!(
-                "a cell needs the upstream's tree (`source: true`): cut the lane first, or give --source DIR"
-            )),
+            anyhow::Error::new(e).context(
+                "a cell needs the upstream's tree (`source: true`): cut the lane first, or give --source DIR",
+            ),
         )
     })?;
     let dir = out.join("source").join(tree.commit.to_string());
@@ -461,5 +461,12 @@ fn report_and_exit(
             eprintln!("posted    check run {}", c.id);
         }
     }
-    Ok(if green { Exit::Ok } else { Exit::Findings })
+    for slot in &files.unreadable {
+        eprintln!("unreadable report: {slot} (its row says why; the lane is not green)");
+    }
+    Ok(if green && files.unreadable.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::Findings
+    })
 }

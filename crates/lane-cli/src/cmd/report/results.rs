@@ -119,13 +119,54 @@ fn breakdown(path: &Path, label: &str) -> Result<MintBreakdown, CliError> {
         }
         Err(e) => return Err(io(path, e)),
     };
+    // One bad report never hides the lane: a report that cannot be read
+    // becomes its slot's row, with the reason as a finding.
     if meta.len() > DEFAULT_MAX_REPORT_BYTES {
-        return Err(invalid(path, "report above the 256 MiB cap"));
+        tracing::warn!(mint = label, bytes = meta.len(), "report above the cap");
+        return Ok(MintBreakdown::unreadable(
+            label,
+            &format!(
+                "{}: {} bytes, above the {DEFAULT_MAX_REPORT_BYTES}-byte cap",
+                path.display(),
+                meta.len()
+            ),
+        ));
     }
-    let bytes = std::fs::read(path).map_err(|e| io(path, e))?;
-    let report = lane_ledger::parse_report_with_limit(&bytes, DEFAULT_MAX_REPORT_BYTES)
-        .map_err(|e| invalid(path, e))?;
-    Ok(from_report(label, &report))
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            return Ok(MintBreakdown::unreadable(
+                label,
+                &format!("{}: {e}", path.display()),
+            ))
+        }
+    };
+    match lane_ledger::parse_report_with_limit(&bytes, DEFAULT_MAX_REPORT_BYTES) {
+        Ok(report) => Ok(from_report(label, &report)),
+        Err(e) => {
+            tracing::warn!(mint = label, error = %e, "report unreadable");
+            Ok(MintBreakdown::unreadable(
+                label,
+                &format!("{}: {e}", path.display()),
+            ))
+        }
+    }
+}
+
+/// The slots whose report could not be read (`<cell>/<gpu>/r<N>`): a lane
+/// with any is not green, whatever its mints said.
+pub fn unreadable(cells: &[CellResult]) -> Vec<String> {
+    cells
+        .iter()
+        .flat_map(|c| c.repeats.iter())
+        .filter(|r| {
+            r.breakdown
+                .findings
+                .iter()
+                .any(|f| f.kind == lane_ledger::FindingKind::UnreadableReport)
+        })
+        .map(|r| r.breakdown.source.clone())
+        .collect()
 }
 
 /// One cell on one GPU, without its baseline comparison.
@@ -157,12 +198,17 @@ fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, CliError> {
         // has nothing to diff: no determinism verdict rather than an error.
         .filter(|p| std::fs::read_dir(p).is_ok_and(|mut d| d.next().is_some()))
         .collect();
+    // A pair the diff cannot read is said on its cell; the lane still reports.
+    let mut diff_note = None;
     let determinism = if let [a, b] = artifacts.as_slice() {
-        Some(crate::cmd::diff::diff_paths(
-            a,
-            b,
-            DEFAULT_MAX_CONTENT_BYTES,
-        )?)
+        match crate::cmd::diff::diff_paths(a, b, DEFAULT_MAX_CONTENT_BYTES) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                tracing::warn!(cell, gpu, error = %e, "determinism diff failed");
+                diff_note = Some(format!("the determinism diff could not be made: {e}"));
+                None
+            }
+        }
     } else {
         None
     };
@@ -172,6 +218,7 @@ fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, CliError> {
         recipe,
         repeats,
         determinism,
+        determinism_note: diff_note,
         comparison: None,
         comparison_note: None,
     })

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `lane diff` beside diffoscope on the real cold aot pair
 # (tests/data/gw-0.93.3-h200/aot-pair/r{1,2}/cell.tar.gz), then lane alone on
-# a GB-sized cell made from it by repetition, to show that its memory is
-# flat in the cell's size. Wall time best of BENCH_RUNS, peak RSS from
+# GB-sized cells made from it by repetition: the same weights in both
+# sides (memory flat in the cell's size), and every weight differing
+# (memory bounded by the per-side content budget). Wall time best of BENCH_RUNS, peak RSS from
 # /usr/bin/time -v; everything pinned to one core when BENCH_CORE is set.
 #
 # Usage: crates/lane-ledger/benches/diff_vs_diffoscope.sh [SHARDS]
@@ -48,30 +49,38 @@ measure() {
   echo "$best" >"$work/last"
 }
 
-# The GB-sized pair: each side's model.pt2 with SHARDS identical weight
-# shards (the real wrapper .so's bytes, so they do not compress away)
-# appended, packed again as cell.tar.gz beside its metadata.json.
+# The GB-sized pair: each side's model.pt2 with SHARDS weight shards
+# appended (the same bytes in both sides, as weights are: r1's wrapper .so,
+# so they do not compress away), packed again as cell.tar.gz beside its
+# metadata.json.
 python3 - "$pair" "$work" "$shards" <<'EOF'
-import io, sys, tarfile, zipfile, shutil, os
+import copy, io, sys, tarfile, zipfile, os
 pair, work, shards = sys.argv[1], sys.argv[2], int(sys.argv[3])
+cells = {}
 for r in ("r1", "r2"):
     src = tarfile.open(f"{pair}/{r}/cell.tar.gz")
     meta = src.extractfile("./metadata.json").read()
     pt2 = zipfile.ZipFile(io.BytesIO(src.extractfile("./model.pt2").read()))
-    so = next(n for n in pt2.namelist() if n.endswith(".wrapper.so"))
-    blob = pt2.read(so)
-    os.makedirs(f"{work}/big/{r}", exist_ok=True)
-    big_pt2 = f"{work}/big/{r}/model.pt2"
-    with zipfile.ZipFile(big_pt2, "w", zipfile.ZIP_STORED) as out:
-        for info in pt2.infolist():
-            out.writestr(info, pt2.read(info.filename))
-        for i in range(shards):
-            out.writestr(f"model/data/weights/shard_{i:04d}.bin", blob)
-    with tarfile.open(f"{work}/big/{r}/cell.tar.gz", "w:gz", compresslevel=1) as t:
-        ti = tarfile.TarInfo("metadata.json"); ti.size = len(meta)
-        t.addfile(ti, io.BytesIO(meta))
-        t.add(big_pt2, "model.pt2")
-    os.remove(big_pt2)
+    so = pt2.read(next(n for n in pt2.namelist() if n.endswith(".wrapper.so")))
+    cells[r] = (meta, pt2, so)
+# big: the same weights in both sides (r1's .so bytes); worst: every shard
+# differs between the sides (each side's own .so, numbered).
+for variant in ("big", "worst"):
+    for r, (meta, pt2, so) in cells.items():
+        os.makedirs(f"{work}/{variant}/{r}", exist_ok=True)
+        big_pt2 = f"{work}/{variant}/{r}/model.pt2"
+        with zipfile.ZipFile(big_pt2, "w", zipfile.ZIP_STORED) as out:
+            for info in pt2.infolist():
+                # writestr updates the ZipInfo it is given: hand it a copy.
+                out.writestr(copy.copy(info), pt2.read(info.filename))
+            for i in range(shards):
+                blob = cells["r1"][2] if variant == "big" else so + i.to_bytes(4, "little")
+                out.writestr(f"model/data/weights/shard_{i:04d}.bin", blob)
+        with tarfile.open(f"{work}/{variant}/{r}/cell.tar.gz", "w:gz", compresslevel=1) as t:
+            ti = tarfile.TarInfo("metadata.json"); ti.size = len(meta)
+            t.addfile(ti, io.BytesIO(meta))
+            t.add(big_pt2, "model.pt2")
+        os.remove(big_pt2)
 EOF
 
 bytes() { stat -c %s "$1"; }
@@ -87,7 +96,10 @@ lane_real="$(cat "$work/last")"
 measure "lane diff --json, real aot pair" "$lane" diff --json "$pair/r1/cell.tar.gz" "$pair/r2/cell.tar.gz"
 measure "diffoscope, real aot pair (text)" "$diffoscope" --text "$work/diffoscope.txt" "$pair/r1/cell.tar.gz" "$pair/r2/cell.tar.gz"
 diffo_real="$(cat "$work/last")"
-measure "lane diff, big pair ($shards shards)" "$lane" diff "$work/big/r1/cell.tar.gz" "$work/big/r2/cell.tar.gz"
+measure "lane diff, big pair ($shards shards, same weights)" "$lane" diff "$work/big/r1/cell.tar.gz" "$work/big/r2/cell.tar.gz"
+big_verdict="$(grep -m1 '^verdict' "$work/out" || true)"
+measure "lane diff, worst pair ($shards shards, every one differs)" "$lane" diff "$work/worst/r1/cell.tar.gz" "$work/worst/r2/cell.tar.gz"
 echo
-grep -m1 '^verdict' "$work/out" || true
+echo "big pair: $big_verdict"
+echo "worst pair: $(grep -m1 '^verdict' "$work/out" || true)"
 awk -v l="$lane_real" -v d="$diffo_real" 'BEGIN { printf "diffoscope / lane on the real pair: %.1fx\n", d / l }'

@@ -20,7 +20,10 @@ fn diff_of_the_real_aot_cells_names_the_decision_and_every_kernel() {
     let o = lane(&here(), &["diff", &a, &b]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let text = stdout(&o);
-    assert!(text.contains("verdict: differs by recorded decisions that flipped (and configs)"), "{text}");
+    assert!(
+        text.contains("verdict: differs by recorded decisions that flipped (and configs)"),
+        "{text}"
+    );
     assert!(!text.contains("unexplained differences"), "{text}");
     assert!(text.contains("metadata.json kernel_lane: binding \"speed\" -> \"vram_tiebreak\"; winner \"baseline+dense\" in both"), "{text}");
     for k in [
@@ -49,7 +52,12 @@ fn diff_of_the_real_aot_cells_names_the_decision_and_every_kernel() {
 fn diff_of_the_real_dynamo_artifacts_names_the_pad_mm_decision() {
     let o = lane(
         &here(),
-        &["diff", &gw("dynamo-pair/r1/artifacts"), &gw("dynamo-pair/r2/artifacts"), "--json"],
+        &[
+            "diff",
+            &gw("dynamo-pair/r1/artifacts"),
+            &gw("dynamo-pair/r2/artifacts"),
+            "--json",
+        ],
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
@@ -65,7 +73,10 @@ fn diff_of_a_truncated_cell_is_a_clear_error_naming_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let bytes = std::fs::read(gw("aot-pair/r1/cell.tar.gz")).unwrap();
     std::fs::write(dir.path().join("cut.tar.gz"), &bytes[..bytes.len() / 3]).unwrap();
-    let o = lane(dir.path(), &["diff", "cut.tar.gz", &gw("aot-pair/r2/cell.tar.gz")]);
+    let o = lane(
+        dir.path(),
+        &["diff", "cut.tar.gz", &gw("aot-pair/r2/cell.tar.gz")],
+    );
     assert_eq!(code(&o), 3, "{}", stderr(&o));
     let err = stderr(&o);
     assert!(err.contains("cut.tar.gz: member model.pt2:"), "{err}");
@@ -73,10 +84,20 @@ fn diff_of_a_truncated_cell_is_a_clear_error_naming_the_file() {
     // A member cap: the member is named.
     let o = lane(
         &here(),
-        &["diff", &gw("aot-pair/r1/cell.tar.gz"), &gw("aot-pair/r2/cell.tar.gz"), "--max-member-bytes", "100000"],
+        &[
+            "diff",
+            &gw("aot-pair/r1/cell.tar.gz"),
+            &gw("aot-pair/r2/cell.tar.gz"),
+            "--max-member-bytes",
+            "100000",
+        ],
     );
     assert_eq!(code(&o), 3);
-    assert!(stderr(&o).contains("cell.tar.gz: member model.pt2: more than the 100000-byte cap"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cell.tar.gz: member model.pt2: more than the 100000-byte cap"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -89,7 +110,10 @@ fn diff_text_escapes_control_bytes_from_file_names() {
     let o = lane(dir.path(), &["diff", "a", "b"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let text = stdout(&o);
-    assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'), "{text:?}");
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text:?}"
+    );
     assert!(text.contains("x\\u{1b}]0;pwned\\u{7}.bin"), "{text}");
     let o = lane(dir.path(), &["diff", "a", "b", "--json"]);
     assert!(!stdout(&o).contains('\u{1b}'), "JSON escapes it too");

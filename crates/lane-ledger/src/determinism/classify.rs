@@ -156,7 +156,7 @@ impl Classifier<'_, '_> {
             _ => Outcome::unexplained(
                 UnexplainedCause::ContentNotCompared,
                 format!(
-                    "content not compared ({} and {} bytes, above the content cap)",
+                    "content not compared ({} and {} bytes: above the per-file content cap or the side's content budget)",
                     fa.size, fb.size
                 ),
             ),

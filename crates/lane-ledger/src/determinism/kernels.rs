@@ -27,6 +27,9 @@ pub(super) struct KernelTable {
     pub(super) differing: BTreeMap<KernelKey, KernelDiff>,
     /// Wrapper directories of B, mapped to A's (launch configs are keyed by A's).
     pub(super) dir_b_to_a: BTreeMap<String, String>,
+    /// For kernels whose best_configs differ: the Triton cache directory of
+    /// the candidate each side's autotune chose (`triton_cache_hash`).
+    pub(super) winners: BTreeMap<KernelKey, (Option<String>, Option<String>)>,
     pub(super) summary: KernelSummary,
     pub(super) findings: Vec<InputFinding>,
     pub(super) unexplained: Vec<Unexplained>,
@@ -144,6 +147,7 @@ pub(super) fn build(pairs: &[Pair<'_>], ia: &TreeIndex<'_>, ib: &TreeIndex<'_>) 
         ..KernelSummary::default()
     };
     let mut differing = BTreeMap::new();
+    let mut winners = BTreeMap::new();
     let mut same = BTreeSet::new();
     for (k, (ca, cb)) in &best {
         if ill_typed_kernels.contains(k) {
@@ -155,6 +159,13 @@ pub(super) fn build(pairs: &[Pair<'_>], ia: &TreeIndex<'_>, ib: &TreeIndex<'_>) 
                 summary.agreeing += 1;
                 same.insert(k.clone());
             } else {
+                let hash = |c: &BestConfig| {
+                    c.fields
+                        .get("triton_cache_hash")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                };
+                winners.insert((None, k.clone()), (hash(ca), hash(cb)));
                 differing.insert(
                     (None, k.clone()),
                     kernel_diff(k, None, ConfigSource::BestConfig, ca, cb, c.fields),
@@ -212,6 +223,7 @@ pub(super) fn build(pairs: &[Pair<'_>], ia: &TreeIndex<'_>, ib: &TreeIndex<'_>) 
         best,
         differing,
         dir_b_to_a,
+        winners,
         summary,
         findings,
         unexplained,

@@ -312,18 +312,35 @@ fn diff_impl(
         .iter()
         .map(|(key, kd)| {
             let mut kd = kd.clone();
-            kd.cubin = cx
-                .file_diffs
-                .iter()
-                .find(|d| {
-                    d.role == FileRole::Cubin
-                        && d.kernel.as_deref() == Some(key.1.as_str())
-                        && key
-                            .0
-                            .as_deref()
-                            .is_none_or(|dir| d.a.as_deref().map(dir_of) == Some(dir))
-                })
-                .and_then(|d| Some((d.a.clone()?, d.b.clone()?)));
+            // A Triton cache holds every candidate: the cubin that follows
+            // the config is the one of the winner each best_config names.
+            let winner = |tree: &ArtifactTree, hash: Option<&String>| {
+                let dir = format!("triton/{}/", hash?);
+                tree.files
+                    .iter()
+                    .find(|f| f.path.contains(&dir) && f.path.ends_with(".cubin"))
+                    .map(|f| f.path.clone())
+            };
+            let winners = table
+                .winners
+                .get(key)
+                .map(|(wa, wb)| (winner(a, wa.as_ref()), winner(b, wb.as_ref())));
+            kd.cubin = match winners {
+                Some((Some(wa), Some(wb))) => Some((wa, wb)),
+                _ => cx
+                    .file_diffs
+                    .iter()
+                    .find(|d| {
+                        d.role == FileRole::Cubin
+                            && d.class == DiffClass::AutotuneConfig
+                            && d.kernel.as_deref() == Some(key.1.as_str())
+                            && key
+                                .0
+                                .as_deref()
+                                .is_none_or(|dir| d.a.as_deref().map(dir_of) == Some(dir))
+                    })
+                    .and_then(|d| Some((d.a.clone()?, d.b.clone()?))),
+            };
             kd.wrapper_lines = cx.carriers.remove(key).unwrap_or_default();
             kd
         })

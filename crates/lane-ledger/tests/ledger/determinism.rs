@@ -400,14 +400,21 @@ fn a_block_size_written_as_a_string_is_a_finding_not_agreement() {
     let stringify = |t: &str| {
         let v: Value = serde_json::from_str(t).unwrap();
         let x = v["XBLOCK"].as_i64().unwrap();
-        t.replacen(&format!("\"XBLOCK\": {x}"), &format!("\"XBLOCK\": \"{x}\""), 1)
+        t.replacen(
+            &format!("\"XBLOCK\": {x}"),
+            &format!("\"XBLOCK\": \"{x}\""),
+            1,
+        )
     };
     edit(&mut a, &path, stringify);
     edit(&mut b, &path, stringify);
     let r = diff_trees(&a, &b).unwrap();
     assert_eq!(r.findings.len(), 2, "{:#?}", r.findings);
     let f = &r.findings[0];
-    assert_eq!((f.field.as_str(), f.expected), ("XBLOCK", "a non-negative integer"));
+    assert_eq!(
+        (f.field.as_str(), f.expected),
+        ("XBLOCK", "a non-negative integer")
+    );
     assert!(f.value.is_string());
     let kernel = f.kernel.clone().unwrap();
     assert!(!r.kernels.config_same.contains(&kernel));

@@ -8,8 +8,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use lane_ledger::determinism::ingest::{
-    complete_side, read_side, IngestError, Keep, MemorySpool, Opened, ReadLimits, Source,
-    TopEntry, TopKind,
+    complete_side, read_side, IngestError, Keep, MemorySpool, Opened, ReadLimits, Source, TopEntry,
+    TopKind,
 };
 use lane_ledger::determinism::{
     content_plan, diff_sides, CellSide, ConfigSource, DeterminismReport, DeterminismVerdict,
@@ -41,11 +41,18 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<TopEntry>) -> io::Result<()> {
             walk(root, &e.path(), out)?;
             continue;
         }
-        let rel = e.path().strip_prefix(root).unwrap().to_string_lossy().into_owned();
+        let rel = e
+            .path()
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         let kind = if ty.is_file() {
             TopKind::File
         } else {
-            let target = std::fs::read_link(e.path()).ok().map(|t| t.display().to_string());
+            let target = std::fs::read_link(e.path())
+                .ok()
+                .map(|t| t.display().to_string());
             TopKind::Skipped(SkippedKind::Symlink, target)
         };
         out.push(TopEntry {
@@ -67,7 +74,12 @@ impl Source for Disk {
             walk(&self.root, &self.root, &mut out)?;
             return Ok(out);
         }
-        let name = self.root.file_name().unwrap().to_string_lossy().into_owned();
+        let name = self
+            .root
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         Ok(vec![TopEntry {
             path: String::new(),
             name,
@@ -80,7 +92,9 @@ impl Source for Disk {
         } else {
             self.root.clone()
         };
-        Ok(Opened::Seekable(Box::new(io::BufReader::new(std::fs::File::open(p)?))))
+        Ok(Opened::Seekable(Box::new(io::BufReader::new(
+            std::fs::File::open(p)?,
+        ))))
     }
 }
 
@@ -117,28 +131,51 @@ fn launch(xblock: u64, warps: u64) -> Value {
 
 #[test]
 fn real_aot_pair_is_a_flipped_kernel_lane_binding_and_four_launch_configs() {
-    let r = diff(&gw("aot-pair/r1/cell.tar.gz"), &gw("aot-pair/r2/cell.tar.gz"));
-    assert_eq!(r.verdict, DeterminismVerdict::DecisionsFlipped, "{:#?}", r.unexplained);
+    let r = diff(
+        &gw("aot-pair/r1/cell.tar.gz"),
+        &gw("aot-pair/r2/cell.tar.gz"),
+    );
+    assert_eq!(
+        r.verdict,
+        DeterminismVerdict::DecisionsFlipped,
+        "{:#?}",
+        r.unexplained
+    );
     assert!(r.unexplained.is_empty());
     // The decision: the timing probe's binding flipped, the winner did not.
     assert_eq!(r.decisions.len(), 1);
     let d = &r.decisions[0];
-    assert_eq!((d.file.as_str(), d.path.as_str()), ("metadata.json", "$.kernel_lane"));
+    assert_eq!(
+        (d.file.as_str(), d.path.as_str()),
+        ("metadata.json", "$.kernel_lane")
+    );
     assert_eq!(d.changed.len(), 1);
     assert_eq!(d.changed[0].path, "$.kernel_lane.binding");
     assert_eq!(d.changed[0].a, Some(json!("speed")));
     assert_eq!(d.changed[0].b, Some(json!("vram_tiebreak")));
     assert_eq!(d.winner_a, Some(json!("baseline+dense")));
     assert_eq!(d.winner_a, d.winner_b);
-    assert_eq!(d.decided_on["candidates"], json!(["baseline+dense", "baseline+packed"]));
+    assert_eq!(
+        d.decided_on["candidates"],
+        json!(["baseline+dense", "baseline+packed"])
+    );
     assert_eq!(d.decided_on["rule"], json!("fit_constrained_speed"));
     // The four kernels the README names, each with both launch configs.
     let entry = Some("unet/B=2".to_owned());
     let k = |n: &str| (entry.clone(), n.to_owned());
     let expected: BTreeMap<_, _> = [
-        (k("triton_poi_fused_addmm_silu_3"), (launch(128, 4), launch(256, 4))),
-        (k("triton_poi_fused_add_addmm_convolution_unsqueeze_4"), (launch(512, 8), launch(1024, 4))),
-        (k("triton_poi_fused_add_addmm_silu_transpose_view_10"), (launch(128, 4), launch(256, 4))),
+        (
+            k("triton_poi_fused_addmm_silu_3"),
+            (launch(128, 4), launch(256, 4)),
+        ),
+        (
+            k("triton_poi_fused_add_addmm_convolution_unsqueeze_4"),
+            (launch(512, 8), launch(1024, 4)),
+        ),
+        (
+            k("triton_poi_fused_add_addmm_silu_transpose_view_10"),
+            (launch(128, 4), launch(256, 4)),
+        ),
         (
             k("triton_poi_fused_add_addmm_convolution_native_group_norm_silu_transpose_view_13"),
             (launch(512, 8), launch(1024, 4)),
@@ -149,30 +186,55 @@ fn real_aot_pair_is_a_flipped_kernel_lane_binding_and_four_launch_configs() {
     assert_eq!(configs(&r), expected);
     for kd in &r.kernel_diffs {
         assert_eq!(kd.source, ConfigSource::WrapperLaunch);
-        assert!(kd.cubin.is_some(), "{}: its cubin follows its config", kd.kernel);
+        assert!(
+            kd.cubin.is_some(),
+            "{}: its cubin follows its config",
+            kd.kernel
+        );
         assert!(!kd.wrapper_lines.is_empty());
     }
     assert_eq!(r.kernels.from_wrapper, 16);
     assert_eq!(r.kernels.agreeing, 12);
     // The cubins and the wrapper .so are attributed, never "same config".
-    let so = r.file_diffs.iter().find(|f| f.role == FileRole::Built).unwrap();
+    let so = r
+        .file_diffs
+        .iter()
+        .find(|f| f.role == FileRole::Built)
+        .unwrap();
     assert_eq!(so.class, DiffClass::AutotuneConfig, "{so:#?}");
-    let cubins: Vec<_> = r.file_diffs.iter().filter(|f| f.role == FileRole::Cubin).collect();
+    let cubins: Vec<_> = r
+        .file_diffs
+        .iter()
+        .filter(|f| f.role == FileRole::Cubin)
+        .collect();
     assert_eq!(cubins.len(), 4);
     assert!(cubins.iter().all(|c| c.class == DiffClass::AutotuneConfig));
     let text = lane_ledger::determinism::render::render(&r);
-    assert!(text.contains("binding: \"speed\" -> \"vram_tiebreak\""), "{text}");
-    assert!(text.contains("differs: XBLOCK 512 -> 1024, num_warps 8 -> 4"), "{text}");
+    assert!(
+        text.contains("binding: \"speed\" -> \"vram_tiebreak\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("differs: XBLOCK 512 -> 1024, num_warps 8 -> 4"),
+        "{text}"
+    );
 }
 
 #[test]
 fn real_aot_pair_reads_the_same_packed_extracted_or_in_a_folder() {
-    let packed = diff(&gw("aot-pair/r1/cell.tar.gz"), &gw("aot-pair/r2/cell.tar.gz"));
+    let packed = diff(
+        &gw("aot-pair/r1/cell.tar.gz"),
+        &gw("aot-pair/r2/cell.tar.gz"),
+    );
     // A folder holding the tarball (a mint's artifacts/).
     let dir = tempfile::tempdir().unwrap();
     for r in ["r1", "r2"] {
         std::fs::create_dir_all(dir.path().join(r)).unwrap();
-        std::fs::copy(gw(&format!("aot-pair/{r}/cell.tar.gz")), dir.path().join(r).join("cell.tar.gz")).unwrap();
+        std::fs::copy(
+            gw(&format!("aot-pair/{r}/cell.tar.gz")),
+            dir.path().join(r).join("cell.tar.gz"),
+        )
+        .unwrap();
     }
     let folders = diff(&dir.path().join("r1"), &dir.path().join("r2"));
     assert_eq!(folders.verdict, packed.verdict);
@@ -182,7 +244,8 @@ fn real_aot_pair_reads_the_same_packed_extracted_or_in_a_folder() {
     // the same paths, so the same diff.
     let x = dir.path().join("x1");
     std::fs::create_dir_all(&x).unwrap();
-    let gz = flate2::read::GzDecoder::new(std::fs::File::open(gw("aot-pair/r1/cell.tar.gz")).unwrap());
+    let gz =
+        flate2::read::GzDecoder::new(std::fs::File::open(gw("aot-pair/r1/cell.tar.gz")).unwrap());
     tar::Archive::new(gz).unpack(&x).unwrap();
     let mixed = diff(&x, &gw("aot-pair/r2/cell.tar.gz"));
     assert_eq!(mixed.verdict, packed.verdict, "{:#?}", mixed.unexplained);
@@ -192,26 +255,46 @@ fn real_aot_pair_reads_the_same_packed_extracted_or_in_a_folder() {
     assert_eq!(pt2.verdict, DeterminismVerdict::ByteIdentical);
     let x2 = dir.path().join("x2");
     std::fs::create_dir_all(&x2).unwrap();
-    let gz = flate2::read::GzDecoder::new(std::fs::File::open(gw("aot-pair/r2/cell.tar.gz")).unwrap());
+    let gz =
+        flate2::read::GzDecoder::new(std::fs::File::open(gw("aot-pair/r2/cell.tar.gz")).unwrap());
     tar::Archive::new(gz).unpack(&x2).unwrap();
     let alone = diff(&x.join("model.pt2"), &x2.join("model.pt2"));
-    assert_eq!(alone.verdict, DeterminismVerdict::AutotuneConfigsOnly, "{:#?}", alone.unexplained);
+    assert_eq!(
+        alone.verdict,
+        DeterminismVerdict::AutotuneConfigsOnly,
+        "{:#?}",
+        alone.unexplained
+    );
     assert_eq!(configs(&alone), configs(&packed));
 }
 
 #[test]
 fn real_three_class_aot_pair_reads_launch_configs_per_entry() {
     let r = diff(&gw("aot3-pair/r1/artifacts"), &gw("aot3-pair/r2/artifacts"));
-    assert_eq!(r.verdict, DeterminismVerdict::DecisionsFlipped, "{:#?}", r.unexplained);
+    assert_eq!(
+        r.verdict,
+        DeterminismVerdict::DecisionsFlipped,
+        "{:#?}",
+        r.unexplained
+    );
     assert!(r.unexplained.is_empty());
     assert_eq!(r.decisions[0].changed[0].a, Some(json!("vram_tiebreak")));
     let c = configs(&r);
     let entries: std::collections::BTreeSet<_> =
         c.keys().map(|(e, _)| e.clone().unwrap()).collect();
-    assert_eq!(entries.into_iter().collect::<Vec<_>>(), ["unet/B=1", "unet/B=2", "unet/B=4"]);
+    assert_eq!(
+        entries.into_iter().collect::<Vec<_>>(),
+        ["unet/B=1", "unet/B=2", "unet/B=4"]
+    );
     // One kernel name, two entries, each its own config (checked by hand
     // in each entry's wrapper).
-    let conv6 = |e: &str| c[&(Some(e.to_owned()), "triton_poi_fused_convolution_6".to_owned())].clone();
+    let conv6 = |e: &str| {
+        c[&(
+            Some(e.to_owned()),
+            "triton_poi_fused_convolution_6".to_owned(),
+        )]
+            .clone()
+    };
     assert_eq!(conv6("unet/B=1"), (launch(128, 4), launch(256, 4)));
     assert_eq!(conv6("unet/B=2"), (launch(128, 4), launch(256, 4)));
     assert_eq!(r.kernel_diffs.len(), 11);
@@ -220,16 +303,32 @@ fn real_three_class_aot_pair_reads_launch_configs_per_entry() {
 
 #[test]
 fn real_dynamo_pair_names_the_pad_mm_decision_and_five_kernel_configs() {
-    let r = diff(&gw("dynamo-pair/r1/artifacts"), &gw("dynamo-pair/r2/artifacts"));
-    assert_eq!(r.verdict, DeterminismVerdict::DecisionsFlipped, "{:#?}", r.unexplained);
+    let r = diff(
+        &gw("dynamo-pair/r1/artifacts"),
+        &gw("dynamo-pair/r2/artifacts"),
+    );
+    assert_eq!(
+        r.verdict,
+        DeterminismVerdict::DecisionsFlipped,
+        "{:#?}",
+        r.unexplained
+    );
     assert!(r.unexplained.is_empty());
     assert_eq!(r.decisions.len(), 1);
     let d = &r.decisions[0];
-    assert!(d.file.ends_with("inductor/cache/d96174b29c5190b00dd0cfadfddc36968ee734913d7bb0d81bec33c5266a93e5"));
+    assert!(d.file.ends_with(
+        "inductor/cache/d96174b29c5190b00dd0cfadfddc36968ee734913d7bb0d81bec33c5266a93e5"
+    ));
     assert_eq!(d.graph_op.as_deref(), Some("aten.addmm"));
     assert_eq!(d.padded_side, Some("A"));
-    assert_eq!((d.winner_a.clone(), d.winner_b.clone()), (Some(json!("pad")), Some(json!("do not pad"))));
-    assert_eq!(d.decided_on["operand_shapes"], json!(["[2, 64]", "[64, 128]", "[128]"]));
+    assert_eq!(
+        (d.winner_a.clone(), d.winner_b.clone()),
+        (Some(json!("pad")), Some(json!("do not pad")))
+    );
+    assert_eq!(
+        d.decided_on["operand_shapes"],
+        json!(["[2, 64]", "[64, 128]", "[128]"])
+    );
     // The unpadded times cached beside the decision (ms).
     let ms = |k: &str| d.decided_on[k].as_f64().unwrap();
     assert!((ms("unpadded_time_ms_a") - 0.071_167_998).abs() < 1e-9);
@@ -239,10 +338,22 @@ fn real_dynamo_pair_names_the_pad_mm_decision_and_five_kernel_configs() {
     let cfg = |x: u64, w: u64| json!({"XBLOCK": x, "num_warps": w, "num_stages": 1});
     let k = |n: &str| (None, n.to_owned());
     let expected: BTreeMap<_, _> = [
-        (k("triton_poi_fused_add_addmm_convolution_native_group_norm_silu_transpose_view_14"), (cfg(1024, 4), cfg(512, 8))),
-        (k("triton_poi_fused_add_addmm_convolution_unsqueeze_5"), (cfg(512, 8), cfg(1024, 4))),
-        (k("triton_poi_fused_add_addmm_silu_transpose_view_11"), (cfg(256, 4), cfg(128, 4))),
-        (k("triton_poi_fused_addmm_silu_4"), (cfg(128, 4), cfg(256, 4))),
+        (
+            k("triton_poi_fused_add_addmm_convolution_native_group_norm_silu_transpose_view_14"),
+            (cfg(1024, 4), cfg(512, 8)),
+        ),
+        (
+            k("triton_poi_fused_add_addmm_convolution_unsqueeze_5"),
+            (cfg(512, 8), cfg(1024, 4)),
+        ),
+        (
+            k("triton_poi_fused_add_addmm_silu_transpose_view_11"),
+            (cfg(256, 4), cfg(128, 4)),
+        ),
+        (
+            k("triton_poi_fused_addmm_silu_4"),
+            (cfg(128, 4), cfg(256, 4)),
+        ),
         (
             k("triton_poi_fused_convolution_silu_16"),
             (
@@ -254,20 +365,36 @@ fn real_dynamo_pair_names_the_pad_mm_decision_and_five_kernel_configs() {
     .into_iter()
     .collect();
     assert_eq!(configs(&r), expected);
-    assert!(r.kernel_diffs.iter().all(|k| k.source == ConfigSource::BestConfig));
+    assert!(r
+        .kernel_diffs
+        .iter()
+        .all(|k| k.source == ConfigSource::BestConfig));
     let noise: Vec<NoiseKind> = r.noise.iter().map(|n| n.kind).collect();
-    for n in [NoiseKind::KernelRenumbering, NoiseKind::Timing, NoiseKind::ObjectAddress] {
+    for n in [
+        NoiseKind::KernelRenumbering,
+        NoiseKind::Timing,
+        NoiseKind::ObjectAddress,
+    ] {
         assert!(noise.contains(&n), "{n:?} in {noise:?}");
     }
     // The padding kernel exists only in A, and is explained by the decision.
     let pad: Vec<_> = r
         .file_diffs
         .iter()
-        .filter(|f| f.kernel.as_deref() == Some("triton_poi_fused_addmm_arange_cat_cos_exp_mul_neg_sin_unsqueeze_3"))
+        .filter(|f| {
+            f.kernel.as_deref()
+                == Some("triton_poi_fused_addmm_arange_cat_cos_exp_mul_neg_sin_unsqueeze_3")
+        })
         .collect();
     assert!(!pad.is_empty());
-    assert!(pad.iter().all(|f| f.class == DiffClass::Decision && f.b.is_none()));
-    let fx = r.file_diffs.iter().find(|f| f.role == FileRole::FxGraphEntry).unwrap();
+    assert!(pad
+        .iter()
+        .all(|f| f.class == DiffClass::Decision && f.b.is_none()));
+    let fx = r
+        .file_diffs
+        .iter()
+        .find(|f| f.role == FileRole::FxGraphEntry)
+        .unwrap();
     assert_eq!(fx.class, DiffClass::Decision);
 }
 
@@ -279,7 +406,10 @@ fn a_truncated_real_cell_is_an_error_naming_the_file() {
     std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
     let e = read_both(&cut, &gw("aot-pair/r2/cell.tar.gz"), &ReadLimits::default()).unwrap_err();
     let text = e.to_string();
-    assert!(text.starts_with(&format!("{}: member ", cut.display())), "{text}");
+    assert!(
+        text.starts_with(&format!("{}: member ", cut.display())),
+        "{text}"
+    );
 }
 
 #[test]
@@ -293,7 +423,10 @@ fn a_real_member_above_the_cap_is_refused_naming_it() {
     assert!(matches!(e, IngestError::TooLarge { .. }), "{e}");
     assert_eq!(
         e.to_string(),
-        format!("{}: member model.pt2: more than the 1048576-byte cap per member", a.display())
+        format!(
+            "{}: member model.pt2: more than the 1048576-byte cap per member",
+            a.display()
+        )
     );
 }
 
@@ -302,15 +435,25 @@ fn a_link_on_one_side_is_named_not_followed() {
     let dir = tempfile::tempdir().unwrap();
     for r in ["r1", "r2"] {
         std::fs::create_dir_all(dir.path().join(r)).unwrap();
-        std::fs::copy(gw(&format!("aot-pair/{r}/cell.tar.gz")), dir.path().join(r).join("cell.tar.gz")).unwrap();
+        std::fs::copy(
+            gw(&format!("aot-pair/{r}/cell.tar.gz")),
+            dir.path().join(r).join("cell.tar.gz"),
+        )
+        .unwrap();
     }
     #[cfg(unix)]
     std::os::unix::fs::symlink("/etc/hostname", dir.path().join("r1/extra")).unwrap();
     let r = diff(&dir.path().join("r1"), &dir.path().join("r2"));
     assert_eq!(r.inputs.skipped_a.len(), 1);
-    assert_eq!(r.inputs.skipped_a[0].target.as_deref(), Some("/etc/hostname"));
+    assert_eq!(
+        r.inputs.skipped_a[0].target.as_deref(),
+        Some("/etc/hostname")
+    );
     assert_eq!(r.verdict, DeterminismVerdict::Unexplained);
-    assert!(r.unexplained.iter().any(|u| u.cause == UnexplainedCause::SkippedEntry));
+    assert!(r
+        .unexplained
+        .iter()
+        .any(|u| u.cause == UnexplainedCause::SkippedEntry));
     assert!(r.summary.contains("skipped"), "{}", r.summary);
 }
 

@@ -50,6 +50,10 @@ pub struct ReadLimits {
     pub keep_small_bytes: u64,
     /// The first pass's retention budget, per side.
     pub keep_budget_bytes: u64,
+    /// All content loaded for one side, at most: what differs beyond it
+    /// (largest files first) is fingerprinted and named "content not
+    /// compared", so memory stays bounded even when every file differs.
+    pub max_total_content_bytes: u64,
 }
 
 impl Default for ReadLimits {
@@ -62,6 +66,7 @@ impl Default for ReadLimits {
             max_spool_memory_bytes: 64 << 20,
             keep_small_bytes: 256 << 10,
             keep_budget_bytes: 16 << 20,
+            max_total_content_bytes: 256 << 20,
         }
     }
 }
@@ -347,13 +352,32 @@ pub fn complete_side(
             f.content = None;
         }
     }
-    let missing: BTreeSet<String> = first
+    // Within the side's content budget: index files first, then the
+    // smallest; what does not fit stays unloaded (and is named so).
+    let mut budget = limits.max_total_content_bytes.saturating_sub(
+        first
+            .tree
+            .files
+            .iter()
+            .filter_map(|f| f.content.as_ref().map(|c| c.len() as u64))
+            .sum(),
+    );
+    let mut candidates: Vec<&ArtifactFile> = first
         .tree
         .files
         .iter()
         .filter(|f| f.content.is_none() && wanted.contains(f.path.as_str()))
-        .map(|f| f.path.clone())
         .collect();
+    candidates.sort_by_key(|f| (!is_index_file(&f.path), f.size));
+    let mut missing = BTreeSet::new();
+    for f in candidates {
+        if f.size > budget {
+            tracing::warn!(path = %f.path, size = f.size, "over the side's content budget: not loaded");
+            continue;
+        }
+        budget -= f.size;
+        missing.insert(f.path.clone());
+    }
     if missing.is_empty() {
         return Ok(());
     }

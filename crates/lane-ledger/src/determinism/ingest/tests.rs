@@ -308,3 +308,28 @@ fn a_large_nested_zip_goes_to_the_spool() {
     assert_eq!(paths(&side), ["model.pt2/a"]);
     assert_eq!(spool.0, 1);
 }
+
+#[test]
+fn content_beyond_the_side_budget_is_left_unloaded() {
+    let pt2 = zip_of(&[
+        ("m/a.so", &[1u8; 300_000]),
+        ("m/b.so", &[2u8; 300_000]),
+        ("m/c.txt", b"c"),
+    ]);
+    let mut src = MemSource::file("model.pt2", pt2);
+    let limits = ReadLimits {
+        max_total_content_bytes: 400_000,
+        ..ReadLimits::default()
+    };
+    let mut first = read_side(&mut src, Keep::First, &limits, &mut MemorySpool).unwrap();
+    let plan: Vec<String> = first.tree.files.iter().map(|f| f.path.clone()).collect();
+    complete_side(&mut first, &plan, &mut src, &limits, &mut MemorySpool).unwrap();
+    let loaded: Vec<&str> = first
+        .tree
+        .files
+        .iter()
+        .filter(|f| f.content.is_some())
+        .map(|f| f.path.as_str())
+        .collect();
+    assert_eq!(loaded, ["a.so", "c.txt"]);
+}

@@ -58,7 +58,7 @@ fn config_line(c: &BTreeMap<String, Value>) -> String {
 
 fn containers(list: &[ContainerInfo]) -> String {
     if list.is_empty() {
-        return "files".into();
+        return "plain files (no archive)".into();
     }
     list.iter()
         .map(|c| {

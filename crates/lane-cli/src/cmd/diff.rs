@@ -327,21 +327,9 @@ fn add_configs(side: &mut CellSide, path: &Path, max_bytes: u64) -> Result<(), C
         }
         return Ok(());
     }
-    let meta = std::fs::metadata(path).map_err(|e| invalid(path, e))?;
-    if meta.len() > lane_ledger::report::DEFAULT_MAX_REPORT_BYTES {
-        return Err(invalid(path, "report above the 256 MiB cap"));
-    }
-    let bytes = std::fs::read(path).map_err(|e| invalid(path, e))?;
-    let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
-        invalid(
-            path,
-            format!(
-                "invalid JSON at line {}, column {}: {e}",
-                e.line(),
-                e.column()
-            ),
-        )
-    })?;
+    let Some(value) = crate::cmd::report::results::read_json(path)? else {
+        return Err(invalid(path, "no such file"));
+    };
     let Some(configs) = value.get("best_configs").and_then(|v| v.as_object()) else {
         return Err(invalid(
             path,

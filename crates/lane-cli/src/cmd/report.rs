@@ -7,7 +7,7 @@
 //! This is the IO edge of `lane-render` (pure) and `lane-github`; see
 //! `docs/report.md`.
 
-mod results;
+pub(crate) mod results;
 
 use std::path::{Path, PathBuf};
 

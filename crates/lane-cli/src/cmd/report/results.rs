@@ -39,7 +39,9 @@ pub struct Summary {
     pub replay: bool,
 }
 
-fn read_json(path: &Path) -> Result<Option<Value>, CliError> {
+/// A JSON file lane reads whole (at most the report cap): `None` when it
+/// does not exist; not JSON is an invalid input naming line and column.
+pub(crate) fn read_json(path: &Path) -> Result<Option<Value>, CliError> {
     match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io(path, e)),

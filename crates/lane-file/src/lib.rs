@@ -170,8 +170,71 @@ fn validate(file: &str, text: &str, lane: &LaneFile) -> Result<(), LaneFileError
                 "expected at least one GPU class in `gpus` and one cell in `cells`".into(),
             ));
         }
+        // Values that parse but mean nothing are refused, not run.
+        let refuse =
+            |path: String, message: String| Err(at(file, text, "mint", None, path, message));
+        if m.timeout_s == 0 {
+            return refuse(
+                "mint.timeout_s".into(),
+                "expected a timeout of at least 1 second, found 0 (every mint would be killed at once)".into(),
+            );
+        }
+        if m.concurrency == Some(0) {
+            return refuse(
+                "mint.concurrency".into(),
+                "expected at least 1 mint at once, found 0 (nothing would ever run)".into(),
+            );
+        }
+        let mut gpus = HashSet::new();
+        for (i, g) in m.gpus.iter().enumerate() {
+            if !gpus.insert(g.as_str()) {
+                return refuse(
+                    format!("mint.gpus[{i}]"),
+                    format!(
+                        "GPU class `{g}` is listed twice (each class is minted once per repeat)"
+                    ),
+                );
+            }
+        }
         let mut names = HashSet::new();
         for (i, c) in m.cells.iter().enumerate() {
+            if c.command.first().is_some_and(|p| p.trim().is_empty()) {
+                return refuse(
+                    format!("mint.cells[{i}].command[0]"),
+                    format!(
+                        "cell `{}` names an empty program: expected the mint program first",
+                        c.name
+                    ),
+                );
+            }
+            for key in c.env.keys() {
+                let valid = key
+                    .chars()
+                    .next()
+                    .is_some_and(|ch| ch.is_ascii_alphabetic() || ch == '_')
+                    && key
+                        .chars()
+                        .all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+                if !valid {
+                    return refuse(
+                        format!("mint.cells[{i}].env"),
+                        format!(
+                            "cell `{}`: `{}` is not a variable name (letters, digits and `_`, not starting with a digit)",
+                            c.name,
+                            key.escape_debug()
+                        ),
+                    );
+                }
+                if key.starts_with("LANE_") && key != "LANE_REPLAY" {
+                    return refuse(
+                        format!("mint.cells[{i}].env.{key}"),
+                        format!(
+                            "cell `{}`: `{key}` is lane's own (the agent sets the LANE_ variables)",
+                            c.name
+                        ),
+                    );
+                }
+            }
             if !names.insert(c.name.as_str()) {
                 return Err(at(
                     file,

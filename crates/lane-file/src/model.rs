@@ -100,6 +100,7 @@ pub struct MintMatrix {
     pub timeout_s: u64,
     /// How many mints the local backend runs at once (default: 1 per visible GPU, at least 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
     pub concurrency: Option<u32>,
     /// Retries per outcome (`refused` and `failed` are never retried).
     #[serde(default)]
@@ -182,7 +183,9 @@ pub struct Cell {
     /// cell refuses to mint without one.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub source: bool,
-    /// Extra environment for the mint.
+    /// Extra environment for the mint: variable names (letters, digits,
+    /// `_`); the `LANE_` ones are the agent's, except `LANE_REPLAY: "1"`,
+    /// which labels a cell that replays a recorded mint.
     #[serde(default)]
     pub env: std::collections::BTreeMap<String, String>,
 }

@@ -412,3 +412,32 @@ fn the_real_lane_mints_the_upstreams_rig_on_l40s_and_l4() {
         assert_eq!(c.env["PGW978_RECIPE"], recipe);
     }
 }
+
+/// Values that parse but mean nothing were accepted: `timeout_s: 0` killed
+/// every mint at once, `concurrency: 0` ran nothing, `[H200, H200]` planned
+/// four mints and ran two, an empty program or an env key that is lane's own
+/// (or no variable name at all) reached the agent.
+#[test]
+fn values_that_mean_nothing_are_refused_with_their_place() {
+    let head = "version: \"0.93.3\"\nupstream: {repo: ../up}\nbase: v0.93.2\n";
+    let cell = "  cells:\n    - {name: c, recipe: dynamo, command: [sh, m.sh]}\n";
+    let cases = [
+        (format!("mint:\n  gpus: [L4]\n  timeout_s: 0\n{cell}"), "mint.timeout_s", "at least 1 second"),
+        (format!("mint:\n  gpus: [L4]\n  concurrency: 0\n{cell}"), "mint.concurrency", "at least 1 mint at once"),
+        (format!("mint:\n  gpus: [H200, H200]\n{cell}"), "mint.gpus[1]", "GPU class `H200` is listed twice"),
+        ("mint:\n  gpus: [L4]\n  cells:\n    - {name: c, recipe: dynamo, command: [\"\"]}\n".to_owned(), "mint.cells[0].command[0]", "empty program"),
+        ("mint:\n  gpus: [L4]\n  cells:\n    - {name: c, recipe: dynamo, command: [sh], env: {LANE_REPORT_PATH: /tmp/x}}\n".to_owned(), "mint.cells[0].env.LANE_REPORT_PATH", "lane's own"),
+        ("mint:\n  gpus: [L4]\n  cells:\n    - {name: c, recipe: dynamo, command: [sh], env: {\"A=B\": x}}\n".to_owned(), "mint.cells[0].env", "`A=B` is not a variable name"),
+    ];
+    for (mint, path, want) in cases {
+        let text = format!("{head}{mint}");
+        let err = lane_file::parse("lanes/0.93.3.yaml", &text).unwrap_err();
+        let shown = err.to_string();
+        assert!(shown.starts_with("lanes/0.93.3.yaml:4:1: "), "{shown}");
+        assert_eq!(err.path.as_deref(), Some(path), "{shown}");
+        assert!(shown.contains(want), "{path}: {shown}");
+    }
+    // A replaying cell's label is the one LANE_ variable a cell may set.
+    let ok = format!("{head}mint:\n  gpus: [L4]\n  cells:\n    - {{name: c, recipe: dynamo, command: [sh], env: {{LANE_REPLAY: \"1\", PYTHONUNBUFFERED: \"1\"}}}}\n");
+    lane_file::parse("lanes/0.93.3.yaml", &ok).unwrap();
+}

@@ -108,14 +108,14 @@ pub fn upload(
         .header("authorization", format!("Basic {auth}"))
         .send(&body[..])
         .map_err(|e| WheelError::IndexTransport {
-            url: target.upload_url.clone(),
+            url: lane_store::redact_url(&target.upload_url),
             source: Box::new(e),
         })?;
     let status = resp.status().as_u16();
     if !(200..300).contains(&status) {
         let text = resp.body_mut().read_to_string().unwrap_or_default();
         return Err(WheelError::IndexRefused {
-            url: target.upload_url.clone(),
+            url: lane_store::redact_url(&target.upload_url),
             status,
             body: text
                 .replace(&target.token.0, "<redacted>")
@@ -124,9 +124,12 @@ pub fn upload(
                 .collect(),
         });
     }
-    tracing::info!(url = %target.upload_url, wheel = %verified.file_name, "uploaded");
+    // A URL may carry `user:password@`: it never reaches an error, a log or
+    // the receipt whole.
+    let shown = lane_store::redact_url(&target.upload_url);
+    tracing::info!(url = %shown, wheel = %verified.file_name, "uploaded");
     Ok(UploadReceipt {
-        upload_url: target.upload_url.clone(),
+        upload_url: shown,
         status,
     })
 }

@@ -177,7 +177,8 @@ pub fn run(args: Args) -> CliResult {
         tree: manifest.tree.clone(),
         wheel: manifest.wheel.clone(),
         sha256: manifest.sha256.clone(),
-        index_url: args.index_url.clone(),
+        // The record is kept and printed: never with `user:password@`.
+        index_url: lane_store::redact_url(&args.index_url),
         gate: gate_text,
         forced: !green,
         reason: if green { None } else { reason },

@@ -282,6 +282,27 @@ fn wheel_stages_locally_and_publish_is_gated_then_forced_with_a_reason() {
         stderr(&o)
     );
     assert!(!stderr(&o).contains("wrong-token-xyz"), "{}", stderr(&o));
+
+    // Regression: a password in the index URL (`user:pass@host`) was printed
+    // in the error; it names the index without it.
+    let with_password = format!("http://ci:url-password-never-printed@127.0.0.1:{port}/");
+    let o = lane_with(
+        l2.path(),
+        &[
+            "publish",
+            "0.93.3",
+            "--force",
+            "--reason",
+            "r",
+            "--index-url",
+            &with_password,
+        ],
+        &[("LANE_INDEX_TOKEN", "wrong-token-xyz")],
+    );
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let all = stdout(&o) + &stderr(&o);
+    assert!(!all.contains("url-password-never-printed"), "{all}");
+    assert!(all.contains(&format!("http://127.0.0.1:{port}/")), "{all}");
 }
 
 /// moto's S3 on a free loopback port, with bucket `lanes` made: the server,

@@ -160,14 +160,30 @@ impl KubeConfig {
     /// Refuses what would put a credential in plain text into every Job: a
     /// `storeEnv` entry named like one ([`SECRET_ENV`]).
     pub fn check(&self) -> Result<(), crate::KubeError> {
-        match self
+        if let Some(k) = self
             .store_env
             .keys()
             .find(|k| SECRET_ENV.contains(&k.as_str()))
         {
-            Some(k) => Err(crate::KubeError::SecretInStoreEnv { key: k.clone() }),
-            None => Ok(()),
+            return Err(crate::KubeError::SecretInStoreEnv { key: k.clone() });
         }
+        // A `user:password@` in a URL is a credential too, and the store and
+        // storeEnv values are written into every Job as they are.
+        if self.store.as_deref().is_some_and(lane_store::has_userinfo) {
+            return Err(crate::KubeError::CredentialInUrl {
+                key: "store".into(),
+            });
+        }
+        if let Some((k, _)) = self
+            .store_env
+            .iter()
+            .find(|(_, v)| lane_store::has_userinfo(v))
+        {
+            return Err(crate::KubeError::CredentialInUrl {
+                key: format!("storeEnv.{k}"),
+            });
+        }
+        Ok(())
     }
 
     /// A configuration with every default and the two images.

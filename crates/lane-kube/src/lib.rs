@@ -73,6 +73,13 @@ pub enum KubeError {
         /// The variable.
         key: String,
     },
+    /// A URL in the configuration carries `user:password@`, which would be
+    /// plain text in every Job.
+    #[error("{key} carries credentials in its URL (`user:password@`): give them through the Secret named by storeSecret, never in the URL (it would be plain text in every Job)")]
+    CredentialInUrl {
+        /// The setting.
+        key: String,
+    },
     /// The watch stream ended before every Job finished (it never should:
     /// the watcher retries forever).
     #[error("the watch on the lane's Jobs ended before every Job finished")]

@@ -23,6 +23,17 @@ pub fn redact_url(url: &str) -> String {
     }
 }
 
+/// Whether `url` carries credentials in its authority (`scheme://user@` or
+/// `scheme://user:password@`): a URL that is copied into manifests, Jobs
+/// or output must not.
+pub fn has_userinfo(url: &str) -> bool {
+    let no_query = url.split(['?', '#']).next().unwrap_or(url);
+    no_query.split_once("://").is_some_and(|(_, rest)| {
+        let authority = &rest[..rest.find('/').unwrap_or(rest.len())];
+        authority.contains('@')
+    })
+}
+
 /// The whole object at `location`, at most `max_bytes`, checked against
 /// `sha256` (hex) when one is given.
 pub fn fetch(

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use error::StoreError;
-pub use fetch::{fetch, redact_url};
+pub use fetch::{fetch, has_userinfo, redact_url};
 pub use key::{lane_key, StoreKey};
 pub use local::LocalStore;
 pub use s3::{S3Config, S3Credentials, S3Store};

@@ -299,6 +299,59 @@ fn the_kube_backend_dry_run_prints_one_job_per_mint_and_creates_nothing() {
         stderr(&o)
     );
     assert!(!(stdout(&o) + &stderr(&o)).contains("plain-sekrit-42"));
+    // Regression: a `user:password@` in the store's URL or a storeEnv value
+    // was copied into every Job and printed by the dry run.
+    for (config, at) in [
+        (
+            "store: \"s3://KEYID:url-sekrit-43@lanes/ci\"\n",
+            "store carries credentials",
+        ),
+        (
+            "storeEnv: {LANE_S3_ENDPOINT: \"https://ci:url-sekrit-43@s3.example\"}\n",
+            "storeEnv.LANE_S3_ENDPOINT carries credentials",
+        ),
+    ] {
+        std::fs::write(
+            d.path().join("bad-kube.yaml"),
+            format!("laneImage: lane:test\nmintImage: mint:test\n{config}"),
+        )
+        .unwrap();
+        let o = lane(
+            d.path(),
+            &[
+                "mint",
+                "0.93.3",
+                "--backend",
+                "kube",
+                "--kube-config",
+                "bad-kube.yaml",
+                "--dry-run",
+            ],
+        );
+        assert_eq!(code(&o), 3, "{}", stderr(&o));
+        assert!(stderr(&o).contains(at), "{}", stderr(&o));
+        assert!(
+            !(stdout(&o) + &stderr(&o)).contains("url-sekrit-43"),
+            "{}",
+            stdout(&o)
+        );
+    }
+    let o = lane(
+        d.path(),
+        &[
+            "mint",
+            "0.93.3",
+            "--backend",
+            "kube",
+            "--kube-config",
+            "kube.yaml",
+            "--dry-run",
+            "--store",
+            "s3://KEYID:url-sekrit-43@lanes/ci",
+        ],
+    );
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(!(stdout(&o) + &stderr(&o)).contains("url-sekrit-43"));
     // Without --dry-run it needs a store (where pods put their bundles)...
     let live = [
         "mint",

@@ -202,6 +202,12 @@ pub fn run(args: &Args, loaded: &crate::lane::LoadedLane) -> CliResult {
     }
     let mut cfg = load_config(path)?;
     if let Some(s) = &args.store {
+        if lane_store::has_userinfo(s) {
+            return Err(CliError::new(
+                Exit::Usage,
+                anyhow::anyhow!("--store carries credentials in its URL (`user:password@`): they would be plain text in every Job; give them through the kube config's storeSecret"),
+            ));
+        }
         cfg.store = Some(s.clone());
     }
     let store = match &cfg.store {

@@ -42,10 +42,10 @@ pub struct Args {
     #[arg(long, value_name = "REPORT_OR_TRACE", num_args = 1.., requires = "baseline")]
     pub candidate: Vec<PathBuf>,
     /// Noise rule: relative threshold of the baseline (0.05 = 5 %).
-    #[arg(long, default_value_t = 0.05, value_name = "FRACTION")]
+    #[arg(long, default_value_t = 0.05, value_name = "FRACTION", value_parser = parse_fraction)]
     pub noise_relative: f64,
     /// Noise rule: floor in seconds below which a delta is noise.
-    #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
+    #[arg(long, default_value_t = 1.0, value_name = "SECONDS", value_parser = parse_seconds)]
     pub noise_floor_s: f64,
     /// Exit 7 when any finding is at or above this severity.
     #[arg(long, value_name = "SEVERITY", value_parser = parse_severity)]
@@ -68,6 +68,27 @@ struct LedgerOutput<'a> {
     mints: &'a [MintBreakdown],
     #[serde(skip_serializing_if = "Option::is_none")]
     comparison: Option<&'a lane_ledger::Comparison>,
+}
+
+/// `--noise-relative`: a finite fraction, 0 to 1 (`NaN`, `-1` and `inf`
+/// were accepted and made every delta noise, or none).
+fn parse_fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "expected a fraction from 0 to 1 (0.05 = 5 %), found `{s}`"
+        )),
+    }
+}
+
+/// `--noise-floor-s`: a finite, non-negative number of seconds.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!(
+            "expected a finite, non-negative number of seconds, found `{s}`"
+        )),
+    }
 }
 
 /// Runs `lane ledger`.

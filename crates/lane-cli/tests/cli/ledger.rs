@@ -508,3 +508,49 @@ fn diff_refuses_bad_inputs() {
     assert_eq!(code(&o), 3);
     assert!(stderr(&o).contains("$.best_configs"), "{}", stderr(&o));
 }
+
+/// Regression: `--noise-relative NaN` or `-1` and `--noise-floor-s inf`
+/// were accepted, and made every delta noise (or none).
+#[test]
+fn noise_flags_that_mean_nothing_are_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let report = format!("{ROOT}/tests/data/gw-0.93.3-h200/aot3-pair/r1/report.json");
+    for (flag, value) in [
+        ("--noise-relative", "NaN"),
+        ("--noise-relative", "-1"),
+        ("--noise-relative", "inf"),
+        ("--noise-floor-s", "inf"),
+        ("--noise-floor-s", "-0.5"),
+    ] {
+        // `FLAG=VALUE`: clap would take `-0.5` alone for a flag.
+        let arg = format!("{flag}={value}");
+        let o = lane(
+            d.path(),
+            &[
+                "ledger",
+                "--baseline",
+                &report,
+                "--candidate",
+                &report,
+                &arg,
+            ],
+        );
+        assert_eq!(code(&o), 2, "{flag} {value}: {}", stderr(&o));
+        assert!(stderr(&o).contains(value), "{}", stderr(&o));
+    }
+    let o = lane(
+        d.path(),
+        &[
+            "ledger",
+            "--baseline",
+            &report,
+            "--candidate",
+            &report,
+            "--noise-relative",
+            "0.1",
+            "--noise-floor-s",
+            "0",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}

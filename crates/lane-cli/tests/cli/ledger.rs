@@ -515,6 +515,13 @@ fn diff_refuses_bad_inputs() {
 fn noise_flags_that_mean_nothing_are_refused() {
     let d = tempfile::tempdir().unwrap();
     let report = format!("{ROOT}/tests/data/gw-0.93.3-h200/aot3-pair/r1/report.json");
+    // The report against itself, with noise flags as `FLAG=VALUE` (clap
+    // would take `-0.5` alone for a flag).
+    let compare = |flags: &[&str]| {
+        let mut args = vec!["ledger", "--baseline", &report, "--candidate", &report];
+        args.extend_from_slice(flags);
+        lane(d.path(), &args)
+    };
     for (flag, value) in [
         ("--noise-relative", "NaN"),
         ("--noise-relative", "-1"),
@@ -522,35 +529,10 @@ fn noise_flags_that_mean_nothing_are_refused() {
         ("--noise-floor-s", "inf"),
         ("--noise-floor-s", "-0.5"),
     ] {
-        // `FLAG=VALUE`: clap would take `-0.5` alone for a flag.
-        let arg = format!("{flag}={value}");
-        let o = lane(
-            d.path(),
-            &[
-                "ledger",
-                "--baseline",
-                &report,
-                "--candidate",
-                &report,
-                &arg,
-            ],
-        );
+        let o = compare(&[&format!("{flag}={value}")]);
         assert_eq!(code(&o), 2, "{flag} {value}: {}", stderr(&o));
         assert!(stderr(&o).contains(value), "{}", stderr(&o));
     }
-    let o = lane(
-        d.path(),
-        &[
-            "ledger",
-            "--baseline",
-            &report,
-            "--candidate",
-            &report,
-            "--noise-relative",
-            "0.1",
-            "--noise-floor-s",
-            "0",
-        ],
-    );
+    let o = compare(&["--noise-relative=0.1", "--noise-floor-s=0"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }

@@ -43,9 +43,11 @@ tools:
     @# test servers: S3 (moto), a package index (pypiserver) and an emulated Kubernetes API (kmock), in a venv made by uv
     @[ -x {{tools}}/venv/bin/moto_server ] && [ -x {{tools}}/venv/bin/pypi-server ] && {{tools}}/venv/bin/python -c 'import kmock' 2>/dev/null || { {{tools}}/bin/uv venv -q --allow-existing {{tools}}/venv && {{tools}}/bin/uv pip install -q --python {{tools}}/venv/bin/python 'moto[server]' 'pypiserver[passlib]' 'kmock==0.8'; }
 
-# Regenerate the kept JSON Schema of lane files.
+# Regenerate the kept JSON Schemas: lane files, and the files of a results folder.
 schema:
     cargo run -q -p lane-cli -- schema > docs/lane.schema.json
+    @mkdir -p docs/schemas
+    for f in summary mint result; do cargo run -q -p lane-cli -- schema $f > docs/schemas/$f.schema.json; done
 
 # Benchmarks (see docs/performance.md for what each measures).
 bench:

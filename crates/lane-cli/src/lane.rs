@@ -87,38 +87,21 @@ pub fn repository(loaded: &LoadedLane, repo_override: Option<&Path>) -> Result<P
 /// Today's date (UTC) as `YYYY-MM-DD`, or `$SOURCE_DATE_EPOCH`'s when set
 /// (reproducible builds' convention).
 pub fn today() -> String {
-    let secs = std::env::var("SOURCE_DATE_EPOCH")
+    let ts = std::env::var("SOURCE_DATE_EPOCH")
         .ok()
         .and_then(|s| s.parse::<i64>().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_secs() as i64)
-                .unwrap_or(0)
-        });
-    civil_date(secs.div_euclid(86_400))
-}
-
-/// Days since 1970-01-01 to a proleptic Gregorian `YYYY-MM-DD` (Howard Hinnant's algorithm).
-fn civil_date(days: i64) -> String {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    format!("{:04}-{:02}-{:02}", if m <= 2 { y + 1 } else { y }, m, d)
+        .and_then(|s| jiff::Timestamp::from_second(s).ok())
+        .unwrap_or_else(jiff::Timestamp::now);
+    ts.strftime("%Y-%m-%d").to_string()
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
-    fn civil_dates() {
-        assert_eq!(super::civil_date(0), "1970-01-01");
-        assert_eq!(super::civil_date(20_787), "2026-11-30");
-        assert_eq!(super::civil_date(11_016), "2000-02-29");
+    fn today_follows_source_date_epoch() {
+        // The only test in this binary that sets the variable.
+        std::env::set_var("SOURCE_DATE_EPOCH", "951782400");
+        assert_eq!(super::today(), "2000-02-29");
+        std::env::remove_var("SOURCE_DATE_EPOCH");
     }
 }

@@ -116,47 +116,7 @@ fn two_hours() -> u64 {
     7200
 }
 
-/// How often each retryable outcome is retried.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RetryPolicy {
-    /// Retries after `crashed` (no classification; also a killed or timed-out mint). Default 1.
-    #[serde(default = "one")]
-    pub crashed: u32,
-    /// Retries after `resource` (a shortfall). Default 1.
-    #[serde(default = "one")]
-    pub resource: u32,
-    /// Seconds to wait before retrying a `resource` outcome. Default 60.
-    #[serde(default = "sixty")]
-    pub resource_backoff_s: u64,
-}
-
-impl Default for RetryPolicy {
-    fn default() -> Self {
-        RetryPolicy {
-            crashed: 1,
-            resource: 1,
-            resource_backoff_s: 60,
-        }
-    }
-}
-
-fn one() -> u32 {
-    1
-}
-fn sixty() -> u64 {
-    60
-}
-
-/// A recipe: how a cell is compiled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Recipe {
-    /// `torch.compile` (JIT); compiles inline inside the warm-up forwards.
-    Dynamo,
-    /// `torch.export` + AOTInductor.
-    Aot,
-}
+pub use lane_core::{Recipe, RetryPolicy};
 
 /// One cell to mint.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -238,6 +198,21 @@ impl LaneFile {
 }
 
 impl LaneFile {
+    /// Every mint of the lane (cell × GPU class × cold repeat), in a stable
+    /// order; empty when the lane has no `mint` section.
+    pub fn plan(&self) -> Vec<lane_core::PlannedMint> {
+        let Some(m) = &self.mint else {
+            return Vec::new();
+        };
+        let cells: Vec<_> = m
+            .cells
+            .iter()
+            .map(|c| (c.name.to_string(), c.recipe))
+            .collect();
+        let gpus: Vec<_> = m.gpus.iter().map(|g| g.to_string()).collect();
+        lane_core::plan_mints(&self.version.to_string(), &cells, &gpus, m.cold_repeats)
+    }
+
     /// The lane branch: the explicit `branch`, or `release/<version>`.
     pub fn branch_name(&self) -> String {
         match &self.branch {

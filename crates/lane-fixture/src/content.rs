@@ -50,9 +50,7 @@ fn fake_sha256(name: &str) -> String {
     hex(&Sha256::digest(name.as_bytes()))
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+use lane_core::hex::hex;
 
 /// A registry `[[package]]` entry of `uv.lock`: name, version, dist file
 /// stem, dependencies, wheel tags and the sdist's size.

@@ -172,6 +172,37 @@ impl GuardReport {
     pub fn passed(&self) -> bool {
         self.verdicts.iter().all(|v| v.refusals.is_empty())
     }
+    /// The verdict as `summary.json` records it, for the commit `head`:
+    /// one line per lane, naming the first refusal when there is one.
+    pub fn record(&self, head: Oid) -> lane_core::GuardRecord {
+        let summary = match self.refusals().next() {
+            None => self
+                .verdicts
+                .iter()
+                .map(|v| format!("{}: {} checks held", v.guard, v.proven.len()))
+                .collect::<Vec<_>>()
+                .join("; "),
+            Some((guard, first)) => {
+                let more = self.refusals().count() - 1;
+                let more = if more > 0 {
+                    format!(" (and {more} more)")
+                } else {
+                    String::new()
+                };
+                format!("{guard} refused: {first}{more}")
+            }
+        };
+        lane_core::GuardRecord {
+            passed: self.passed(),
+            commit: head.to_string(),
+            summary: if summary.is_empty() {
+                "the lane has no guards".to_owned()
+            } else {
+                summary
+            },
+        }
+    }
+
     /// Every refusal with its guard's name.
     pub fn refusals(&self) -> impl Iterator<Item = (&str, &GuardRefusal)> {
         self.verdicts

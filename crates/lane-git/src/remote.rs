@@ -9,24 +9,7 @@ use tracing::info;
 
 use crate::error::GitError;
 
-/// Removes `user:password@` from URLs in `text`.
-pub fn redact(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find("://") {
-        out.push_str(&rest[..i + 3]);
-        rest = &rest[i + 3..];
-        let end = rest
-            .find(|c: char| c.is_whitespace() || c == '/')
-            .unwrap_or(rest.len());
-        if let Some(at) = rest[..end].rfind('@') {
-            out.push_str("***@");
-            rest = &rest[at + 1..];
-        }
-    }
-    out.push_str(rest);
-    out
-}
+pub use lane_core::secret::redact_userinfo as redact;
 
 fn git(dir: Option<&Path>, args: &[&str]) -> Result<String, GitError> {
     let mut cmd = Command::new("git");
@@ -109,12 +92,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn credentials_in_urls_are_redacted() {
-        assert_eq!(
-            redact("clone https://x-access-token:ghs_secret@github.com/a/b failed"),
-            "clone https://***@github.com/a/b failed"
-        );
-        assert_eq!(redact("https://github.com/a/b"), "https://github.com/a/b");
+    fn a_cache_folder_never_names_the_urls_credentials() {
         assert!(!cache_path(Path::new("/c"), "https://tok@h/x")
             .to_string_lossy()
             .contains("tok"));

@@ -8,9 +8,9 @@ use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, DeleteParams, ListParams, LogParams, PostParams};
 use kube::Client;
 
-use crate::config::KubeConfig;
-use crate::job::{lane_selector, run_selector, ANNOTATION_MINT_ID, MINT_CONTAINER};
+use crate::KubeConfig;
 use crate::KubeError;
+use crate::{lane_selector, run_selector, ANNOTATION_MINT_ID, MINT_CONTAINER};
 
 /// The label the Job controller puts on a Job's pods (the Job's name).
 pub const LABEL_JOB_NAME: &str = "batch.kubernetes.io/job-name";
@@ -65,14 +65,14 @@ pub fn still_to_create(wanted: Vec<Job>, adopted: &[Job]) -> Vec<Job> {
 /// Refuses to adopt `existing` in place of `wanted` when both carry a spec
 /// digest and the digests differ.
 pub fn check_spec(wanted: &Job, existing: &Job) -> Result<(), KubeError> {
-    match (crate::job::spec_of(wanted), crate::job::spec_of(existing)) {
+    match (crate::spec_of(wanted), crate::spec_of(existing)) {
         (Some(a), Some(b)) if a != b => Err(KubeError::SpecChanged {
             name: existing.metadata.name.clone().unwrap_or_default(),
             run: existing
                 .metadata
                 .labels
                 .as_ref()
-                .and_then(|l| l.get(crate::job::LABEL_RUN))
+                .and_then(|l| l.get(crate::LABEL_RUN))
                 .cloned()
                 .unwrap_or_default(),
             id: mint_id_of(existing).unwrap_or_default().to_owned(),

@@ -6,6 +6,7 @@
 use futures::{FutureExt, StreamExt};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::jiff::Timestamp;
+use lane_core::Progress;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 use tracing::warn;
@@ -36,19 +37,6 @@ pub struct JobEnd {
     pub seconds: Option<f64>,
 }
 
-/// Something the caller may want to show.
-#[derive(Debug, Clone)]
-pub enum KubeProgress {
-    /// Jobs found from an earlier run, adopted.
-    Adopted(usize),
-    /// A Job was created (its mint id).
-    Created(String),
-    /// A create was answered 409 by this mint's own Job: adopted.
-    AdoptedOnConflict(String),
-    /// A mint's Job changed state.
-    State(String, JobState),
-}
-
 impl KubeBackend {
     /// Connects with the ambient configuration (the pod's service account
     /// in a cluster, else `KUBECONFIG`).
@@ -65,7 +53,7 @@ impl KubeBackend {
         run: &str,
         wanted: Vec<Job>,
         unschedulable_after: Duration,
-        on: &mut (dyn FnMut(KubeProgress) + Send),
+        on: &mut (dyn FnMut(Progress) + Send),
     ) -> Result<BTreeMap<String, JobEnd>, KubeError> {
         let ids: BTreeSet<String> = wanted
             .iter()
@@ -91,16 +79,20 @@ impl KubeBackend {
                 crate::client::check_spec(w, existing)?;
             }
         }
-        if !adopted.is_empty() {
-            on(KubeProgress::Adopted(adopted.len()));
+        for existing in &adopted {
+            if let Some(id) = crate::client::mint_id_of(existing) {
+                on(Progress::Adopted {
+                    mint: id.to_owned(),
+                });
+            }
         }
         for job in still_to_create(wanted, &adopted) {
             let id = crate::client::mint_id_of(&job)
                 .unwrap_or_default()
                 .to_owned();
             match self.submit(&job).await? {
-                Submitted::Created(_) => on(KubeProgress::Created(id)),
-                Submitted::Adopted(_) => on(KubeProgress::AdoptedOnConflict(id)),
+                Submitted::Created(_) => on(Progress::Started { mint: id }),
+                Submitted::Adopted(_) => on(Progress::Adopted { mint: id }),
             }
         }
         let mut view = LaneView::new();
@@ -196,7 +188,10 @@ impl KubeBackend {
             for (id, state) in &states {
                 if ids.contains(id) && shown.get(id) != Some(state) {
                     shown.insert(id.clone(), state.clone());
-                    on(KubeProgress::State(id.clone(), state.clone()));
+                    on(Progress::State {
+                        mint: id.clone(),
+                        state: state.to_string(),
+                    });
                 }
             }
             let done = ids

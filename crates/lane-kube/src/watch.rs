@@ -17,7 +17,7 @@ use kube::runtime::{watcher, WatchStreamExt};
 use kube::Client;
 
 use crate::client::mint_id_of;
-use crate::job::{run_selector, ANNOTATION_MINT_ID, LABEL_GPU};
+use crate::{run_selector, ANNOTATION_MINT_ID, LABEL_GPU};
 
 /// Where one mint's Job stands.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use k8s_openapi::api::batch::v1::Job;
+use lane_core::MintId;
 use lane_file::Recipe;
 use lane_kube::*;
-use lane_mint::plan::MintId;
 
 /// The client half against a mock API server; the watcher state machine.
 #[path = "kube/client.rs"]

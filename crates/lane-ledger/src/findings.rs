@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::breakdown::{LedgerKind, MintBreakdown};
 use crate::partition::{tolerance, Partition};
 use crate::report::text::{quote, value_text, DETAIL_MAX_CHARS, SHORT_MAX_CHARS};
-use crate::report::{MintStatus, Recipe};
+use crate::report::{MintStatus, Named, Recipe};
 
 /// One phase holding more than this share of a mint is flagged.
 pub const DOMINANT_PHASE_SHARE: f64 = 0.90;
@@ -257,11 +257,11 @@ fn ledger_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
         LedgerKind::AotTableV1 | LedgerKind::AotCompileRecord => Some(Recipe::Aot),
         _ => None,
     };
-    let minted = b.status == Some(MintStatus::Minted);
+    let minted = b.status == Some(Named::Known(MintStatus::Minted));
     match (&b.recipe_echo, minted) {
         // Only a minted report's echo is a claim.
         (Some(r), true) => {
-            if let Some(lr) = ledger_recipe.filter(|lr| lr != r) {
+            if let Some(lr) = ledger_recipe.filter(|lr| r.known() != Some(*lr)) {
                 out.push(Finding::new(
                     FindingKind::RecipeLedgerMismatch,
                     Severity::Warning,
@@ -339,7 +339,11 @@ fn phase_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
                 let share = p.seconds / total;
                 let (severity, tail) = if phase_is_broken_down(b, &p.name) {
                     (Severity::Info, "the ledger below breaks it down")
-                } else if b.status.as_ref().is_some_and(|s| *s != MintStatus::Minted) {
+                } else if b
+                    .status
+                    .as_ref()
+                    .is_some_and(|s| s.known() != Some(MintStatus::Minted))
+                {
                     (Severity::Info, "the mint stopped there")
                 } else {
                     (Severity::Warning, "one row cannot say where the time goes")
@@ -713,7 +717,7 @@ fn other_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
         ));
     }
     if let Some(status) = &b.status {
-        if *status != MintStatus::Minted {
+        if status.known() != Some(MintStatus::Minted) {
             let phase = b.phase.as_deref().map_or_else(String::new, |p| {
                 format!(" in phase `{}`", quote(p, SHORT_MAX_CHARS))
             });

@@ -5,7 +5,6 @@
 //! ended, fingerprints the artifacts, and writes one `result.json` as its
 //! last act (atomically), which is what the backends gather.
 
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -15,8 +14,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tracing::{info, warn};
 
 use crate::error::MintError;
-use crate::outcome::{classify_with_artifact, Outcome, ProcessEnd, ReportState};
-use crate::plan::MintId;
+use crate::outcome::classify_with_artifact;
+use lane_core::results::Contract;
+use lane_core::{AgentResult, FileFingerprint, MintId};
+use lane_core::{MintStatus, ProcessEnd, ReportState};
 
 /// What the agent is asked to do.
 #[derive(Debug, Clone)]
@@ -71,84 +72,33 @@ pub enum WheelSource {
 /// The largest wheel the agent downloads (GPU wheels are big, not this big).
 pub const MAX_WHEEL_BYTES: u64 = 4 << 30;
 
-/// One artifact file's fingerprint.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileFingerprint {
-    /// Path relative to the artifacts folder.
-    pub path: String,
-    /// Size in bytes.
-    pub size: u64,
-    /// sha256, hex.
-    pub sha256: String,
-}
-
-/// What the agent writes as `result.json`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct AgentResult {
-    /// The attempt.
-    pub id: MintId,
-    /// How it ended, classified.
-    pub outcome: Outcome,
-    /// Why, in words.
-    pub reason: String,
-    /// What ended the process.
-    pub end: ProcessEnd,
-    /// What the report said.
-    pub report: ReportState,
-    /// Wall seconds of the mint command (kept for failed and killed mints too).
-    pub wall_s: f64,
-    /// Unix time the mint started.
-    pub started_at: f64,
-    /// Bytes the mint wrote to stdout and stderr.
-    pub output_bytes: u64,
-    /// The last lines of its stderr.
-    pub stderr_tail: String,
-    /// Every artifact file, fingerprinted.
-    pub files: Vec<FileFingerprint>,
-    /// Whether the mint replayed a recorded bundle (no real compile).
-    pub replay: bool,
-    /// Where the result bundle went (absent when no store was given).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bundle: Option<crate::bundle::BundleState>,
-    /// The cell the report's `artifact` names, gathered into `artifacts/`
-    /// (absent: the report names none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub artifact: Option<crate::report::ArtifactState>,
-    /// What the agent noticed that changes no outcome (an echo not believed).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
-}
-
-impl AgentResult {
-    /// The record of an attempt whose agent left no result (it vanished,
-    /// or its pod ended before its bundle): no report, no files. Its
-    /// `wall_s` is a placeholder that `gather` never writes: the caller
-    /// passes the seconds it knows (or none) to `gather` itself.
-    pub fn without_result(
-        id: MintId,
-        outcome: Outcome,
-        reason: String,
-        error: &str,
-        stderr_tail: String,
-    ) -> AgentResult {
-        AgentResult {
-            id,
-            outcome,
-            reason,
-            end: ProcessEnd::SpawnFailed {
-                error: error.to_owned(),
-            },
-            report: ReportState::Absent,
-            wall_s: 0.0,
-            started_at: 0.0,
-            output_bytes: 0,
-            stderr_tail,
-            files: Vec::new(),
-            replay: false,
-            bundle: None,
-            artifact: None,
-            notes: Vec::new(),
-        }
+/// The record of an attempt whose agent left no result (it vanished,
+/// or its pod ended before its bundle): no report, no files, no seconds
+/// (the caller passes the seconds it knows, or none, to `gather`).
+pub fn without_result(
+    id: MintId,
+    outcome: MintStatus,
+    reason: String,
+    error: &str,
+    stderr_tail: String,
+) -> AgentResult {
+    AgentResult {
+        id,
+        outcome,
+        reason,
+        end: ProcessEnd::SpawnFailed {
+            error: error.to_owned(),
+        },
+        report: ReportState::Absent,
+        wall_s: None,
+        started_at: None,
+        output_bytes: 0,
+        stderr_tail,
+        files: Vec::new(),
+        replay: false,
+        bundle: None,
+        artifact: None,
+        notes: Vec::new(),
     }
 }
 
@@ -190,7 +140,7 @@ pub fn live_claim(mint_dir: &Path) -> Option<u32> {
 /// Reads a finished attempt's result, if it wrote one.
 pub fn read_result(mint_dir: &Path) -> Option<AgentResult> {
     let bytes = std::fs::read(mint_dir.join(RESULT)).ok()?;
-    serde_json::from_slice(&bytes).ok()
+    AgentResult::from_json(RESULT, &bytes).ok()
 }
 
 fn claim(mint_dir: &Path) -> Result<(), MintError> {
@@ -363,8 +313,8 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
         reason,
         end,
         report,
-        wall_s,
-        started_at,
+        wall_s: Some(wall_s),
+        started_at: Some(started_at),
         output_bytes,
         stderr_tail: tail(&stderr_path, 4096),
         files,
@@ -375,7 +325,7 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
     };
     let mut result = result;
     if let Some(location) = &spec.store {
-        let before = serde_json::to_vec_pretty(&result).expect("a result always serializes");
+        let before = result.to_json();
         result.bundle = Some(match lane_store::open(location) {
             Ok(store) => crate::bundle::write_bundle(
                 store.as_ref(),
@@ -385,17 +335,17 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
                 &before,
                 &result.files,
             ),
-            Err(e) => crate::bundle::BundleState::Failed {
+            Err(e) => lane_core::BundleState::Failed {
                 key: crate::bundle::bundle_key(&spec.id, spec.run.as_deref()),
                 error: format!("cannot open the store: {e}"),
             },
         });
-        if let Some(crate::bundle::BundleState::Failed { key, error }) = &result.bundle {
+        if let Some(lane_core::BundleState::Failed { key, error }) = &result.bundle {
             warn!(mint = %spec.id, %key, %error, "the result bundle did not reach the store");
         }
     }
     let tmp = dir.join("result.json.tmp");
-    let bytes = serde_json::to_vec_pretty(&result).expect("a result always serializes");
+    let bytes = result.to_json();
     let mut f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
     f.write_all(&bytes)
         .and_then(|()| f.sync_all())
@@ -448,18 +398,6 @@ fn chain(e: &dyn std::error::Error) -> String {
     }
     s
 }
-
-/// Credentials lane itself may hold (store, GitHub, package index) that the
-/// mint command, upstream code, never needs and never sees.
-pub const SCRUBBED_ENV: &[&str] = &[
-    "AWS_ACCESS_KEY_ID",
-    "AWS_SECRET_ACCESS_KEY",
-    "AWS_SESSION_TOKEN",
-    "GITHUB_TOKEN",
-    "GH_TOKEN",
-    "LANE_GITHUB_APP_KEY",
-    "LANE_INDEX_TOKEN",
-];
 
 /// `%XX` escapes decoded (a wheel name with a local version carries `%2B`).
 fn percent_decode(s: &str) -> String {
@@ -546,7 +484,8 @@ fn spawn(
         .env("LANE_GPU", &spec.id.gpu)
         .env("LANE_REPEAT", spec.id.repeat.to_string())
         .env("LANE_RECIPE", &spec.recipe);
-    for k in SCRUBBED_ENV {
+    // Credentials lane itself may hold: the mint, upstream code, never needs them.
+    for k in lane_core::secret::CREDENTIAL_ENV {
         cmd.env_remove(k);
     }
     // The mint runs as the agent's uid: keep it from reading the agent's own

@@ -5,39 +5,17 @@
 //! pod's result comes back; the local backend writes it too, so a lane's
 //! store holds every mint the same way whichever backend ran it.
 
-use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;
 
 use lane_store::{ArtifactStore, Content, StoreKey};
 
-use crate::plan::MintId;
+use lane_core::BundleState;
+use lane_core::MintId;
 
 /// Artifact files larger than this are fingerprinted in `result.json` but
 /// not carried in the bundle (cubins and shared objects of real models).
 pub const MAX_BUNDLED_FILE: u64 = 16 << 20;
-
-/// Where the bundle went.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-pub enum BundleState {
-    /// Stored under this key.
-    Stored {
-        /// The store key.
-        key: String,
-        /// The bundle's sha256.
-        sha256: String,
-        /// Artifact files left out for size.
-        skipped: Vec<String>,
-    },
-    /// The upload failed; the attempt's folder still holds everything.
-    Failed {
-        /// The key it was meant for.
-        key: String,
-        /// Why, in words.
-        error: String,
-    },
-}
 
 /// The store prefix of a lane's bundles: `lanes/<lane>/` for the local
 /// backend, `lanes/<lane>/runs/<run>/` for a named run (Kubernetes: each
@@ -208,7 +186,7 @@ pub fn write_bundle(
     run: Option<&str>,
     mint_dir: &Path,
     result_json: &[u8],
-    files: &[crate::agent::FileFingerprint],
+    files: &[lane_core::FileFingerprint],
 ) -> BundleState {
     let key = bundle_key(id, run);
     let mut skipped = Vec::new();

@@ -18,12 +18,15 @@ use lane_file::LaneFile;
 use lane_store::{ArtifactStore, StoreKey};
 use tracing::warn;
 
-use crate::agent::AgentResult;
-use crate::bundle::{bundle_key, BundleState, MAX_BUNDLED_FILE};
+use crate::bundle::{bundle_key, MAX_BUNDLED_FILE};
 use crate::error::MintError;
-use crate::gather::{gather, write_summary, SlotSummary, Summary};
-use crate::outcome::{Outcome, ReportState};
-use crate::plan::{plan, MintId};
+use crate::gather::{gather, write_summary};
+use lane_core::results::Contract;
+use lane_core::AgentResult;
+use lane_core::BundleState;
+use lane_core::MintId;
+use lane_core::{MintStatus, ReportState};
+use lane_core::{SlotSummary, Summary};
 
 /// What the caller knows of a slot that left no bundle in the store.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -80,17 +83,8 @@ fn open_bundle(
         .take(MAX_BUNDLED_FILE)
         .read_to_end(&mut json)
         .map_err(|e| bad(&key, e))?;
-    let result: AgentResult = serde_json::from_slice(&json).map_err(|e| {
-        bad(
-            &key,
-            format!(
-                "result.json at line {} column {}: {e}",
-                e.line(),
-                e.column()
-            ),
-        )
-    })?;
-    if result.id.slot() != id.slot() {
+    let result = AgentResult::from_json("result.json", &json).map_err(|e| bad(&key, e))?;
+    if result.id.slot().to_string() != id.slot().to_string() {
         return Err(bad(
             &key,
             format!("its result.json is for {}, not {}", result.id, id),
@@ -179,7 +173,7 @@ pub fn ended_slots(
         .map_err(store_err(format!("listing {prefix}")))?;
     let keys: std::collections::BTreeSet<&str> = keys.iter().map(String::as_str).collect();
     let mut ended = std::collections::BTreeSet::new();
-    for planned in plan(lane) {
+    for planned in lane.plan() {
         let slot = crate::bundle::slot_prefix(&planned.id, run);
         let last = keys
             .iter()
@@ -201,8 +195,8 @@ pub fn ended_slots(
             continue; // claimed, never finished
         }
         match open_bundle(store, &id, run) {
-            Ok(b) if !matches!(b.result.outcome, Outcome::Crashed | Outcome::Resource) => {
-                ended.insert(planned.id.slot());
+            Ok(b) if !matches!(b.result.outcome, MintStatus::Crashed | MintStatus::Resource) => {
+                ended.insert(planned.id.slot().to_string());
             }
             Ok(_) => {}
             Err(e) => {
@@ -213,19 +207,6 @@ pub fn ended_slots(
     Ok(ended)
 }
 
-fn recipe_of(lane: &LaneFile, cell: &str) -> &'static str {
-    let recipe = lane
-        .mint
-        .as_ref()
-        .and_then(|m| m.cells.iter().find(|c| c.name.as_str() == cell))
-        .map(|c| c.recipe);
-    match recipe {
-        Some(lane_file::Recipe::Dynamo) => "dynamo",
-        Some(lane_file::Recipe::Aot) => "aot",
-        None => "unknown",
-    }
-}
-
 /// Gathers every slot of `lane` (of `run`, when named) from the bundles in `store` into
 /// `<out>/results/` and writes `summary.json`. `no_bundle` is asked about
 /// each slot that has no bundle at all.
@@ -234,14 +215,15 @@ pub fn collect(
     store: &dyn ArtifactStore,
     run: Option<&str>,
     out: &Path,
+    provenance: &lane_core::Provenance,
     no_bundle: &mut dyn FnMut(&MintId) -> NoBundle,
 ) -> Result<Summary, MintError> {
     let results = crate::local::results_dir(out);
     let mut mints = Vec::new();
     let mut replay = false;
-    for planned in plan(lane) {
+    for planned in lane.plan() {
         let first = planned.id;
-        let recipe = recipe_of(lane, &first.cell);
+        let recipe = planned.recipe;
         let slot = crate::bundle::slot_attempts(store, &first, run).map_err(store_err(format!(
             "listing {}",
             crate::bundle::slot_prefix(&first, run)
@@ -264,7 +246,7 @@ pub fn collect(
             }
             match open_bundle(store, &id, run) {
                 Ok(b) => {
-                    walls.push(b.result.wall_s);
+                    walls.extend(b.result.wall_s);
                     newest = Some(b);
                     unfinished = None;
                 }
@@ -281,7 +263,7 @@ pub fn collect(
                 let dir = out.join("mints").join(last.result.id.rel_dir());
                 let unpacked = unpack(&mut last, &dir);
                 let mut result = last.result;
-                let wall = Some(result.wall_s);
+                let wall = result.wall_s;
                 match unpacked {
                     Ok(skipped) => {
                         result.bundle = Some(BundleState::Stored {
@@ -298,7 +280,7 @@ pub fn collect(
                             std::fs::remove_dir_all(&dir).map_err(io(&dir))?;
                         }
                         std::fs::create_dir_all(&dir).map_err(io(&dir))?;
-                        result.outcome = Outcome::Crashed;
+                        result.outcome = MintStatus::Crashed;
                         result.reason = format!("its result bundle is unusable: {e}");
                         result.report = ReportState::Absent;
                         result.bundle = Some(BundleState::Failed {
@@ -325,9 +307,9 @@ pub fn collect(
                 };
                 // The mint's seconds are unknown (`wall: None` below); the
                 // Job's go to `job_s`.
-                let result = AgentResult::without_result(
+                let result = crate::agent::without_result(
                     id,
-                    Outcome::Crashed,
+                    MintStatus::Crashed,
                     format!("{why}; {}", known.reason),
                     "no agent result came back",
                     known.log_tail.unwrap_or_default(),
@@ -340,7 +322,7 @@ pub fn collect(
         replay |= result.replay;
         gather(&results, &dir, &result, wall, job_s, recipe, walls.clone())?;
         mints.push(SlotSummary {
-            slot: first.slot(),
+            slot: first.slot().to_string(),
             attempt: result.id.attempt,
             status: result.outcome,
             reason: result.reason.clone(),
@@ -352,6 +334,8 @@ pub fn collect(
         lane: lane.version.to_string(),
         green: !mints.is_empty() && mints.iter().all(|m| m.status.is_green()),
         replay,
+        wheel: provenance.wheel.clone(),
+        guard: provenance.guard.clone(),
         mints,
     };
     write_summary(&results, &summary)?;

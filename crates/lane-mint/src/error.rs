@@ -24,7 +24,7 @@ impl MintError {
     }
 }
 
-/// A failure of lane's mint runner (not of a mint: a mint's own failure is an `Outcome`).
+/// A failure of lane's mint runner (not of a mint: a mint's own failure is an `MintStatus`).
 #[derive(Debug, thiserror::Error)]
 pub enum MintError {
     /// A file or folder could not be read or written.

@@ -3,61 +3,12 @@
 //! `mint.json`, `artifacts/`), replacing the slot atomically (written beside
 //! it, then renamed), and `summary.json` says whether the lane is green.
 
-use serde::Serialize;
 use std::path::{Path, PathBuf};
 
-use crate::agent::AgentResult;
-use crate::error::MintError;
-use crate::outcome::{Outcome, ProcessEnd};
+use lane_core::results::Contract;
+use lane_core::{AgentResult, MintRecord, ProcessEnd, Recipe, Summary};
 
-/// `mint.json`: lane's own record of the attempt a slot ended with.
-#[derive(Debug, Clone, Serialize)]
-pub struct MintRecord<'a> {
-    /// The cell.
-    pub cell: &'a str,
-    /// The GPU class.
-    pub gpu: &'a str,
-    /// The recipe.
-    pub recipe: &'a str,
-    /// The cold repeat.
-    pub repeat: u32,
-    /// The attempt this slot ended with.
-    pub attempt: u32,
-    /// Its outcome.
-    pub status: Outcome,
-    /// Why.
-    pub reason: &'a str,
-    /// Wall seconds of this attempt (a failed mint keeps its seconds);
-    /// absent when nothing measured it (its agent vanished, its pod never
-    /// ran), never 0.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub wall_s: Option<f64>,
-    /// The exit code, when it exited.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub exit_code: Option<i32>,
-    /// Whether the mint replayed a recorded bundle.
-    pub replay: bool,
-    /// Wall seconds of every attempt of this slot, in order (retries cost too).
-    pub attempts_wall_s: Vec<f64>,
-    /// Where the result bundle went.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bundle: Option<&'a crate::bundle::BundleState>,
-    /// Seconds the attempt's Kubernetes Job ran, start to end (waiting for
-    /// a node, pulling images and installing the wheel included), when no
-    /// bundle measured the mint itself.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub job_s: Option<f64>,
-    /// The last lines of what the attempt wrote to stderr (the agent's own
-    /// log in a pod, when no bundle came back).
-    #[serde(skip_serializing_if = "str::is_empty")]
-    pub stderr_tail: &'a str,
-    /// The cell the report's `artifact` named, and whether it was gathered.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub artifact: Option<&'a crate::report::ArtifactState>,
-    /// What the agent noticed that changed no outcome (an echo not believed).
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    pub notes: &'a [String],
-}
+use crate::error::MintError;
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MintError + '_ {
     move |source| MintError::Io {
@@ -100,7 +51,7 @@ pub fn gather(
     result: &AgentResult,
     wall_s: Option<f64>,
     job_s: Option<f64>,
-    recipe: &str,
+    recipe: Recipe,
     attempts_wall_s: Vec<f64>,
 ) -> Result<PathBuf, MintError> {
     let id = &result.id;
@@ -118,13 +69,13 @@ pub fn gather(
     }
     copy_tree(&mint_dir.join("artifacts"), &tmp.join("artifacts"))?;
     let record = MintRecord {
-        cell: &id.cell,
-        gpu: &id.gpu,
+        cell: id.cell.clone(),
+        gpu: id.gpu.clone(),
         recipe,
         repeat: id.repeat,
         attempt: id.attempt,
         status: result.outcome,
-        reason: &result.reason,
+        reason: result.reason.clone(),
         wall_s,
         exit_code: match result.end {
             ProcessEnd::Exited { code } => Some(code),
@@ -132,14 +83,13 @@ pub fn gather(
         },
         replay: result.replay,
         attempts_wall_s,
-        bundle: result.bundle.as_ref(),
+        bundle: result.bundle.clone(),
         job_s,
-        stderr_tail: &result.stderr_tail,
-        artifact: result.artifact.as_ref(),
-        notes: &result.notes,
+        stderr_tail: result.stderr_tail.clone(),
+        artifact: result.artifact.clone(),
+        notes: result.notes.clone(),
     };
-    let json = serde_json::to_vec_pretty(&record).expect("a record always serializes");
-    std::fs::write(tmp.join("mint.json"), json).map_err(io(&tmp))?;
+    std::fs::write(tmp.join(MintRecord::FILE), record.to_json()).map_err(io(&tmp))?;
     if slot.exists() {
         std::fs::remove_dir_all(&slot).map_err(io(&slot))?;
     }
@@ -147,46 +97,10 @@ pub fn gather(
     Ok(slot)
 }
 
-/// `summary.json`: is the lane green, and what each slot ended as.
-#[derive(Debug, Clone, Serialize)]
-pub struct Summary {
-    /// The lane.
-    pub lane: String,
-    /// Every slot minted.
-    pub green: bool,
-    /// Any slot replayed a recorded bundle instead of compiling.
-    pub replay: bool,
-    /// Each slot's final outcome.
-    pub mints: Vec<SlotSummary>,
-}
-
-/// One slot in the summary.
-#[derive(Debug, Clone, Serialize)]
-pub struct SlotSummary {
-    /// `<lane>/<cell>/<gpu>/r<N>`.
-    pub slot: String,
-    /// The final attempt.
-    pub attempt: u32,
-    /// Its outcome.
-    pub status: Outcome,
-    /// Why.
-    pub reason: String,
-    /// Seconds summed over every attempt that measured any; absent when none did.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub wall_s: Option<f64>,
-    /// Seconds of the slot's Kubernetes Job, when no bundle measured the mint.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub job_s: Option<f64>,
-}
-
 /// Writes `summary.json` atomically.
 pub fn write_summary(results: &Path, summary: &Summary) -> Result<(), MintError> {
     std::fs::create_dir_all(results).map_err(io(results))?;
     let tmp = results.join("summary.json.tmp");
-    std::fs::write(
-        &tmp,
-        serde_json::to_vec_pretty(summary).expect("serializes"),
-    )
-    .map_err(io(&tmp))?;
-    std::fs::rename(&tmp, results.join("summary.json")).map_err(io(results))
+    std::fs::write(&tmp, summary.to_json()).map_err(io(&tmp))?;
+    std::fs::rename(&tmp, results.join(Summary::FILE)).map_err(io(results))
 }

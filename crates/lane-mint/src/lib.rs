@@ -22,7 +22,6 @@ mod error;
 pub mod gather;
 pub mod local;
 pub mod outcome;
-pub mod plan;
 pub mod report;
 pub mod source;
 pub mod store;

@@ -20,10 +20,12 @@ use tracing::{info, warn};
 
 use crate::agent::{live_claim, pid_alive, read_result};
 use crate::error::MintError;
-use crate::gather::{gather, write_summary, SlotSummary, Summary};
-use crate::outcome::{retry, Outcome, RetryDecision};
-use crate::plan::{plan, MintId};
+use crate::gather::{gather, write_summary};
 use crate::store::{MintRow, MintState, RunStore};
+use lane_core::results::Contract;
+use lane_core::MintId;
+use lane_core::{retry, MintStatus, Progress, RetryDecision};
+use lane_core::{SlotSummary, Summary};
 
 /// What the local backend needs besides the lane.
 pub struct LocalRun<'a> {
@@ -43,21 +45,10 @@ pub struct LocalRun<'a> {
     /// The upstream's source tree (an export of the lane branch), given to
     /// every mint as `$LANE_SOURCE_DIR`.
     pub source: Option<PathBuf>,
+    /// The wheel and the guards the lane mints with, for `summary.json`.
+    pub provenance: lane_core::Provenance,
     /// Set to stop: running agents are killed and the state is kept.
     pub stop: &'a AtomicBool,
-}
-
-/// Something a person may want to see.
-#[derive(Debug, Clone)]
-pub enum Progress {
-    /// An agent was started.
-    Started(MintId),
-    /// A running agent from an earlier `lane mint` was adopted.
-    Adopted(MintId),
-    /// An attempt finished.
-    Finished(MintId, Outcome, f64, String),
-    /// A slot will be tried again.
-    Retry(MintId, RetryDecision),
 }
 
 fn now() -> f64 {
@@ -97,14 +88,14 @@ impl LocalRun<'_> {
             lane: self.lane.version.to_string(),
         })?;
         let store = RunStore::open(&store_path(&self.out))?;
-        let planned = plan(self.lane);
+        let planned = self.lane.plan();
         for p in &planned {
             store.ensure_planned(&p.id)?;
         }
         // Only the slots the lane file names now: a cell, GPU or repeat
         // removed since an earlier run is left alone, never run.
         let slots: std::collections::HashSet<String> =
-            planned.iter().map(|p| p.id.slot()).collect();
+            planned.iter().map(|p| p.id.slot().to_string()).collect();
         let mut children: HashMap<String, Child> = HashMap::new();
         let timeout = Duration::from_secs(m.timeout_s);
         loop {
@@ -141,7 +132,9 @@ impl LocalRun<'_> {
                             if row.pid != Some(pid) {
                                 store.set_pid(&row.id, pid)?;
                                 if !children.contains_key(&row.id.to_string()) {
-                                    on(Progress::Adopted(row.id.clone()));
+                                    on(Progress::Adopted {
+                                        mint: row.id.to_string(),
+                                    });
                                 }
                             }
                         } else if row.pid.is_some_and(pid_alive) {
@@ -155,7 +148,9 @@ impl LocalRun<'_> {
                             if running < self.concurrency.max(1) {
                                 let child = self.spawn_agent(&row.id, timeout)?;
                                 children.insert(row.id.to_string(), child);
-                                on(Progress::Started(row.id.clone()));
+                                on(Progress::Started {
+                                    mint: row.id.to_string(),
+                                });
                             }
                             running += 1;
                         } else {
@@ -163,12 +158,12 @@ impl LocalRun<'_> {
                             let reason = "the agent vanished without a result (killed?)".to_owned();
                             store.mark_finished(
                                 &row.id,
-                                Outcome::Crashed,
+                                MintStatus::Crashed,
                                 &reason,
                                 None,
                                 "null",
                             )?;
-                            self.decide_retry(&store, &row.id, Outcome::Crashed, on)?;
+                            self.decide_retry(&store, &row.id, MintStatus::Crashed, on)?;
                         }
                     }
                     MintState::Planned => {
@@ -189,7 +184,9 @@ impl LocalRun<'_> {
                 let child = self.submit(&store, &id, timeout)?;
                 children.insert(id.to_string(), child);
                 running += 1;
-                on(Progress::Started(id));
+                on(Progress::Started {
+                    mint: id.to_string(),
+                });
             }
             // Short: a finished mint's slot is refilled within a few milliseconds.
             std::thread::sleep(Duration::from_millis(5));
@@ -266,7 +263,7 @@ impl LocalRun<'_> {
             .arg("--id")
             .arg(id.to_string())
             .arg("--recipe")
-            .arg(recipe_name(cell))
+            .arg(cell.recipe.as_str())
             .arg("--timeout-s")
             .arg(timeout.as_secs().to_string());
         if let Some(w) = &self.wheel {
@@ -311,23 +308,23 @@ impl LocalRun<'_> {
         &self,
         store: &RunStore,
         row: &MintRow,
-        result: &crate::agent::AgentResult,
+        result: &lane_core::AgentResult,
         on: &mut dyn FnMut(Progress),
     ) -> Result<(), MintError> {
-        let json = serde_json::to_string(result).expect("serializes");
+        let json = String::from_utf8(result.to_json()).expect("JSON is UTF-8");
         store.mark_finished(
             &row.id,
             result.outcome,
             &result.reason,
-            Some(result.wall_s),
+            result.wall_s,
             &json,
         )?;
-        on(Progress::Finished(
-            row.id.clone(),
-            result.outcome,
-            result.wall_s,
-            result.reason.clone(),
-        ));
+        on(Progress::Finished {
+            mint: row.id.to_string(),
+            status: result.outcome,
+            wall_s: result.wall_s,
+            reason: result.reason.clone(),
+        });
         self.decide_retry(store, &row.id, result.outcome, on)
     }
 
@@ -335,7 +332,7 @@ impl LocalRun<'_> {
         &self,
         store: &RunStore,
         id: &MintId,
-        outcome: Outcome,
+        outcome: MintStatus,
         on: &mut dyn FnMut(Progress),
     ) -> Result<(), MintError> {
         let policy = &self.lane.mint.as_ref().expect("checked").retry;
@@ -348,7 +345,10 @@ impl LocalRun<'_> {
             }
         }
         if decision != RetryDecision::No {
-            on(Progress::Retry(id.clone(), decision));
+            on(Progress::Retry {
+                mint: id.to_string(),
+                decision,
+            });
         }
         Ok(())
     }
@@ -368,16 +368,16 @@ impl LocalRun<'_> {
             .unwrap_or_else(|| self.mint_dir(&row.id));
         let walls: Vec<f64> = all
             .iter()
-            .filter(|r| r.id.slot() == row.id.slot())
+            .filter(|r| r.id.slot().to_string() == row.id.slot().to_string())
             .filter_map(|r| r.wall_s)
             .collect();
-        let recipe = self
-            .cell(&row.id.cell)
-            .map(recipe_name)
-            .unwrap_or("unknown");
-        match serde_json::from_str::<crate::agent::AgentResult>(&json) {
+        // Every row is of a planned slot, so its cell is in the lane file.
+        let Some(recipe) = self.cell(&row.id.cell).map(|c| c.recipe) else {
+            return Ok(());
+        };
+        match lane_core::AgentResult::from_json("result.json", json.as_bytes()) {
             Ok(result) => {
-                let wall = Some(result.wall_s);
+                let wall = result.wall_s;
                 gather(
                     &results_dir(&self.out),
                     &dir,
@@ -390,9 +390,9 @@ impl LocalRun<'_> {
             }
             Err(_) => {
                 // The agent left no result (it vanished): record that, with no report.
-                let result = crate::agent::AgentResult::without_result(
+                let result = crate::agent::without_result(
                     row.id.clone(),
-                    row.outcome.unwrap_or(Outcome::Crashed),
+                    row.outcome.unwrap_or(MintStatus::Crashed),
                     row.reason.clone().unwrap_or_default(),
                     "no agent result",
                     String::new(),
@@ -413,8 +413,12 @@ impl LocalRun<'_> {
 
     fn summary(&self, store: &RunStore) -> Result<Summary, MintError> {
         let rows = store.rows()?;
-        let slots: std::collections::HashSet<String> =
-            plan(self.lane).iter().map(|p| p.id.slot()).collect();
+        let slots: std::collections::HashSet<String> = self
+            .lane
+            .plan()
+            .iter()
+            .map(|p| p.id.slot().to_string())
+            .collect();
         let mut latest = latest_per_slot(&rows);
         latest.retain(|slot, _| slots.contains(slot));
         let mut mints = Vec::new();
@@ -422,18 +426,18 @@ impl LocalRun<'_> {
         for row in latest.values() {
             let walls: Vec<f64> = rows
                 .iter()
-                .filter(|r| r.id.slot() == row.id.slot())
+                .filter(|r| r.id.slot().to_string() == row.id.slot().to_string())
                 .filter_map(|r| r.wall_s)
                 .collect();
             let total = (!walls.is_empty()).then(|| walls.iter().sum());
             if let Some(json) = store.result_json(&row.id)? {
-                replay |= serde_json::from_str::<crate::agent::AgentResult>(&json)
+                replay |= lane_core::AgentResult::from_json("result.json", json.as_bytes())
                     .is_ok_and(|r| r.replay);
             }
             mints.push(SlotSummary {
-                slot: row.id.slot(),
+                slot: row.id.slot().to_string(),
                 attempt: row.id.attempt,
-                status: row.outcome.unwrap_or(Outcome::Crashed),
+                status: row.outcome.unwrap_or(MintStatus::Crashed),
                 reason: row.reason.clone().unwrap_or_default(),
                 wall_s: total,
                 job_s: None,
@@ -443,15 +447,10 @@ impl LocalRun<'_> {
             lane: self.lane.version.to_string(),
             green: !mints.is_empty() && mints.iter().all(|m| m.status.is_green()),
             replay,
+            wheel: self.provenance.wheel.clone(),
+            guard: self.provenance.guard.clone(),
             mints,
         })
-    }
-}
-
-fn recipe_name(cell: &Cell) -> &'static str {
-    match cell.recipe {
-        lane_file::Recipe::Dynamo => "dynamo",
-        lane_file::Recipe::Aot => "aot",
     }
 }
 
@@ -459,7 +458,7 @@ fn recipe_name(cell: &Cell) -> &'static str {
 pub fn latest_per_slot(rows: &[MintRow]) -> BTreeMap<String, MintRow> {
     let mut latest: BTreeMap<String, MintRow> = BTreeMap::new();
     for r in rows {
-        let slot = r.id.slot();
+        let slot = r.id.slot().to_string();
         match latest.get(&slot) {
             Some(l) if l.id.attempt >= r.id.attempt => {}
             _ => {

@@ -9,12 +9,11 @@
 //! The full reading of the numbers is `lane-ledger`'s; the agent needs only
 //! these fields to classify the attempt and gather its cell.
 
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::outcome::ReportState;
+use lane_core::{ArtifactState, ReportState};
 
 /// Reports over this size are not read (a report is a few KB).
 pub const REPORT_LIMIT: u64 = 64 << 20;
@@ -143,33 +142,6 @@ pub fn read_report(path: &Path, cell: &str, recipe: &str) -> ReadReport {
         digest: string_field(&value, "digest"),
         notes,
     }
-}
-
-/// What became of the artifact a report names.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-pub enum ArtifactState {
-    /// Copied into the attempt's `artifacts/` folder.
-    Gathered {
-        /// The path the report named.
-        named: String,
-        /// Its name under `artifacts/`.
-        file: String,
-        /// Bytes.
-        size: u64,
-        /// sha256, hex.
-        sha256: String,
-        /// Whether it equals the report's `digest` (absent: no digest given).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        digest_matches: Option<bool>,
-    },
-    /// Not gathered, and why.
-    NotGathered {
-        /// The path the report named.
-        named: String,
-        /// Why, in words.
-        why: String,
-    },
 }
 
 /// Copies the artifact `named` (absolute, or relative to `mint_dir`) into

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::error::MintError;
-use crate::outcome::Outcome;
-use crate::plan::MintId;
+use lane_core::MintId;
+use lane_core::MintStatus;
 
 /// Where a mint stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -57,7 +57,7 @@ pub struct MintRow {
     /// The attempt's working folder.
     pub mint_dir: Option<PathBuf>,
     /// Its outcome once finished.
-    pub outcome: Option<Outcome>,
+    pub outcome: Option<MintStatus>,
     /// Why, in words.
     pub reason: Option<String>,
     /// Wall seconds the attempt cost (a failed one keeps its seconds).
@@ -146,7 +146,7 @@ impl RunStore {
             .execute(
                 "INSERT OR IGNORE INTO mints (id, slot, lane, cell, gpu, repeat, attempt, state, updated_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'planned', ?8)",
-                params![id.to_string(), id.slot(), id.lane, id.cell, id.gpu, id.repeat, id.attempt, now()],
+                params![id.to_string(), id.slot().to_string(), id.lane, id.cell, id.gpu, id.repeat, id.attempt, now()],
             )
             .map_err(|e| self.err(e))?;
         if n > 0 {
@@ -193,7 +193,7 @@ impl RunStore {
     pub fn mark_finished(
         &self,
         id: &MintId,
-        outcome: Outcome,
+        outcome: MintStatus,
         reason: &str,
         wall_s: Option<f64>,
         result_json: &str,

@@ -1,8 +1,8 @@
 //! The agent and the run store with real child processes.
 
+use lane_core::MintId;
+use lane_core::{MintStatus, ProcessEnd, ReportState};
 use lane_mint::agent::{run_agent, AgentSpec};
-use lane_mint::outcome::{Outcome, ProcessEnd, ReportState};
-use lane_mint::plan::MintId;
 use lane_mint::store::{MintState, RunStore};
 use lane_mint::MintError;
 use std::collections::BTreeMap;
@@ -49,7 +49,7 @@ mkdir -p "$LANE_ARTIFACTS_DIR/package" && echo wrapper > "$LANE_ARTIFACTS_DIR/pa
 {MINTED}"#
     );
     let r = run_agent(&spec(d.path(), &script, 30)).unwrap();
-    assert_eq!(r.outcome, Outcome::Minted, "{r:?}");
+    assert_eq!(r.outcome, MintStatus::Minted, "{r:?}");
     assert_eq!(r.end, ProcessEnd::Exited { code: 0 });
     let paths: Vec<_> = r.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(paths, ["k.best_config", "package/w.cpp"]);
@@ -65,9 +65,9 @@ mkdir -p "$LANE_ARTIFACTS_DIR/package" && echo wrapper > "$LANE_ARTIFACTS_DIR/pa
 fn no_report_is_crashed_and_keeps_its_seconds() {
     let d = tempfile::tempdir().unwrap();
     let r = run_agent(&spec(d.path(), "sleep 0.2; exit 4", 30)).unwrap();
-    assert_eq!(r.outcome, Outcome::Crashed);
+    assert_eq!(r.outcome, MintStatus::Crashed);
     assert_eq!(r.report, ReportState::Absent);
-    assert!(r.wall_s >= 0.2, "{}", r.wall_s);
+    assert!(r.wall_s.is_some_and(|w| w >= 0.2), "{:?}", r.wall_s);
     assert_eq!(r.reason, "exited 4 without writing a report");
 }
 
@@ -80,7 +80,7 @@ fn a_truncated_report_is_named() {
         30,
     ))
     .unwrap();
-    assert_eq!(r.outcome, Outcome::Crashed);
+    assert_eq!(r.outcome, MintStatus::Crashed);
     assert!(
         matches!(r.report, ReportState::Invalid { .. }),
         "{:?}",
@@ -98,7 +98,7 @@ fn a_report_of_another_cell_is_failed_and_named() {
         30,
     ))
     .unwrap();
-    assert_eq!(r.outcome, Outcome::Failed);
+    assert_eq!(r.outcome, MintStatus::Failed);
     assert!(r.reason.contains("cell `flux`"), "{}", r.reason);
     let d = tempfile::tempdir().unwrap();
     let r = run_agent(&spec(
@@ -107,16 +107,16 @@ fn a_report_of_another_cell_is_failed_and_named() {
         30,
     ))
     .unwrap();
-    assert_eq!(r.outcome, Outcome::Failed);
+    assert_eq!(r.outcome, MintStatus::Failed);
     assert!(r.reason.contains("aot"), "{}", r.reason);
 }
 
 #[test]
 fn refused_failed_and_resource_come_from_the_report() {
     for (status, outcome) in [
-        ("refused", Outcome::Refused),
-        ("failed", Outcome::Failed),
-        ("resource", Outcome::Resource),
+        ("refused", MintStatus::Refused),
+        ("failed", MintStatus::Failed),
+        ("resource", MintStatus::Resource),
     ] {
         let d = tempfile::tempdir().unwrap();
         let script = format!(
@@ -136,7 +136,7 @@ fn megabytes_of_stdout_are_counted_not_kept() {
     let script =
         format!("head -c 8000000 /dev/zero | tr '\\0' x; echo; echo last-line >&2; {MINTED}");
     let r = run_agent(&spec(d.path(), &script, 60)).unwrap();
-    assert_eq!(r.outcome, Outcome::Minted);
+    assert_eq!(r.outcome, MintStatus::Minted);
     assert!(r.output_bytes >= 8_000_000, "{}", r.output_bytes);
     assert!(r.stderr_tail.contains("last-line"));
     assert!(serde_json::to_vec(&r).unwrap().len() < 100_000);
@@ -150,7 +150,7 @@ fn a_timeout_kills_the_whole_process_group() {
     let start = Instant::now();
     let r = run_agent(&spec(&d.path().join("m"), &script, 1)).unwrap();
     assert!(start.elapsed() < Duration::from_secs(10));
-    assert_eq!(r.outcome, Outcome::Crashed);
+    assert_eq!(r.outcome, MintStatus::Crashed);
     assert_eq!(r.end, ProcessEnd::TimedOut { after_s: 1 });
     let pid: u32 = std::fs::read_to_string(&pidfile)
         .unwrap()
@@ -178,9 +178,9 @@ fn a_second_agent_on_a_claimed_folder_refuses_and_a_finished_one_is_not_rerun() 
         Err(MintError::Claimed { pid, .. }) => assert_eq!(pid, std::process::id()),
         other => panic!("expected a refusal, got {other:?}"),
     }
-    assert_eq!(first.join().unwrap().outcome, Outcome::Minted);
+    assert_eq!(first.join().unwrap().outcome, MintStatus::Minted);
     // Run again on the finished folder: the recorded result, nothing re-run.
-    assert_eq!(run_agent(&s).unwrap().outcome, Outcome::Minted);
+    assert_eq!(run_agent(&s).unwrap().outcome, MintStatus::Minted);
     assert_eq!(std::fs::read_to_string(&count).unwrap().lines().count(), 1);
 }
 
@@ -204,12 +204,12 @@ fn the_run_store_survives_reopening_and_counts_submissions() {
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].state, MintState::Submitted);
     assert_eq!(rows[0].pid, Some(42));
-    s.mark_finished(&a, Outcome::Failed, "named error", Some(3.5), "{}")
+    s.mark_finished(&a, MintStatus::Failed, "named error", Some(3.5), "{}")
         .unwrap();
     let rows = s.rows().unwrap();
     assert_eq!(
         (rows[0].outcome, rows[0].wall_s),
-        (Some(Outcome::Failed), Some(3.5))
+        (Some(MintStatus::Failed), Some(3.5))
     );
     assert_eq!(s.submissions(&a).unwrap(), 1);
 }
@@ -227,7 +227,7 @@ fn the_result_bundle_goes_to_the_store_with_the_report_and_artifacts() {
     );
     s.store = Some(store.to_string_lossy().into_owned());
     let r = run_agent(&s).unwrap();
-    let Some(lane_mint::bundle::BundleState::Stored { key, .. }) = &r.bundle else {
+    let Some(lane_core::BundleState::Stored { key, .. }) = &r.bundle else {
         panic!("{:?}", r.bundle)
     };
     assert_eq!(key, "lanes/0.93.3/mints/sdxl/L4/r1/a1/bundle.zip");
@@ -256,9 +256,9 @@ fn a_bundle_that_fails_to_upload_is_named_and_the_result_kept() {
     let mut s = spec(&d.path().join("m"), MINTED, 30);
     s.store = Some(blocker.join("store").to_string_lossy().into_owned());
     let r = run_agent(&s).unwrap();
-    assert_eq!(r.outcome, Outcome::Minted, "the mint itself minted");
+    assert_eq!(r.outcome, MintStatus::Minted, "the mint itself minted");
     match &r.bundle {
-        Some(lane_mint::bundle::BundleState::Failed { key, error }) => {
+        Some(lane_core::BundleState::Failed { key, error }) => {
             assert_eq!(key, "lanes/0.93.3/mints/sdxl/L4/r1/a1/bundle.zip");
             assert!(!error.is_empty());
         }
@@ -297,12 +297,18 @@ fn collecting_from_the_store_takes_the_last_attempt_and_every_attempts_seconds()
     );
     let out = d.path().join("out");
     let mut asked = 0;
-    let summary =
-        lane_mint::collect::collect(&one_slot_lane(), store.as_ref(), None, &out, &mut |_| {
+    let summary = lane_mint::collect::collect(
+        &one_slot_lane(),
+        store.as_ref(),
+        None,
+        &out,
+        &Default::default(),
+        &mut |_| {
             asked += 1;
             Default::default()
-        })
-        .unwrap();
+        },
+    )
+    .unwrap();
     assert_eq!(asked, 0, "a slot with bundles needs no fallback");
     assert!(summary.green, "{summary:?}");
     assert_eq!(summary.mints[0].attempt, 2);
@@ -322,19 +328,25 @@ fn a_slot_without_a_bundle_is_crashed_with_the_jobs_reason_seconds_and_log() {
     let d = tempfile::tempdir().unwrap();
     let store = lane_store::open(&d.path().join("store").to_string_lossy()).unwrap();
     let out = d.path().join("out");
-    let summary =
-        lane_mint::collect::collect(&one_slot_lane(), store.as_ref(), None, &out, &mut |id| {
+    let summary = lane_mint::collect::collect(
+        &one_slot_lane(),
+        store.as_ref(),
+        None,
+        &out,
+        &Default::default(),
+        &mut |id| {
             assert_eq!(id.to_string(), "0.93.3/sdxl/L4/r1/a1");
             lane_mint::collect::NoBundle {
                 reason: "Job lane-x: failed (DeadlineExceeded: too long)".into(),
                 seconds: Some(42.5),
                 log_tail: Some("CUDA out of memory".into()),
             }
-        })
-        .unwrap();
+        },
+    )
+    .unwrap();
     assert!(!summary.green);
     let m = &summary.mints[0];
-    assert_eq!(m.status, Outcome::Crashed);
+    assert_eq!(m.status, MintStatus::Crashed);
     assert!(
         m.reason.contains("no result bundle") && m.reason.contains("DeadlineExceeded"),
         "{}",
@@ -359,15 +371,19 @@ fn a_slot_whose_job_never_ran_has_no_seconds_rather_than_zero() {
     let d = tempfile::tempdir().unwrap();
     let store = lane_store::open(&d.path().join("store").to_string_lossy()).unwrap();
     let out = d.path().join("out");
-    let summary =
-        lane_mint::collect::collect(&one_slot_lane(), store.as_ref(), None, &out, &mut |_| {
-            lane_mint::collect::NoBundle {
-                reason: "Job lane-x: failed (Deleted: before it started)".into(),
-                seconds: None,
-                log_tail: None,
-            }
-        })
-        .unwrap();
+    let summary = lane_mint::collect::collect(
+        &one_slot_lane(),
+        store.as_ref(),
+        None,
+        &out,
+        &Default::default(),
+        &mut |_| lane_mint::collect::NoBundle {
+            reason: "Job lane-x: failed (Deleted: before it started)".into(),
+            seconds: None,
+            log_tail: None,
+        },
+    )
+    .unwrap();
     assert_eq!(
         summary.mints[0].wall_s, None,
         "unmeasured is absent, never 0"
@@ -406,14 +422,18 @@ fn a_bundle_whose_entry_would_leave_the_mint_folder_is_refused_on_its_slot_alone
         )
         .unwrap();
     let out = d.path().join("out");
-    let summary =
-        lane_mint::collect::collect(&one_slot_lane(), store.as_ref(), None, &out, &mut |_| {
-            Default::default()
-        })
-        .unwrap();
+    let summary = lane_mint::collect::collect(
+        &one_slot_lane(),
+        store.as_ref(),
+        None,
+        &out,
+        &Default::default(),
+        &mut |_| Default::default(),
+    )
+    .unwrap();
     // Named on its slot, not fatal to the lane, and nothing escaped.
     let m = &summary.mints[0];
-    assert_eq!(m.status, Outcome::Crashed);
+    assert_eq!(m.status, MintStatus::Crashed);
     assert!(
         m.reason.contains("would leave the mint folder"),
         "{}",
@@ -439,7 +459,7 @@ fn a_wheel_that_is_not_the_staged_one_fails_the_attempt_without_running_the_mint
         sha256: "0".repeat(64),
     });
     let r = run_agent(&s).unwrap();
-    assert_eq!(r.outcome, Outcome::Failed, "{r:?}");
+    assert_eq!(r.outcome, MintStatus::Failed, "{r:?}");
     assert!(
         r.reason.contains("the wheel") && r.reason.contains("sha256"),
         "{}",
@@ -478,6 +498,7 @@ fn a_pod_killed_before_its_bundle_keeps_its_attempt_number_and_ends_the_slot() {
         store.as_ref(),
         Some("r"),
         &out,
+        &Default::default(),
         &mut |_| lane_mint::collect::NoBundle {
             reason: "Job j: failed (BackoffLimitExceeded)".into(),
             seconds: Some(99.0),
@@ -487,7 +508,7 @@ fn a_pod_killed_before_its_bundle_keeps_its_attempt_number_and_ends_the_slot() {
     .unwrap();
     let m = &summary.mints[0];
     assert_eq!(m.attempt, 3, "{m:?}");
-    assert_eq!(m.status, Outcome::Crashed);
+    assert_eq!(m.status, MintStatus::Crashed);
     assert!(
         m.reason
             .contains("attempt a3 was claimed but left no result bundle"),
@@ -548,13 +569,13 @@ fn the_real_childs_report_is_read_where_the_cell_says_and_its_cell_gathered() {
         Some(&slot.join("artifacts/cell.tar.gz")),
     );
     let r = run_agent(&s).unwrap();
-    assert_eq!(r.outcome, Outcome::Minted, "{r:?}");
+    assert_eq!(r.outcome, MintStatus::Minted, "{r:?}");
     assert_eq!(
         r.reason,
         "the report says `minted` (phase `finalize`): exported 3 graph class(es) for family 'microrig' as one aot-inductor cell"
     );
     match &r.artifact {
-        Some(lane_mint::report::ArtifactState::Gathered {
+        Some(lane_core::ArtifactState::Gathered {
             named,
             file,
             digest_matches,
@@ -593,7 +614,7 @@ fn an_early_death_echoing_the_default_recipe_stays_failed_with_its_detail() {
         None,
     );
     let r = run_agent(&s).unwrap();
-    assert_eq!(r.outcome, Outcome::Failed, "{r:?}");
+    assert_eq!(r.outcome, MintStatus::Failed, "{r:?}");
     assert_eq!(
         r.reason,
         "the report says `failed`: AttributeError: torch._inductor.config.cpp.march does not exist"
@@ -614,7 +635,7 @@ fn the_upstreams_cubin_gate_refusal_reaches_the_reason_bounded() {
         None,
     );
     let r = run_agent(&s).unwrap();
-    assert_eq!(r.outcome, Outcome::Failed);
+    assert_eq!(r.outcome, MintStatus::Failed);
     assert!(
         r.reason.starts_with(
             "the report says `failed`: RuntimeError: cubin-completeness gate (pgw#698)"
@@ -637,7 +658,7 @@ fn a_minted_report_whose_cell_is_missing_is_crashed_not_minted() {
         None,
     );
     let r = run_agent(&s).unwrap();
-    assert_eq!(r.outcome, Outcome::Crashed, "{r:?}");
+    assert_eq!(r.outcome, MintStatus::Crashed, "{r:?}");
     assert!(
         r.reason
             .ends_with("but its artifact `rig/mint/cell.tar.gz` was not gathered: no such file"),
@@ -659,7 +680,7 @@ fn a_cell_over_the_artifact_cap_fails_with_the_cap_named() {
     );
     s.max_artifact_bytes = 1 << 20;
     let r = run_agent(&s).unwrap();
-    assert_eq!(r.outcome, Outcome::Failed, "{r:?}");
+    assert_eq!(r.outcome, MintStatus::Failed, "{r:?}");
     assert!(
         r.reason
             .ends_with("was not gathered: 1378027 bytes, over the 1048576-byte artifact cap"),
@@ -682,5 +703,5 @@ fn the_source_tree_reaches_the_mint_as_lane_source_dir() {
     );
     s.source = Some(lane_mint::source::SourceTree::Dir(src.path().to_owned()));
     let r = run_agent(&s).unwrap();
-    assert_eq!(r.outcome, Outcome::Minted, "{r:?}");
+    assert_eq!(r.outcome, MintStatus::Minted, "{r:?}");
 }

@@ -9,30 +9,7 @@ use std::time::Duration;
 
 use crate::{sha256_hex, FetchLocation, StoreError};
 
-/// `url` without its query string (where a presigned URL keeps its
-/// signature and credential scope) and without any `user:password@`.
-pub fn redact_url(url: &str) -> String {
-    let no_query = url.split(['?', '#']).next().unwrap_or(url);
-    match no_query.split_once("://") {
-        Some((scheme, rest)) => {
-            let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-            let host = authority.rsplit('@').next().unwrap_or(authority);
-            format!("{scheme}://{host}{path}")
-        }
-        None => no_query.to_owned(),
-    }
-}
-
-/// Whether `url` carries credentials in its authority (`scheme://user@` or
-/// `scheme://user:password@`): a URL that is copied into manifests, Jobs
-/// or output must not.
-pub fn has_userinfo(url: &str) -> bool {
-    let no_query = url.split(['?', '#']).next().unwrap_or(url);
-    no_query.split_once("://").is_some_and(|(_, rest)| {
-        let authority = &rest[..rest.find('/').unwrap_or(rest.len())];
-        authority.contains('@')
-    })
-}
+pub use lane_core::secret::{has_userinfo, shown_url as redact_url};
 
 /// The whole object at `location`, at most `max_bytes`, checked against
 /// `sha256` (hex) when one is given.

@@ -9,29 +9,16 @@ use std::time::{Duration, SystemTime};
 use crate::sigv4::{uri_encode, Signer, UNSIGNED_PAYLOAD};
 use crate::{sha256_hex, ArtifactStore, Content, FetchLocation, PutOutcome, StoreError, StoreKey};
 
-/// An access key pair, and a session token for temporary credentials. Its
-/// `Debug` shows the access key id only.
-#[derive(Clone)]
+/// An access key pair, and a session token for temporary credentials (the
+/// secrets print `***`).
+#[derive(Clone, Debug)]
 pub struct S3Credentials {
     /// `AWS_ACCESS_KEY_ID`.
     pub access_key_id: String,
     /// `AWS_SECRET_ACCESS_KEY`: never shown.
-    pub secret_access_key: String,
+    pub secret_access_key: lane_core::Secret,
     /// `AWS_SESSION_TOKEN`: never shown.
-    pub session_token: Option<String>,
-}
-
-impl std::fmt::Debug for S3Credentials {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("S3Credentials")
-            .field("access_key_id", &self.access_key_id)
-            .field("secret_access_key", &"<redacted>")
-            .field(
-                "session_token",
-                &self.session_token.as_ref().map(|_| "<redacted>"),
-            )
-            .finish()
-    }
+    pub session_token: Option<lane_core::Secret>,
 }
 
 /// Where an S3 store lives and how to sign for it.
@@ -75,8 +62,8 @@ impl S3Config {
             endpoint: var("LANE_S3_ENDPOINT").or_else(|| var("AWS_ENDPOINT_URL")),
             credentials: S3Credentials {
                 access_key_id,
-                secret_access_key,
-                session_token: var("AWS_SESSION_TOKEN"),
+                secret_access_key: lane_core::Secret::new(secret_access_key),
+                session_token: var("AWS_SESSION_TOKEN").map(lane_core::Secret::new),
             },
             timeout: Duration::from_secs(300),
         })
@@ -141,8 +128,13 @@ impl S3Store {
     fn signer(&self) -> Signer<'_> {
         Signer {
             access_key: &self.config.credentials.access_key_id,
-            secret_key: &self.config.credentials.secret_access_key,
-            session_token: self.config.credentials.session_token.as_deref(),
+            secret_key: self.config.credentials.secret_access_key.expose(),
+            session_token: self
+                .config
+                .credentials
+                .session_token
+                .as_ref()
+                .map(lane_core::Secret::expose),
             region: &self.config.region,
         }
     }

@@ -4,7 +4,7 @@
 
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use crate::hex;
 
@@ -40,24 +40,11 @@ pub(crate) fn uri_encode(s: &str, keep_slash: bool) -> String {
 
 /// `(YYYYMMDD'T'HHMMSS'Z', YYYYMMDD)` for `t`, in UTC.
 pub(crate) fn amz_dates(t: SystemTime) -> (String, String) {
-    let secs = t
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0) as i64;
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    let date = format!("{y:04}{m:02}{d:02}");
-    let time = format!("{:02}{:02}{:02}", rem / 3600, rem % 3600 / 60, rem % 60);
-    (format!("{date}T{time}Z"), date)
+    let ts = jiff::Timestamp::try_from(t).unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+    (
+        ts.strftime("%Y%m%dT%H%M%SZ").to_string(),
+        ts.strftime("%Y%m%d").to_string(),
+    )
 }
 
 impl Signer<'_> {

@@ -9,28 +9,8 @@ use std::time::Duration;
 use crate::error::WheelError;
 use crate::verify::VerifiedWheel;
 
-/// An index token: `Debug` and `Display` show `<redacted>`.
-#[derive(Clone)]
-pub struct IndexToken(String);
-
-impl IndexToken {
-    /// Wraps a token.
-    pub fn new(token: impl Into<String>) -> IndexToken {
-        IndexToken(token.into())
-    }
-}
-
-impl std::fmt::Debug for IndexToken {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("IndexToken(<redacted>)")
-    }
-}
-
-impl std::fmt::Display for IndexToken {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("<redacted>")
-    }
-}
+/// The index token: lane's one secret wrapper.
+pub use lane_core::Secret as IndexToken;
 
 /// Where to upload and as whom.
 #[derive(Debug, Clone)]
@@ -92,8 +72,11 @@ pub fn upload(
     body.extend_from_slice(wheel);
     body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
 
-    let auth = base64::engine::general_purpose::STANDARD
-        .encode(format!("{}:{}", target.username, target.token.0));
+    let auth = base64::engine::general_purpose::STANDARD.encode(format!(
+        "{}:{}",
+        target.username,
+        target.token.expose()
+    ));
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .timeout_global(Some(Duration::from_secs(300)))
@@ -118,7 +101,7 @@ pub fn upload(
             url: lane_store::redact_url(&target.upload_url),
             status,
             body: text
-                .replace(&target.token.0, "<redacted>")
+                .replace(target.token.expose(), "***")
                 .chars()
                 .take(400)
                 .collect(),

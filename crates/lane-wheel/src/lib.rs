@@ -296,9 +296,7 @@ pub fn reverify(
 }
 
 /// Lower-case hex of `bytes`.
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+pub(crate) use lane_core::hex::hex;
 
 /// The default tools folder: `$LANE_TOOLS_DIR`, else `.tools` in `base`.
 pub fn default_tools_dir(base: &Path) -> PathBuf {

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use lane_core::{MintId, MintStatus};
 use lane_mint::agent::{run_agent, AgentSpec, WheelSource, EXIT_CLAIMED};
-use lane_mint::plan::MintId;
 use lane_mint::source::SourceTree;
 use lane_mint::MintError;
 
@@ -182,18 +182,20 @@ pub fn run(args: Args) -> CliResult {
             if args.json {
                 print_json(&result)?;
             } else {
+                let wall = result
+                    .wall_s
+                    .map_or_else(|| "not measured".to_owned(), |s| format!("{s:.3} s"));
                 println!(
-                    "{}: {:?} in {:.3} s: {}",
-                    result.id, result.outcome, result.wall_s, result.reason
+                    "{}: {} in {wall}: {}",
+                    result.id, result.outcome, result.reason
                 );
             }
             if args.exit_by_outcome {
-                use lane_mint::outcome::Outcome;
                 let code = match result.outcome {
-                    Outcome::Minted | Outcome::Abandoned => 0,
-                    Outcome::Refused => lane_kube::EXIT_REFUSED,
-                    Outcome::Failed => lane_kube::EXIT_FAILED,
-                    Outcome::Crashed | Outcome::Resource => 1,
+                    MintStatus::Minted | MintStatus::Abandoned => 0,
+                    MintStatus::Refused => lane_kube::EXIT_REFUSED,
+                    MintStatus::Failed => lane_kube::EXIT_FAILED,
+                    MintStatus::Crashed | MintStatus::Resource => 1,
                 };
                 if code != 0 {
                     std::process::exit(code);

@@ -137,6 +137,7 @@ pub fn run(args: Args) -> CliResult {
         .id();
     let mut ids = lane_git::repo::PatchIds::default();
     let mut report = String::new();
+    let mut release_guard = None;
     let _ = writeln!(report, "# lane demo: 0.93.3\n\nLane file: `lanes/0.93.3.yaml`; upstream: `upstream/` (generated).\n");
     let _ = writeln!(report, "## Cut\n\n```\n{}```\n", render(&done, false));
     for (name, rev) in [("release/0.93.3", "release/0.93.3"), ("master", "master")] {
@@ -145,6 +146,9 @@ pub fn run(args: Args) -> CliResult {
             .id();
         let g = lane_git::guard::check_after(&repo, &lane, base, head, name, &mut ids)
             .map_err(git_exit)?;
+        if name == "release/0.93.3" {
+            release_guard = Some(g.record(head));
+        }
         let verdict = if g.passed() { "passed" } else { "REFUSED" };
         println!("      guard wire-v1 on {name}: {verdict}");
         let _ = writeln!(report, "## Guard wire-v1 on `{name}`: {verdict}\n");
@@ -195,7 +199,19 @@ pub fn run(args: Args) -> CliResult {
     );
     let stop = std::sync::atomic::AtomicBool::new(false);
     let lane_out = std::path::absolute(out.join("lanes/0.93.3")).exit(Exit::Failure)?;
+    // What the lane mints with, as `lane mint` records it: this wheel, and
+    // the guards on release/0.93.3's head.
+    let provenance = lane_core::Provenance {
+        wheel: Some(lane_core::WheelRef {
+            file: built.manifest.wheel.clone(),
+            sha256: built.manifest.sha256.clone(),
+            key: Some(staged.wheel_key.to_string()),
+            commit: Some(built.manifest.commit.clone()),
+        }),
+        guard: release_guard.clone(),
+    };
     let run = lane_mint::local::LocalRun {
+        provenance,
         source: None,
         lane: &lane,
         out: lane_out.clone(),
@@ -207,8 +223,15 @@ pub fn run(args: Args) -> CliResult {
     };
     let summary = run
         .run(&mut |p| {
-            if let lane_mint::local::Progress::Finished(id, outcome, wall, _) = p {
-                println!("      {id}: {outcome:?} in {wall:.3} s (replay; the wheel installed in its own venv)");
+            if let lane_core::Progress::Finished {
+                mint,
+                status,
+                wall_s,
+                ..
+            } = p
+            {
+                let wall = wall_s.map_or_else(|| "not measured".to_owned(), |s| format!("{s:.3} s"));
+                println!("      {mint}: {status} in {wall} (replay; the wheel installed in its own venv)");
             }
         })
         .exit(Exit::Failure)?;

@@ -28,7 +28,7 @@ fn the_demo_cuts_mints_by_replay_and_reports_honestly() {
         "{text}"
     );
     assert!(
-        text.contains("0.93.3/rig-aot/H200/r1/a1: Minted"),
+        text.contains("0.93.3/rig-aot/H200/r1/a1: minted"),
         "the real report, read where the cell says, with its cell gathered: {text}"
     );
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();

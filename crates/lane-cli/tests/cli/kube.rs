@@ -639,11 +639,34 @@ fn a_whole_lane_mints_in_pods_with_the_staged_wheel_and_gathers_from_s3() {
         lane_store::Content::Bytes(&bytes),
     )
     .unwrap();
-    let manifest =
-        serde_json::json!({"lane": LANE, "wheel": wheel, "sha256": lane_store::sha256_hex(&bytes)});
+    // Written through the type `lane wheel` writes it with.
+    let manifest = lane_wheel::WheelManifest {
+        lane: LANE.into(),
+        branch: format!("release/{LANE}"),
+        commit: commit.into(),
+        tree: "4b825dc642cb6eb9a060e54bf8d69288fbee4904".into(),
+        wheel: wheel.clone(),
+        sha256: lane_store::sha256_hex(&bytes),
+        size: bytes.len() as u64,
+        verified: lane_wheel::VerifiedWheel {
+            file_name: wheel.clone(),
+            name: "gen_worker".into(),
+            version: LANE.into(),
+            metadata_version: "2.4".into(),
+            python_tag: "py3".into(),
+            recorded_files: 3,
+            package_files: 1,
+        },
+        tools: lane_wheel::BuildTools {
+            uv: "uv 0.9.0".into(),
+            python: "Python 3.12".into(),
+        },
+        source: None,
+    };
+    let manifest = serde_json::to_string(&manifest).unwrap();
     s3.put_atomic(
         &lane_store::StoreKey::new(format!("lanes/{LANE}/{commit}/manifest.json")).unwrap(),
-        lane_store::Content::Bytes(manifest.to_string().as_bytes()),
+        lane_store::Content::Bytes(manifest.as_bytes()),
     )
     .unwrap();
 
@@ -953,7 +976,7 @@ fn an_oom_killed_mint_fails_the_lane_by_name_and_keeps_its_seconds() {
     assert!(out.contains("NOT green"), "{out}");
     let line = out
         .lines()
-        .find(|l| l.contains("0.93.3/cell01/L4/r2 ") && l.contains("Crashed"))
+        .find(|l| l.contains("0.93.3/cell01/L4/r2 ") && l.contains("crashed"))
         .unwrap_or_else(|| panic!("{out}"));
     assert!(line.contains("no result bundle"), "{line}");
     assert!(line.contains("BackoffLimitExceeded"), "{line}");

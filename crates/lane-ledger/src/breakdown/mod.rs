@@ -31,7 +31,7 @@ use crate::partition::{
     overlay_rows, share, OverlayRow, Partition, Reconciliation, Residual, Term,
 };
 use crate::report::{
-    AotCompileRecord, MintLedger, MintReport, MintStatus, Recipe, Span, WarmLedger,
+    AotCompileRecord, MintLedger, MintReport, MintStatus, Named, Recipe, Span, WarmLedger,
 };
 use crate::trace::{CompileRecord, SkippedLine, TraceMetrics};
 
@@ -192,10 +192,10 @@ pub struct MintBreakdown {
     pub recipe: Option<Recipe>,
     /// The recipe as the report echoes it (a claim only when `minted`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub recipe_echo: Option<Recipe>,
+    pub recipe_echo: Option<Named<Recipe>>,
     /// How the mint ended.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<MintStatus>,
+    pub status: Option<Named<MintStatus>>,
     /// The report's `detail`: why it ended, in the child's words (raw;
     /// escape and bound it before showing, see [`crate::report::text`]).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -136,7 +136,10 @@ fn header(out: &mut String, b: &MintBreakdown) {
         facts.push(format!("cell {}", q(c)));
     }
     let _ = writeln!(out, "  {}", facts.join(" | "));
-    if let (Some(echo), false) = (&b.recipe_echo, b.recipe.as_ref() == b.recipe_echo.as_ref()) {
+    if let (Some(echo), false) = (
+        &b.recipe_echo,
+        b.recipe.map(lane_core::Named::Known) == b.recipe_echo,
+    ) {
         let _ = writeln!(
             out,
             "  recipe echoed {} (not a claim: the report is not minted)",

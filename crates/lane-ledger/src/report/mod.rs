@@ -21,7 +21,7 @@
 //! Only named residuals (and spans closed across a process boundary) may be
 //! negative.
 
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
 use crate::error::ReportError;
 use crate::json::{self, parse_document, JsonPath, Node, Obj, UnknownKey};
@@ -60,93 +60,7 @@ impl Span {
     }
 }
 
-/// The recipe a mint ran (`recipe` in the report).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Recipe {
-    /// `torch.compile`: compiles run inline inside the warm-up forwards.
-    Dynamo,
-    /// `torch.export` + AOTInductor: one compile per declared entry.
-    Aot,
-    /// A recipe name this version of lane does not know.
-    Other(String),
-}
-
-impl Recipe {
-    fn parse(s: &str) -> Recipe {
-        match s {
-            "dynamo" => Recipe::Dynamo,
-            "aot" => Recipe::Aot,
-            other => Recipe::Other(other.to_owned()),
-        }
-    }
-
-    /// The name as written in reports.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Recipe::Dynamo => "dynamo",
-            Recipe::Aot => "aot",
-            Recipe::Other(s) => s,
-        }
-    }
-}
-
-impl Serialize for Recipe {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-
-/// How a mint attempt ended (`status`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MintStatus {
-    /// Sealed.
-    Minted,
-    /// Deterministic refusal; never retry.
-    Refused,
-    /// The child caught and named the error; never retry.
-    Failed,
-    /// A resource shortfall; retry only after re-budgeting.
-    Resource,
-    /// No classification; worth exactly one more attempt.
-    Crashed,
-    /// Abandoned; not a failure.
-    Abandoned,
-    /// A status this version of lane does not know.
-    Other(String),
-}
-
-impl MintStatus {
-    fn parse(s: &str) -> MintStatus {
-        match s {
-            "minted" => MintStatus::Minted,
-            "refused" => MintStatus::Refused,
-            "failed" => MintStatus::Failed,
-            "resource" => MintStatus::Resource,
-            "crashed" => MintStatus::Crashed,
-            "abandoned" => MintStatus::Abandoned,
-            other => MintStatus::Other(other.to_owned()),
-        }
-    }
-
-    /// The name as written in reports.
-    pub fn as_str(&self) -> &str {
-        match self {
-            MintStatus::Minted => "minted",
-            MintStatus::Refused => "refused",
-            MintStatus::Failed => "failed",
-            MintStatus::Resource => "resource",
-            MintStatus::Crashed => "crashed",
-            MintStatus::Abandoned => "abandoned",
-            MintStatus::Other(s) => s,
-        }
-    }
-}
-
-impl Serialize for MintStatus {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
+pub use lane_core::{MintStatus, Named, Recipe};
 
 /// Which shape of JSON the report had.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -165,7 +79,7 @@ pub struct MintReport {
     pub shape: ReportShape,
     /// `status`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<MintStatus>,
+    pub status: Option<Named<MintStatus>>,
     /// `cell_key`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cell_key: Option<String>,
@@ -185,7 +99,7 @@ pub struct MintReport {
     /// claim: a child that died before it knew its recipe echoes
     /// `MintReport`'s default, `dynamo` (see [`MintReport::claimed_recipe`]).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub recipe: Option<Recipe>,
+    pub recipe: Option<Named<Recipe>>,
     /// `elapsed_s`: the child's own total.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub elapsed_s: Option<f64>,
@@ -213,9 +127,9 @@ impl MintReport {
     /// The echoed recipe, believed only when the report says `minted`
     /// (`mint_child.main` writes refusals and failures without a recipe, so
     /// they echo the struct's default).
-    pub fn claimed_recipe(&self) -> Option<&Recipe> {
+    pub fn claimed_recipe(&self) -> Option<Recipe> {
         match self.status {
-            Some(MintStatus::Minted) => self.recipe.as_ref(),
+            Some(Named::Known(MintStatus::Minted)) => self.recipe.as_ref()?.known(),
             _ => None,
         }
     }
@@ -224,7 +138,7 @@ impl MintReport {
     /// the ledger's own shape implies (an aot table is the aot recipe's),
     /// else none.
     pub fn believed_recipe(&self) -> Option<Recipe> {
-        self.claimed_recipe().cloned().or(match self.ledger {
+        self.claimed_recipe().or(match self.ledger {
             MintLedger::AotCompileRecord(_) | MintLedger::AotTableV1(_) => Some(Recipe::Aot),
             MintLedger::WarmSpansV1(_) => Some(Recipe::Dynamo),
             _ => None,
@@ -354,13 +268,13 @@ fn read_report(doc: &Node) -> Result<MintReport, ReportError> {
     let mut text = |key: &str| -> Result<Option<String>, ReportError> {
         Ok(obj.string(key)?.filter(|s| !s.is_empty()))
     };
-    let status = text("status")?.map(|s| MintStatus::parse(&s));
+    let status = text("status")?.map(|s| Named::parse(&s));
     let cell_key = text("cell_key")?;
     let artifact = text("artifact")?;
     let digest = text("digest")?;
     let detail = text("detail")?;
     let phase = text("phase")?;
-    let recipe = text("recipe")?.map(|s| Recipe::parse(&s));
+    let recipe = text("recipe")?.map(|s| Named::parse(&s));
     let elapsed_s = obj.seconds("elapsed_s")?;
     let parent_wall_s = obj.seconds("parent_wall_s")?;
     let peak_vram_bytes = obj.count("peak_vram_bytes")?.filter(|b| *b > 0);
@@ -385,8 +299,8 @@ fn read_report(doc: &Node) -> Result<MintReport, ReportError> {
     // The status of a record comes from the child's exit code.
     let status = status.or(match &ledger {
         MintLedger::AotCompileRecord(r) => match r.exit {
-            Some(0) => Some(MintStatus::Minted),
-            Some(_) => Some(MintStatus::Failed),
+            Some(0) => Some(Named::Known(MintStatus::Minted)),
+            Some(_) => Some(Named::Known(MintStatus::Failed)),
             None => None,
         },
         _ => None,
@@ -717,7 +631,7 @@ mod tests {
         assert_eq!(r.phase, None);
         assert_eq!(r.peak_vram_bytes, None);
         assert_eq!(r.detail.as_deref(), Some("AttributeError: x"));
-        assert_eq!(r.recipe, Some(Recipe::Dynamo));
+        assert_eq!(r.recipe, Some(Named::Known(Recipe::Dynamo)));
         assert_eq!(r.claimed_recipe(), None);
         assert_eq!(r.believed_recipe(), None);
     }

@@ -203,7 +203,10 @@ fn real_failure_reports_carry_their_detail_and_their_echo_is_not_believed() {
         assert_eq!(b.detail.as_deref(), v["detail"].as_str());
         assert!(b.detail.as_deref().unwrap().starts_with("AttributeError: "));
         assert_eq!(b.phase, None, "an empty phase is absent");
-        assert_eq!(b.recipe_echo, Some(Recipe::Dynamo));
+        assert_eq!(
+            b.recipe_echo,
+            Some(lane_ledger::report::Named::Known(Recipe::Dynamo))
+        );
         assert_eq!(b.recipe, None, "a failed report's echo is not a claim");
         assert_eq!(b.ledger, LedgerKind::PhasesOnly);
         let k = kinds(&b);
@@ -355,7 +358,10 @@ fn aborted_pooled_table_keeps_its_seconds_and_says_where_it_stopped() {
         .map(|e| e.name.as_str())
         .collect();
     assert_eq!(failed, [pool["oom_entry"].as_str().unwrap()]);
-    assert_eq!(b.recipe_echo, Some(Recipe::Dynamo));
+    assert_eq!(
+        b.recipe_echo,
+        Some(lane_ledger::report::Named::Known(Recipe::Dynamo))
+    );
     assert_eq!(b.recipe, Some(Recipe::Aot));
     assert!(b.detail.as_deref().unwrap().contains("SIGKILL"));
 }

@@ -11,9 +11,10 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use lane_kube::{JobEnd, KubeConfig, KubeProgress, MintJob, StagedWheel};
+use lane_core::Progress;
+use lane_core::Summary;
+use lane_kube::{JobEnd, KubeConfig, MintJob, StagedWheel};
 use lane_mint::collect::{collect, NoBundle};
-use lane_mint::gather::Summary;
 
 use super::Args;
 use crate::exit::{CliError, CliResult, Exit};
@@ -44,7 +45,7 @@ fn staged_wheel(
     store: &dyn lane_store::ArtifactStore,
     key: &str,
     ttl: Duration,
-) -> Result<(StagedWheel, Option<StagedWheel>), CliError> {
+) -> Result<(StagedWheel, Option<StagedWheel>, lane_core::WheelRef), CliError> {
     let fail = |e: lane_store::StoreError| CliError::new(Exit::Precondition, e);
     let wheel_key = lane_store::StoreKey::new(key.to_owned())
         .map_err(|e| CliError::new(Exit::Usage, anyhow::anyhow!("--wheel-key: {e}")))?;
@@ -56,20 +57,8 @@ fn staged_wheel(
     })?;
     let manifest_key = lane_store::StoreKey::new(format!("{dir}/manifest.json")).map_err(fail)?;
     let bytes = store.get(&manifest_key).map_err(fail)?;
-    // Only what a pod needs: the file names and their digests.
-    #[derive(serde::Deserialize)]
-    struct Source {
-        file: String,
-        sha256: String,
-    }
-    #[derive(serde::Deserialize)]
-    struct Manifest {
-        wheel: String,
-        sha256: String,
-        #[serde(default)]
-        source: Option<Source>,
-    }
-    let manifest: Manifest = serde_json::from_slice(&bytes).map_err(|e| {
+    // The type `lane wheel` wrote it with.
+    let manifest: lane_wheel::WheelManifest = serde_json::from_slice(&bytes).map_err(|e| {
         CliError::new(
             Exit::InvalidInput,
             anyhow::anyhow!(
@@ -129,7 +118,13 @@ fn staged_wheel(
         }
         None => None,
     };
-    Ok((staged(&wheel_key, manifest.sha256)?, source))
+    let shown = lane_core::WheelRef {
+        file: manifest.wheel.clone(),
+        sha256: manifest.sha256.clone(),
+        key: Some(key.to_owned()),
+        commit: Some(manifest.commit.clone()),
+    };
+    Ok((staged(&wheel_key, manifest.sha256)?, source, shown))
 }
 
 /// A run is what it runs: its first `lane mint` keeps every mint's spec
@@ -243,9 +238,9 @@ pub fn run(args: &Args, loaded: &crate::lane::LoadedLane) -> CliResult {
         }
         (None, _) => None,
     };
-    let (wheel, source) = match wheel {
-        Some((w, s)) => (Some(w), s),
-        None => (None, None),
+    let (wheel, source, wheel_ref) = match wheel {
+        Some((w, s, r)) => (Some(w), s, Some(r)),
+        None => (None, None, None),
     };
     let needs_source = lane
         .mint
@@ -305,7 +300,7 @@ pub fn run(args: &Args, loaded: &crate::lane::LoadedLane) -> CliResult {
     let wanted: Vec<_> = all
         .into_iter()
         .zip(&mints)
-        .filter(|(_, m)| !ended.contains(&m.id.slot()))
+        .filter(|(_, m)| !ended.contains(&m.id.slot().to_string()))
         .map(|(j, _)| j)
         .collect();
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -317,16 +312,7 @@ pub fn run(args: &Args, loaded: &crate::lane::LoadedLane) -> CliResult {
     let (backend, ends) = rt
         .block_on(async {
             let backend = lane_kube::KubeBackend::connect(cfg.clone()).await?;
-            let mut on = |p: KubeProgress| match p {
-                KubeProgress::Adopted(n) => {
-                    eprintln!("adopted   {n} Jobs from an earlier lane mint")
-                }
-                KubeProgress::Created(id) => eprintln!("created   {id}"),
-                KubeProgress::AdoptedOnConflict(id) => {
-                    eprintln!("adopted   {id} (its Job already existed)")
-                }
-                KubeProgress::State(id, state) => eprintln!("{id}: {state}"),
-            };
+            let mut on = |p: Progress| eprintln!("{p}");
             let ends = backend
                 .run_lane(
                     &lane_name,
@@ -344,9 +330,13 @@ pub fn run(args: &Args, loaded: &crate::lane::LoadedLane) -> CliResult {
         })?;
 
     // Every Job has ended: gather each slot from its bundles in the store.
+    let provenance = lane_core::Provenance {
+        wheel: wheel_ref,
+        guard: super::provenance::guards(loaded, args.repo.as_deref())?,
+    };
     let out = std::path::absolute(args.out.join("lanes").join(lane.version.as_str()))
         .map_err(|e| CliError::new(Exit::Failure, e))?;
-    let mut no_bundle = |id: &lane_mint::plan::MintId| {
+    let mut no_bundle = |id: &lane_core::MintId| {
         let end = ends.get(&id.to_string());
         let job = end
             .map(|e| e.job.clone())
@@ -369,6 +359,7 @@ pub fn run(args: &Args, loaded: &crate::lane::LoadedLane) -> CliResult {
         store.as_ref(),
         Some(&args.run_id),
         &out,
+        &provenance,
         &mut no_bundle,
     )
     .map_err(|e| CliError::new(Exit::Failure, e))?;

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use lane_mint::local::{LocalRun, Progress};
-use lane_mint::plan::plan;
+use lane_core::Progress;
+use lane_mint::local::LocalRun;
 use lane_mint::MintError;
 
 use crate::exit::{CliError, CliResult, Exit};
@@ -18,6 +18,7 @@ use crate::lane::load;
 use crate::output::print_json;
 
 mod kube;
+mod provenance;
 pub use kube::load_config as load_kube_config;
 
 /// Arguments of `lane mint`.
@@ -148,7 +149,7 @@ pub fn run(args: Args) -> CliResult {
         ));
     }
     if args.dry_run {
-        let mints: Vec<String> = plan(lane).into_iter().map(|p| p.id.to_string()).collect();
+        let mints: Vec<String> = lane.plan().into_iter().map(|p| p.id.to_string()).collect();
         if args.json {
             print_json(&PlanOut {
                 lane: lane.version.to_string(),
@@ -179,7 +180,9 @@ pub fn run(args: Args) -> CliResult {
     let out = std::path::absolute(args.out.join("lanes").join(lane.version.as_str()))
         .map_err(|e| CliError::new(Exit::Failure, e))?;
     let source = source_tree(&args, &loaded, &out)?;
+    let provenance = provenance::local(&loaded, args.wheel.as_deref(), args.repo.as_deref())?;
     let run = LocalRun {
+        provenance,
         lane,
         source,
         out: out.clone(),
@@ -195,7 +198,7 @@ pub fn run(args: Args) -> CliResult {
         }),
         stop: &stop,
     };
-    let total = plan(lane).len();
+    let total = lane.plan().len();
     // A progress bar on a terminal; plain lines otherwise (logs, CI, pods).
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = indicatif::ProgressBar::new(total as u64);
@@ -208,23 +211,14 @@ pub fn run(args: Args) -> CliResult {
         b
     });
     let mut on = |p: Progress| {
-        let line = match &p {
-            Progress::Started(id) => format!("started   {id}"),
-            Progress::Adopted(id) => {
-                format!("adopted   {id} (still running from an earlier lane mint)")
-            }
-            Progress::Finished(id, outcome, wall, why) => {
-                format!("finished  {id}: {outcome:?} in {wall:.3} s ({why})")
-            }
-            Progress::Retry(id, d) => format!("retry     {id}: {d:?}"),
-        };
+        let line = p.to_string();
         match &bar {
             Some(b) => {
-                if matches!(p, Progress::Finished(..)) {
+                if matches!(p, Progress::Finished { .. }) {
                     b.inc(1);
                 }
                 b.set_message(line.clone());
-                if !matches!(p, Progress::Started(..)) {
+                if !matches!(p, Progress::Started { .. }) {
                     b.println(line);
                 }
             }
@@ -373,7 +367,7 @@ pub fn check_run_id(run: &str) -> Result<(), CliError> {
 }
 
 /// One line per slot: its final attempt, outcome, seconds (all attempts) and why.
-fn print_slots(summary: &lane_mint::gather::Summary) {
+fn print_slots(summary: &lane_core::Summary) {
     for m in &summary.mints {
         let wall = match (m.wall_s, m.job_s) {
             (Some(w), _) => format!("{w:.3} s"),
@@ -381,7 +375,7 @@ fn print_slots(summary: &lane_mint::gather::Summary) {
             (None, None) => "- (not measured)".to_owned(),
         };
         println!(
-            "  {:<40} a{} {:?} {wall}  {}",
+            "  {:<40} a{} {} {wall}  {}",
             m.slot, m.attempt, m.status, m.reason
         );
     }

@@ -2,9 +2,9 @@
 //! `docs/report.md`) into `lane_render::LaneResults`:
 //!
 //! ```text
-//! <results>/summary.json              optional: lane, green, wheel, guard, replay
+//! <results>/summary.json              optional: lane_core::Summary
 //! <results>/<cell>/<gpu>/r<N>/report.json   the mint report (absent: not measured)
-//! <results>/<cell>/<gpu>/r<N>/mint.json     the orchestrator's record of the job
+//! <results>/<cell>/<gpu>/r<N>/mint.json     lane_core::MintRecord: the orchestrator's record
 //! <results>/<cell>/<gpu>/r<N>/artifacts/    the artifact tree (r1 vs r2 diff)
 //! ```
 //!
@@ -19,6 +19,8 @@ use lane_ledger::report::DEFAULT_MAX_REPORT_BYTES;
 use lane_ledger::{compare, from_report, MintBreakdown, NoiseRule};
 use lane_render::{CellResult, GuardVerdict, MintRecord, RepeatResult, Wheel};
 use serde_json::Value;
+
+use lane_core::results::Contract;
 
 use crate::exit::{CliError, Exit};
 
@@ -39,8 +41,26 @@ pub struct Summary {
     pub replay: bool,
 }
 
-/// A JSON file lane reads whole (at most the report cap): `None` when it
-/// does not exist; not JSON is an invalid input naming line and column.
+/// A file lane wrote, read back through the type that wrote it: `None`
+/// when it does not exist; above the cap, or not that type, is an invalid
+/// input naming the file, line, column and JSON path.
+fn read_contract<T: Contract>(path: &Path) -> Result<Option<T>, CliError> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io(path, e)),
+        Ok(m) if m.len() > DEFAULT_MAX_REPORT_BYTES => {
+            return Err(invalid(path, "file above the 256 MiB cap"))
+        }
+        Ok(_) => {}
+    }
+    let bytes = std::fs::read(path).map_err(|e| io(path, e))?;
+    T::from_json(&path.display().to_string(), &bytes)
+        .map(Some)
+        .map_err(|e| CliError::new(Exit::InvalidInput, e))
+}
+
+/// A foreign JSON file lane reads whole (at most the report cap): `None`
+/// when it does not exist; not JSON is an invalid input naming line and column.
 pub(crate) fn read_json(path: &Path) -> Result<Option<Value>, CliError> {
     match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -63,30 +83,22 @@ pub(crate) fn read_json(path: &Path) -> Result<Option<Value>, CliError> {
     })
 }
 
-fn str_at(v: &Value, k: &str) -> Option<String> {
-    v.get(k).and_then(Value::as_str).map(str::to_owned)
-}
-
 /// Reads `summary.json` (absent: everything unknown).
 pub fn summary(dir: &Path) -> Result<Summary, CliError> {
-    let Some(v) = read_json(&dir.join("summary.json"))? else {
+    let Some(s) = read_contract::<lane_core::Summary>(&dir.join(lane_core::Summary::FILE))? else {
         return Ok(Summary::default());
     };
     Ok(Summary {
-        green: v.get("green").and_then(Value::as_bool),
-        wheel: v.get("wheel").and_then(|w| {
-            Some(Wheel {
-                file: str_at(w, "file")?,
-                sha256: str_at(w, "sha256")?,
-            })
+        green: Some(s.green),
+        wheel: s.wheel.map(|w| Wheel {
+            file: w.file,
+            sha256: w.sha256,
         }),
-        guard: v.get("guard").and_then(|g| {
-            Some(GuardVerdict {
-                passed: g.get("passed")?.as_bool()?,
-                summary: str_at(g, "summary").unwrap_or_default(),
-            })
+        guard: s.guard.map(|g| GuardVerdict {
+            passed: g.passed,
+            summary: g.summary,
         }),
-        replay: v.get("replay").and_then(Value::as_bool).unwrap_or(false),
+        replay: s.replay,
     })
 }
 
@@ -100,16 +112,6 @@ fn subdirs(dir: &Path) -> Result<Vec<(String, PathBuf)>, CliError> {
     }
     out.sort();
     Ok(out)
-}
-
-fn mint_record(path: &Path) -> Result<Option<MintRecord>, CliError> {
-    Ok(read_json(path)?.map(|v| MintRecord {
-        status: str_at(&v, "status"),
-        wall_s: v.get("wall_s").and_then(Value::as_f64),
-        exit_code: v.get("exit_code").and_then(Value::as_i64),
-        attempt: v.get("attempt").and_then(Value::as_u64).map(|a| a as u32),
-        replay: v.get("replay").and_then(Value::as_bool).unwrap_or(false),
-    }))
 }
 
 fn breakdown(path: &Path, label: &str) -> Result<MintBreakdown, CliError> {
@@ -182,10 +184,17 @@ fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, CliError> {
     let mut recipe = None;
     for (n, p) in &runs {
         let label = format!("{cell}/{gpu}/r{n}");
-        let mint = mint_record(&p.join("mint.json"))?;
+        let record = read_contract::<lane_core::MintRecord>(&p.join(lane_core::MintRecord::FILE))?;
         if recipe.is_none() {
-            recipe = read_json(&p.join("mint.json"))?.and_then(|v| str_at(&v, "recipe"));
+            recipe = record.as_ref().map(|m| m.recipe.as_str().to_owned());
         }
+        let mint = record.map(|m| MintRecord {
+            status: Some(m.status.as_str().to_owned()),
+            wall_s: m.wall_s,
+            exit_code: m.exit_code.map(i64::from),
+            attempt: Some(m.attempt),
+            replay: m.replay,
+        });
         repeats.push(RepeatResult {
             repeat: *n,
             mint,

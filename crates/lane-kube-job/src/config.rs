@@ -154,32 +154,36 @@ fn default_uid() -> i64 {
 /// Environment names that hold credentials: never plain values in a Job
 /// (they come from `storeSecret`). The same names the agent keeps from the
 /// mint.
-pub const SECRET_ENV: &[&str] = lane_mint::agent::SCRUBBED_ENV;
+pub const SECRET_ENV: &[&str] = lane_core::secret::CREDENTIAL_ENV;
 
 impl KubeConfig {
     /// Refuses what would put a credential in plain text into every Job: a
     /// `storeEnv` entry named like one ([`SECRET_ENV`]).
-    pub fn check(&self) -> Result<(), crate::KubeError> {
+    pub fn check(&self) -> Result<(), crate::JobError> {
         if let Some(k) = self
             .store_env
             .keys()
             .find(|k| SECRET_ENV.contains(&k.as_str()))
         {
-            return Err(crate::KubeError::SecretInStoreEnv { key: k.clone() });
+            return Err(crate::JobError::SecretInStoreEnv { key: k.clone() });
         }
         // A `user:password@` in a URL is a credential too, and the store and
         // storeEnv values are written into every Job as they are.
-        if self.store.as_deref().is_some_and(lane_store::has_userinfo) {
-            return Err(crate::KubeError::CredentialInUrl {
+        if self
+            .store
+            .as_deref()
+            .is_some_and(lane_core::secret::has_userinfo)
+        {
+            return Err(crate::JobError::CredentialInUrl {
                 key: "store".into(),
             });
         }
         if let Some((k, _)) = self
             .store_env
             .iter()
-            .find(|(_, v)| lane_store::has_userinfo(v))
+            .find(|(_, v)| lane_core::secret::has_userinfo(v))
         {
-            return Err(crate::KubeError::CredentialInUrl {
+            return Err(crate::JobError::CredentialInUrl {
                 key: format!("storeEnv.{k}"),
             });
         }

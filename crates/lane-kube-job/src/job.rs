@@ -14,12 +14,12 @@ use k8s_openapi::api::core::v1::{
 };
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use lane_core::MintId;
 use lane_file::{LaneFile, Recipe};
-use lane_mint::plan::{plan, MintId};
 use sha2::{Digest, Sha256};
 
 use crate::config::KubeConfig;
-use crate::KubeError;
+use crate::JobError;
 
 /// Label: the lane version.
 pub const LABEL_LANE: &str = "lane.dev/lane";
@@ -114,7 +114,7 @@ impl MintJob {
         run_id: &str,
         wheel: Option<&StagedWheel>,
         store: Option<&str>,
-    ) -> Result<Vec<MintJob>, KubeError> {
+    ) -> Result<Vec<MintJob>, JobError> {
         Self::plan_with_source(lane, run_id, wheel, None, store)
     }
 
@@ -126,18 +126,18 @@ impl MintJob {
         wheel: Option<&StagedWheel>,
         source: Option<&StagedWheel>,
         store: Option<&str>,
-    ) -> Result<Vec<MintJob>, KubeError> {
+    ) -> Result<Vec<MintJob>, JobError> {
         let Some(matrix) = &lane.mint else {
             return Ok(Vec::new());
         };
-        plan(lane)
+        lane.plan()
             .into_iter()
             .map(|p| {
                 let cell = matrix
                     .cells
                     .iter()
                     .find(|c| c.name.as_str() == p.id.cell)
-                    .ok_or_else(|| KubeError::UnknownCell(p.id.cell.clone()))?;
+                    .ok_or_else(|| JobError::UnknownCell(p.id.cell.clone()))?;
                 Ok(MintJob {
                     id: p.id,
                     recipe: p.recipe,
@@ -364,11 +364,11 @@ fn empty_dir(name: &str) -> Volume {
 }
 
 /// The Job for one mint attempt.
-pub fn job_for(mint: &MintJob, cfg: &KubeConfig) -> Result<Job, KubeError> {
+pub fn job_for(mint: &MintJob, cfg: &KubeConfig) -> Result<Job, JobError> {
     let class = cfg
         .gpu_classes
         .get(&mint.id.gpu)
-        .ok_or_else(|| KubeError::UnknownGpuClass {
+        .ok_or_else(|| JobError::UnknownGpuClass {
             gpu: mint.id.gpu.clone(),
             known: cfg
                 .gpu_classes
@@ -547,12 +547,12 @@ pub fn spec_of(job: &Job) -> Option<&str> {
 }
 
 /// Every Job of `mints` as one multi-document YAML stream (`--dry-run`).
-pub fn jobs_yaml(mints: &[MintJob], cfg: &KubeConfig) -> Result<String, KubeError> {
+pub fn jobs_yaml(mints: &[MintJob], cfg: &KubeConfig) -> Result<String, JobError> {
     let mut out = String::new();
     for m in mints {
         let job = job_for(m, cfg)?;
         out.push_str("---\n");
-        out.push_str(&serde_yaml::to_string(&job)?);
+        out.push_str(&serde_yaml::to_string(&job).map_err(JobError::Yaml)?);
     }
     Ok(out)
 }

@@ -1,0 +1,80 @@
+//! What a lane mints with, for `summary.json`: the wheel its mints install
+//! and the guards' verdict on the lane branch's head. Recorded when lane
+//! knows them, absent otherwise (never guessed).
+
+use std::io::Read;
+use std::path::Path;
+
+use lane_core::{GuardRecord, Provenance, WheelRef};
+use sha2::{Digest, Sha256};
+
+use crate::exit::{CliError, Exit};
+use crate::lane::LoadedLane;
+
+/// The wheel file the local backend installs, fingerprinted.
+pub fn wheel_file(path: &Path) -> Result<WheelRef, CliError> {
+    let fail = |e: std::io::Error| {
+        CliError::new(
+            Exit::InvalidInput,
+            anyhow::anyhow!("--wheel {}: {e}", path.display()),
+        )
+    };
+    let mut f = std::fs::File::open(path).map_err(fail)?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = f.read(&mut buf).map_err(fail)?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+    }
+    Ok(WheelRef {
+        file: path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        sha256: lane_core::hex::hex(&hasher.finalize()),
+        key: None,
+        commit: None,
+    })
+}
+
+/// The guards on the lane branch's head, when the lane's repository is on
+/// this machine (`--repo`, or a local upstream) and the branch exists. A
+/// URL upstream is not cloned for this: minting never needs the network.
+pub fn guards(loaded: &LoadedLane, repo: Option<&Path>) -> Result<Option<GuardRecord>, CliError> {
+    if repo.is_none() && loaded.lane.upstream.is_url() {
+        tracing::info!("guards not recorded: the upstream is a URL and no --repo was given");
+        return Ok(None);
+    }
+    let dir = crate::lane::repository(loaded, repo)?;
+    let Ok(repo) = lane_git::repo::open(&dir) else {
+        tracing::info!(repo = %dir.display(), "guards not recorded: no repository there");
+        return Ok(None);
+    };
+    let branch = loaded.lane.branch_name();
+    let Ok(head) = lane_git::repo::resolve_commit(&repo, "lane branch", &branch) else {
+        tracing::info!(%branch, "guards not recorded: the lane branch does not exist");
+        return Ok(None);
+    };
+    let base = lane_git::repo::resolve_commit(&repo, "base tag", loaded.lane.base.as_str())
+        .map_err(crate::cmd::cut::git_exit)?;
+    let mut ids = lane_git::repo::PatchIds::default();
+    let report =
+        lane_git::guard::check_after(&repo, &loaded.lane, base.id(), head.id(), &branch, &mut ids)
+            .map_err(crate::cmd::cut::git_exit)?;
+    Ok(Some(report.record(head.id())))
+}
+
+/// Both, for the local backend.
+pub fn local(
+    loaded: &LoadedLane,
+    wheel: Option<&Path>,
+    repo: Option<&Path>,
+) -> Result<Provenance, CliError> {
+    Ok(Provenance {
+        wheel: wheel.map(wheel_file).transpose()?,
+        guard: guards(loaded, repo)?,
+    })
+}

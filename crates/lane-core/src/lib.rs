@@ -1,0 +1,41 @@
+//! lane's pure core: the nouns every other crate shares and the on-disk
+//! contracts lane writes and reads back.
+//!
+//! What it owns, each in one place:
+//! - [`id`]: a mint's identity (lane, cell, GPU class, cold repeat,
+//!   attempt), its slot, and the run plan (every cell × GPU × repeat);
+//! - [`status`]: the ONE mint status vocabulary (the upstream's report
+//!   statuses), how a process ended, what a report said, and the retry table;
+//! - [`recipe`]: the ONE recipe type (`dynamo`, `aot`);
+//! - [`progress`]: the ONE progress event the local and kube backends emit;
+//! - [`results`]: every file of a lane's results folder and result bundle
+//!   (`summary.json`, `mint.json`, `result.json`), written and read through
+//!   these same types, with a kept JSON Schema (`docs/schemas/`);
+//! - [`secret`]: the one secret wrapper and the one URL-credential redaction;
+//! - [`vocab`]: a word a report uses for one of these vocabularies, known
+//!   or kept as written;
+//! - [`hex`]: lowercase hex of digests.
+//!
+//! What it must not touch: no filesystem, no processes, no clock, no
+//! network, no async runtime, no other lane crate. It takes values and
+//! bytes and returns values; writing a file is the edges' job.
+
+pub mod hex;
+pub mod id;
+pub mod progress;
+pub mod recipe;
+pub mod results;
+pub mod secret;
+pub mod status;
+pub mod vocab;
+
+pub use id::{plan_mints, MintId, PlannedMint, SlotId};
+pub use progress::Progress;
+pub use recipe::Recipe;
+pub use results::{
+    schema_texts, schemas, AgentResult, ArtifactState, BundleState, Contract, ContractError,
+    FileFingerprint, GuardRecord, MintRecord, Provenance, SlotSummary, Summary, WheelRef,
+};
+pub use secret::Secret;
+pub use status::{retry, MintStatus, ProcessEnd, ReportState, RetryDecision, RetryPolicy};
+pub use vocab::{Named, Vocabulary};

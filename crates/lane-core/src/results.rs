@@ -1,0 +1,423 @@
+//! The results folder and the result bundle: every file lane writes there
+//! is one of these types, and lane reads it back through the same type.
+//!
+//! ```text
+//! <results>/summary.json                 Summary: is the lane green, with what wheel and guards
+//! <results>/<cell>/<gpu>/r<N>/mint.json  MintRecord: the attempt the slot ended with
+//! <results>/<cell>/<gpu>/r<N>/report.json   the upstream's mint report (its bytes, as written)
+//! <results>/<cell>/<gpu>/r<N>/artifacts/    the cell the report names
+//! bundle.zip: result.json                AgentResult: what the agent saw
+//! ```
+//!
+//! The kept JSON Schemas are `docs/schemas/{summary,mint,result}.schema.json`
+//! ([`schemas`]; a test keeps them current).
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::{MintId, MintStatus, ProcessEnd, Recipe, ReportState};
+
+/// `summary.json`: is the lane green, with which wheel and guards, and what
+/// each slot ended as.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Summary {
+    /// The lane.
+    pub lane: String,
+    /// Every slot minted.
+    pub green: bool,
+    /// Any slot replayed a recorded mint instead of compiling.
+    pub replay: bool,
+    /// The wheel every mint installed (absent: the mints installed none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wheel: Option<WheelRef>,
+    /// The guards, evaluated on the commit the lane minted (absent: lane had
+    /// no repository to evaluate them in).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard: Option<GuardRecord>,
+    /// Each slot's final status.
+    pub mints: Vec<SlotSummary>,
+}
+
+/// What a lane minted with: the wheel its mints installed and the guards'
+/// verdict on the commit it was built from. The backends copy it into
+/// [`Summary`] as they are given it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Provenance {
+    /// The wheel, when the mints installed one.
+    pub wheel: Option<WheelRef>,
+    /// The guards' verdict, when lane evaluated them.
+    pub guard: Option<GuardRecord>,
+}
+
+/// The wheel a lane's mints installed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WheelRef {
+    /// Its file name.
+    pub file: String,
+    /// Its sha256, hex.
+    pub sha256: String,
+    /// Its key in the artifact store, when it was staged there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// The commit it was built from, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+}
+
+/// The guards' verdict on the commit a lane minted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GuardRecord {
+    /// True when every guard passed.
+    pub passed: bool,
+    /// The commit they were evaluated on.
+    pub commit: String,
+    /// One line saying what was checked or what refused.
+    pub summary: String,
+}
+
+/// One slot in the summary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SlotSummary {
+    /// `<lane>/<cell>/<gpu>/r<N>`.
+    pub slot: String,
+    /// The final attempt.
+    pub attempt: u32,
+    /// Its status.
+    pub status: MintStatus,
+    /// Why.
+    pub reason: String,
+    /// Seconds summed over every attempt that measured any; absent when none did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wall_s: Option<f64>,
+    /// Seconds of the slot's Kubernetes Job, when no bundle measured the mint.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_s: Option<f64>,
+}
+
+/// `mint.json`: lane's own record of the attempt a slot ended with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MintRecord {
+    /// The cell.
+    pub cell: String,
+    /// The GPU class.
+    pub gpu: String,
+    /// The cell's recipe.
+    pub recipe: Recipe,
+    /// The cold repeat.
+    pub repeat: u32,
+    /// The attempt this slot ended with.
+    pub attempt: u32,
+    /// Its status.
+    pub status: MintStatus,
+    /// Why.
+    pub reason: String,
+    /// Wall seconds of this attempt (a failed mint keeps its seconds);
+    /// absent when nothing measured it (its agent vanished, its pod never
+    /// ran), never 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wall_s: Option<f64>,
+    /// The exit code, when it exited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
+    /// Whether the mint replayed a recorded mint.
+    pub replay: bool,
+    /// Wall seconds of every attempt of this slot that measured any, in
+    /// order (retries cost too).
+    pub attempts_wall_s: Vec<f64>,
+    /// Where the result bundle went.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bundle: Option<BundleState>,
+    /// Seconds the attempt's Kubernetes Job ran, start to end (waiting for
+    /// a node, pulling images and installing the wheel included), when no
+    /// bundle measured the mint itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_s: Option<f64>,
+    /// The last lines of what the attempt wrote to stderr (the agent's own
+    /// log in a pod, when no bundle came back).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub stderr_tail: String,
+    /// The cell the report's `artifact` named, and whether it was gathered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub artifact: Option<ArtifactState>,
+    /// What the agent noticed that changed no outcome (an echo not believed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// Where an attempt's result bundle went.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum BundleState {
+    /// Stored under this key.
+    Stored {
+        /// The store key.
+        key: String,
+        /// The bundle's sha256.
+        sha256: String,
+        /// Artifact files left out for size.
+        skipped: Vec<String>,
+    },
+    /// The upload failed; the attempt's folder still holds everything.
+    Failed {
+        /// The key it was meant for.
+        key: String,
+        /// Why, in words.
+        error: String,
+    },
+}
+
+/// What became of the artifact a report names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum ArtifactState {
+    /// Copied into the attempt's `artifacts/` folder.
+    Gathered {
+        /// The path the report named.
+        named: String,
+        /// Its name under `artifacts/`.
+        file: String,
+        /// Bytes.
+        size: u64,
+        /// sha256, hex.
+        sha256: String,
+        /// Whether it equals the report's `digest` (absent: no digest given).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        digest_matches: Option<bool>,
+    },
+    /// Not gathered, and why.
+    NotGathered {
+        /// The path the report named.
+        named: String,
+        /// Why, in words.
+        why: String,
+    },
+}
+
+/// One artifact file's fingerprint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FileFingerprint {
+    /// Path relative to the artifacts folder.
+    pub path: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// sha256, hex.
+    pub sha256: String,
+}
+
+/// `result.json`: what the agent writes as its last act, in the attempt's
+/// folder and in its bundle.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AgentResult {
+    /// The attempt.
+    pub id: MintId,
+    /// How it ended, classified.
+    pub outcome: MintStatus,
+    /// Why, in words.
+    pub reason: String,
+    /// What ended the process.
+    pub end: ProcessEnd,
+    /// What the report said.
+    pub report: ReportState,
+    /// Wall seconds of the mint command (kept for failed and killed mints
+    /// too); absent when no mint ran (the agent could not start it, or no
+    /// agent left a result).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wall_s: Option<f64>,
+    /// Unix time the mint started; absent when none started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<f64>,
+    /// Bytes the mint wrote to stdout and stderr.
+    pub output_bytes: u64,
+    /// The last lines of its stderr.
+    pub stderr_tail: String,
+    /// Every artifact file, fingerprinted.
+    pub files: Vec<FileFingerprint>,
+    /// Whether the mint replayed a recorded mint (no real compile).
+    pub replay: bool,
+    /// Where the result bundle went (absent when no store was given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bundle: Option<BundleState>,
+    /// The cell the report's `artifact` names, gathered into `artifacts/`
+    /// (absent: the report names none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub artifact: Option<ArtifactState>,
+    /// What the agent noticed that changes no outcome (an echo not believed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// A file of lane's own that does not read as its type.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}: {what} at line {line}, column {column} (JSON path `{path}`): {message}")]
+pub struct ContractError {
+    /// The file, as the caller named it.
+    pub file: String,
+    /// What the file should be (`lane's summary.json`).
+    pub what: &'static str,
+    /// Where in the document (`mints[2].status`).
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What was expected, in serde's words.
+    pub message: String,
+}
+
+/// One of the files in this module.
+pub trait Contract: Serialize + DeserializeOwned + JsonSchema {
+    /// Its file name.
+    const FILE: &'static str;
+    /// What it is, in words.
+    const WHAT: &'static str;
+
+    /// Reads it from `bytes` (of the file named `file`), naming the place
+    /// and what was expected when it does not read.
+    fn from_json(file: &str, bytes: &[u8]) -> Result<Self, ContractError> {
+        let fail = |path: String, inner: serde_json::Error| ContractError {
+            file: file.to_owned(),
+            what: Self::WHAT,
+            path,
+            line: inner.line(),
+            column: inner.column(),
+            message: inner.to_string(),
+        };
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        let value = serde_path_to_error::deserialize(&mut de)
+            .map_err(|e| fail(e.path().to_string(), e.into_inner()))?;
+        de.end().map_err(|e| fail(".".into(), e))?;
+        Ok(value)
+    }
+
+    /// Its bytes as lane writes them (pretty JSON, a final newline).
+    fn to_json(&self) -> Vec<u8> {
+        let mut v = serde_json::to_vec_pretty(self).expect("lane's own files always serialize");
+        v.push(b'\n');
+        v
+    }
+}
+
+impl Contract for Summary {
+    const FILE: &'static str = "summary.json";
+    const WHAT: &'static str = "not lane's summary.json";
+}
+
+impl Contract for MintRecord {
+    const FILE: &'static str = "mint.json";
+    const WHAT: &'static str = "not lane's mint.json";
+}
+
+impl Contract for AgentResult {
+    const FILE: &'static str = "result.json";
+    const WHAT: &'static str = "not lane's result.json";
+}
+
+/// The kept schemas: `(file name under docs/schemas/, schema)`.
+pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
+    vec![
+        ("summary.schema.json", schemars::schema_for!(Summary)),
+        ("mint.schema.json", schemars::schema_for!(MintRecord)),
+        ("result.schema.json", schemars::schema_for!(AgentResult)),
+    ]
+}
+
+/// The kept schemas as their files hold them (pretty JSON, a final newline).
+pub fn schema_texts() -> Vec<(&'static str, String)> {
+    schemas()
+        .into_iter()
+        .map(|(name, schema)| {
+            let mut text = serde_json::to_string_pretty(&schema).expect("a schema serializes");
+            text.push('\n');
+            (name, text)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kept_schemas_in_docs_are_current() {
+        let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/schemas");
+        for (name, text) in schema_texts() {
+            let kept = std::fs::read_to_string(docs.join(name)).unwrap_or_default();
+            assert!(
+                kept == text,
+                "docs/schemas/{name} is stale: run `just schema`"
+            );
+        }
+    }
+
+    fn summary() -> Summary {
+        Summary {
+            lane: "0.93.3".into(),
+            green: false,
+            replay: false,
+            wheel: Some(WheelRef {
+                file: "gen_worker-0.93.3-py3-none-any.whl".into(),
+                sha256: "ab".repeat(32),
+                key: Some("lanes/0.93.3/c0ffee/gen_worker-0.93.3-py3-none-any.whl".into()),
+                commit: Some("c0ffee".into()),
+            }),
+            guard: Some(GuardRecord {
+                passed: true,
+                commit: "c0ffee".into(),
+                summary: "wire-v1: 3 checks held".into(),
+            }),
+            mints: vec![SlotSummary {
+                slot: "0.93.3/rig-aot/L4/r1".into(),
+                attempt: 2,
+                status: MintStatus::Crashed,
+                reason: "killed by signal 9 without writing a report".into(),
+                wall_s: Some(12.5),
+                job_s: None,
+            }],
+        }
+    }
+
+    #[test]
+    fn a_summary_reads_back_as_it_was_written() {
+        let s = summary();
+        let bytes = s.to_json();
+        assert_eq!(Summary::from_json("summary.json", &bytes).unwrap(), s);
+        // Absent stays absent: no key, never 0 or null.
+        let text = String::from_utf8(bytes).unwrap();
+        assert!(!text.contains("job_s"), "{text}");
+    }
+
+    #[test]
+    fn a_bad_status_names_its_json_path_line_and_column() {
+        let mut v = serde_json::to_value(summary()).unwrap();
+        v["mints"][0]["status"] = "exploded".into();
+        let bytes = serde_json::to_vec_pretty(&v).unwrap();
+        let e = Summary::from_json("out/summary.json", &bytes).unwrap_err();
+        assert_eq!(e.path, "mints[0].status");
+        assert!(e.line > 1 && e.column > 1, "{e}");
+        let shown = e.to_string();
+        assert!(
+            shown.starts_with("out/summary.json: not lane's summary.json at line"),
+            "{shown}"
+        );
+        assert!(shown.contains("unknown variant `exploded`"), "{shown}");
+    }
+
+    #[test]
+    fn trailing_bytes_and_unknown_keys_are_refused() {
+        let mut bytes = summary().to_json();
+        bytes.extend_from_slice(b"{}");
+        assert!(Summary::from_json("s", &bytes).is_err());
+        let mut v = serde_json::to_value(summary()).unwrap();
+        v["wheel"]["url"] = "https://x".into();
+        let e = Summary::from_json("s", &serde_json::to_vec(&v).unwrap()).unwrap_err();
+        assert_eq!(e.path, "wheel.url");
+    }
+}

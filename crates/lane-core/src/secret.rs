@@ -1,0 +1,132 @@
+//! Secrets: ONE wrapper ([`Secret`], on the `secrecy` crate: zeroed on
+//! drop, `Debug`/`Display` print `***`) and ONE way to take credentials out
+//! of URLs and of text that may hold URLs.
+
+use secrecy::{ExposeSecret, SecretString};
+use std::fmt;
+
+/// A secret string (a token, a private key, a store key). The value is
+/// reachable only through [`Secret::expose`], for the one place that sends
+/// it; formatting it prints `***`.
+#[derive(Clone)]
+pub struct Secret(SecretString);
+
+impl Secret {
+    /// Wraps a secret value.
+    pub fn new(value: impl Into<String>) -> Self {
+        Secret(SecretString::from(value.into()))
+    }
+
+    /// The value, for the one place that sends it.
+    pub fn expose(&self) -> &str {
+        self.0.expose_secret()
+    }
+}
+
+impl PartialEq for Secret {
+    fn eq(&self, other: &Self) -> bool {
+        self.expose() == other.expose()
+    }
+}
+
+impl Eq for Secret {}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+impl fmt::Display for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("***")
+    }
+}
+
+/// `text` with every URL's `user:password@` replaced by `***@` (error
+/// messages, command lines, logs).
+pub fn redact_userinfo(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("://") {
+        out.push_str(&rest[..i + 3]);
+        rest = &rest[i + 3..];
+        let end = rest
+            .find(|c: char| c.is_whitespace() || c == '/')
+            .unwrap_or(rest.len());
+        if let Some(at) = rest[..end].rfind('@') {
+            out.push_str("***@");
+            rest = &rest[at + 1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A URL as it may be shown: no credentials, no query (a presigned URL's
+/// signature is a bearer secret until it expires), no fragment.
+pub fn shown_url(url: &str) -> String {
+    let no_query = url.split(['?', '#']).next().unwrap_or(url);
+    match no_query.split_once("://") {
+        Some((scheme, rest)) => {
+            let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+            let host = authority.rsplit('@').next().unwrap_or(authority);
+            format!("{scheme}://{host}{path}")
+        }
+        None => no_query.to_owned(),
+    }
+}
+
+/// Whether `url` carries credentials in its authority (`scheme://user@` or
+/// `scheme://user:password@`): a URL that is copied into manifests, Jobs or
+/// output must not.
+pub fn has_userinfo(url: &str) -> bool {
+    let no_query = url.split(['?', '#']).next().unwrap_or(url);
+    no_query.split_once("://").is_some_and(|(_, rest)| {
+        let authority = &rest[..rest.find('/').unwrap_or(rest.len())];
+        authority.contains('@')
+    })
+}
+
+/// The names of the environment variables that hold lane's credentials:
+/// the agent removes them from every mint's environment, and the Job
+/// builder refuses to copy them into a Job.
+pub const CREDENTIAL_ENV: &[&str] = &[
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "GITHUB_TOKEN",
+    "GH_TOKEN",
+    "LANE_GITHUB_APP_KEY",
+    "LANE_INDEX_TOKEN",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_secret_never_formats_its_value() {
+        let s = Secret::new("ghs_sekrit");
+        assert_eq!(format!("{s} {s:?}"), "*** Secret(***)");
+        assert_eq!(s.expose(), "ghs_sekrit");
+    }
+
+    #[test]
+    fn credentials_in_urls_are_redacted_shown_and_detected() {
+        assert_eq!(
+            redact_userinfo("clone https://x-access-token:ghs_secret@github.com/a/b failed"),
+            "clone https://***@github.com/a/b failed"
+        );
+        assert_eq!(
+            redact_userinfo("https://github.com/a/b"),
+            "https://github.com/a/b"
+        );
+        assert_eq!(
+            shown_url("https://u:p@host/legacy/x.whl?X-Amz-Signature=s#f"),
+            "https://host/legacy/x.whl"
+        );
+        assert!(has_userinfo("s3://KEY:secret@bucket/x"));
+        assert!(!has_userinfo("s3://bucket/x?a=b@c"));
+    }
+}

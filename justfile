@@ -28,6 +28,12 @@ lint:
 build-release:
     cargo build --release --locked -p lane-cli
 
+# The shipped binary: the dist profile (stripped, LTO, one codegen unit),
+# without the demo edge (no fixture generator in the product).
+dist:
+    cargo build --profile dist --locked -p lane-cli --no-default-features --features kube
+    @ls -l target/dist/lane
+
 # Test tools from PyPI/npm, installed into .tools/ (idempotent).
 tools:
     @mkdir -p {{tools}}/bin target

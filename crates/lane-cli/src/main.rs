@@ -47,13 +47,16 @@ enum Command {
     /// Where every mint of a lane stands (from its run store).
     Status(cmd::status::Args),
     /// Delete a lane's Kubernetes Jobs and their pods.
+    #[cfg(feature = "kube")]
     Cancel(cmd::cancel::Args),
     /// Wrap one mint where it runs (used by the backends).
     Agent(cmd::agent::Args),
     /// A mint command that replays a recorded real mint (for the demo; labelled replay).
+    #[cfg(feature = "demo")]
     #[command(name = "replay-mint")]
     ReplayMint(cmd::replay::Args),
     /// Run a whole lane on embedded defaults: no cluster, no GitHub, no GPU.
+    #[cfg(feature = "demo")]
     Demo(cmd::demo::Args),
 }
 
@@ -90,11 +93,14 @@ fn main() -> ExitCode {
         Command::Schema(args) => cmd::schema::run(args),
         Command::Ledger(args) => cmd::ledger::run(args),
         Command::Diff(args) => cmd::diff::run(args),
+        #[cfg(feature = "demo")]
         Command::Demo(args) => cmd::demo::run(args),
         Command::Mint(args) => cmd::mint::run(args),
         Command::Status(args) => cmd::status::run(args),
+        #[cfg(feature = "kube")]
         Command::Cancel(args) => cmd::cancel::run(args),
         Command::Agent(args) => cmd::agent::run(args),
+        #[cfg(feature = "demo")]
         Command::ReplayMint(args) => cmd::replay::run(args),
         Command::Wheel(args) => cmd::wheel::run(args),
         Command::Publish(args) => cmd::publish::run(args),

@@ -193,8 +193,8 @@ pub fn run(args: Args) -> CliResult {
             if args.exit_by_outcome {
                 let code = match result.outcome {
                     MintStatus::Minted | MintStatus::Abandoned => 0,
-                    MintStatus::Refused => lane_kube::EXIT_REFUSED,
-                    MintStatus::Failed => lane_kube::EXIT_FAILED,
+                    MintStatus::Refused => lane_kube_job::EXIT_REFUSED,
+                    MintStatus::Failed => lane_kube_job::EXIT_FAILED,
                     MintStatus::Crashed | MintStatus::Resource => 1,
                 };
                 if code != 0 {

@@ -1,14 +1,17 @@
 //! One module per subcommand: each has an `Args` (clap derive) and a `run`.
 
 pub mod agent;
+#[cfg(feature = "kube")]
 pub mod cancel;
 pub mod cut;
+#[cfg(feature = "demo")]
 pub mod demo;
 pub mod diff;
 pub mod guard;
 pub mod ledger;
 pub mod mint;
 pub mod publish;
+#[cfg(feature = "demo")]
 pub mod replay;
 pub mod report;
 pub mod schema;

@@ -17,8 +17,10 @@ use crate::exit::{CliError, CliResult, Exit};
 use crate::lane::load;
 use crate::output::print_json;
 
+#[cfg(feature = "kube")]
 mod kube;
 mod provenance;
+#[cfg(feature = "kube")]
 pub use kube::load_config as load_kube_config;
 
 /// Arguments of `lane mint`.
@@ -132,7 +134,15 @@ pub fn run(args: Args) -> CliResult {
     };
     match args.backend.as_str() {
         "local" => {}
+        #[cfg(feature = "kube")]
         "kube" => return kube::run(&args, &loaded),
+        #[cfg(not(feature = "kube"))]
+        "kube" => {
+            return Err(CliError::new(
+                Exit::Usage,
+                anyhow::anyhow!("this lane was built without the kube backend (cargo feature `kube`)"),
+            ))
+        }
         other => {
             return Err(CliError::new(
                 Exit::Usage,
@@ -357,7 +367,7 @@ fn source_tree(
 
 /// `--run-id`: a label value and a store key segment as it is (exit 2 otherwise).
 pub fn check_run_id(run: &str) -> Result<(), CliError> {
-    if lane_kube::valid_run_id(run) {
+    if lane_kube_job::valid_run_id(run) {
         return Ok(());
     }
     Err(CliError::new(

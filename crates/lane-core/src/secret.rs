@@ -23,6 +23,18 @@ impl Secret {
     }
 }
 
+impl From<&str> for Secret {
+    fn from(value: &str) -> Self {
+        Secret::new(value)
+    }
+}
+
+impl From<String> for Secret {
+    fn from(value: String) -> Self {
+        Secret::new(value)
+    }
+}
+
 impl PartialEq for Secret {
     fn eq(&self, other: &Self) -> bool {
         self.expose() == other.expose()

@@ -108,6 +108,15 @@ fn load(
 ) -> Result<LaneResults, CliError> {
     let version = lane.version.to_string();
     let summary = results::summary(results_dir)?;
+    if let Some(theirs) = summary.lane.as_deref().filter(|l| *l != version) {
+        return Err(CliError::new(
+            Exit::InvalidInput,
+            anyhow!(
+                "{}: these results are lane {theirs}'s, not lane {version}'s (give the lane they were minted for)",
+                results_dir.display()
+            ),
+        ));
+    }
     let mut cells = results::cells(results_dir)?;
     let baseline_dir = baseline_results.map(Path::to_path_buf).or_else(|| {
         lane.baseline.as_ref().map(|b| {

@@ -1,6 +1,7 @@
-//! `lane report` through the binary: the markdown from a real results
-//! folder (snapshot), `--post --dry-run` writing the exact requests, and
-//! no token in any output.
+//! `lane report` through the binary, on results folders `lane mint`
+//! really wrote: the markdown (snapshot), `--post --dry-run` writing the
+//! exact requests, no token in any output, and results of another lane
+//! refused.
 
 use std::path::PathBuf;
 
@@ -19,37 +20,23 @@ fn lane_env(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> std::
     cmd.output().expect("the lane binary runs")
 }
 
-fn demo(v: &str) -> String {
-    format!("{ROOT}/tests/data/results-demo/{v}")
+/// The results `lane mint` really wrote: gen-worker 0.93.3's rig on an H200.
+fn h200_run() -> String {
+    format!("{ROOT}/tests/data/gw-0.93.3-h200/h200-run/results")
 }
 
-fn run(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
-    let lane_file = format!("{ROOT}/lanes/0.93.3.yaml");
-    let results = demo("0.93.3");
-    let baseline = demo("0.93.2");
-    let mut args = vec![
-        "report",
-        lane_file.as_str(),
-        "--results",
-        results.as_str(),
-        "--baseline-results",
-        baseline.as_str(),
-    ];
-    args.extend_from_slice(extra);
-    lane(dir, &args)
-}
-
-#[test]
-fn report_renders_the_real_results_folder() {
-    let dir = tempfile::tempdir().unwrap();
-    let o = run(dir.path(), &[]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let path = dir.path().join("out/lanes/0.93.3/report.md");
-    assert_eq!(stdout(&o).trim(), "out/lanes/0.93.3/report.md");
-    let md = std::fs::read_to_string(&path).unwrap();
-    assert!(md.contains("differs by autotune configs only"));
-    assert!(md.contains("no report (job wall 12.400 s)"));
-    insta::assert_snapshot!("report_results_demo", md);
+/// The probe lane those results are of, with PRs to post to: a lane file
+/// in `dir`, named after its version as lane files are.
+fn probe_lane_posting(dir: &std::path::Path) -> String {
+    let probe = std::fs::read_to_string(format!("{ROOT}/lanes/probe.yaml")).unwrap();
+    let path = dir.join("lanes/0.0.0.yaml");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(
+        &path,
+        format!("{probe}github:\n  repo: cozy-creator/python-gen-worker\n  post_to: [515, 511]\n"),
+    )
+    .unwrap();
+    path.display().to_string()
 }
 
 #[test]
@@ -59,9 +46,9 @@ fn dry_run_writes_the_exact_requests_and_posts_nothing() {
         dir.path(),
         &[
             "report",
-            &format!("{ROOT}/lanes/0.93.3.yaml"),
+            &probe_lane_posting(dir.path()),
             "--results",
-            &demo("0.93.3"),
+            &h200_run(),
             "--post",
             "--dry-run",
             "--head-sha",
@@ -74,7 +61,7 @@ fn dry_run_writes_the_exact_requests_and_posts_nothing() {
         ],
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let req = PathBuf::from(dir.path()).join("out/lanes/0.93.3/requests");
+    let req = PathBuf::from(dir.path()).join("out/lanes/0.0.0/requests");
     let mut names: Vec<String> = std::fs::read_dir(&req)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -99,12 +86,13 @@ fn dry_run_writes_the_exact_requests_and_posts_nothing() {
     assert!(first["body"]["body"]
         .as_str()
         .unwrap()
-        .starts_with("<!-- lane-report lane=0.93.3 -->"));
+        .starts_with("<!-- lane-report lane=0.0.0 -->"));
     let check: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(req.join("003-check-run.json")).unwrap())
             .unwrap();
+    // Every real mint minted; the real reports carry warning findings.
     assert_eq!(check["body"]["conclusion"], "neutral");
-    assert_eq!(check["body"]["name"], "lane 0.93.3");
+    assert_eq!(check["body"]["name"], "lane 0.0.0");
     let all = format!("{}{}", stdout(&o), stderr(&o));
     assert!(!all.contains("ghp_NeverPrintMe"), "{all}");
 }
@@ -116,9 +104,9 @@ fn post_without_credentials_fails_without_posting() {
         dir.path(),
         &[
             "report",
-            &format!("{ROOT}/lanes/0.93.3.yaml"),
+            &probe_lane_posting(dir.path()),
             "--results",
-            &demo("0.93.3"),
+            &h200_run(),
             "--post",
         ],
         &[
@@ -154,4 +142,60 @@ fn report_renders_the_real_h200_run_lane_mint_gathered() {
     assert!(!md.contains("unexplained"), "every cause is named: {md}");
     assert!(!md.contains("not diffed"), "both pairs are diffed: {md}");
     insta::assert_snapshot!("report_real_h200_run", md);
+}
+
+/// Regression: `lane report` once read any results folder as the lane it
+/// was given; results of lane 0.0.0 were shown as lane 0.93.3's.
+#[test]
+fn results_of_another_lane_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = lane(
+        dir.path(),
+        &[
+            "report",
+            &format!("{ROOT}/lanes/0.93.3.yaml"),
+            "--results",
+            &h200_run(),
+        ],
+    );
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("are lane 0.0.0's, not lane 0.93.3's"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A baseline lane's results are compared cell by cell: the same rig
+/// minted without the device's cubin adaptation, whose dynamo mints failed.
+#[test]
+fn a_baseline_lanes_results_are_compared_cell_by_cell() {
+    let dir = tempfile::tempdir().unwrap();
+    let baseline = format!("{ROOT}/tests/data/gw-0.93.3-h200/h200-run-unshimmed-gw/results");
+    let o = lane(
+        dir.path(),
+        &[
+            "report",
+            &format!("{ROOT}/lanes/probe.yaml"),
+            "--results",
+            &h200_run(),
+            "--baseline-results",
+            &baseline,
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("out/lanes/0.0.0/report.json")).unwrap(),
+    )
+    .unwrap();
+    let cells = json["cells"].as_array().unwrap();
+    let cell = |name: &str| cells.iter().find(|c| c["cell"] == name).unwrap();
+    // Both aot lanes minted: compared row by row.
+    assert!(cell("rig-aot")["comparison"]["rows"].is_array());
+    // The baseline's dynamo mints failed before their warm ledger: the two
+    // ledgers are not summed against each other, and the cell says so.
+    assert_eq!(
+        cell("rig-dynamo")["comparison_note"],
+        "refusing to mix ledger versions: phases_only and warm_spans_v1"
+    );
 }

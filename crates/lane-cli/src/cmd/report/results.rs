@@ -35,6 +35,7 @@ fn invalid(path: &Path, e: impl std::fmt::Display) -> CliError {
 /// `summary.json`, when present.
 #[derive(Debug, Default)]
 pub struct Summary {
+    pub lane: Option<String>,
     pub green: Option<bool>,
     pub wheel: Option<Wheel>,
     pub guard: Option<GuardVerdict>,
@@ -89,6 +90,7 @@ pub fn summary(dir: &Path) -> Result<Summary, CliError> {
         return Ok(Summary::default());
     };
     Ok(Summary {
+        lane: Some(s.lane),
         green: Some(s.green),
         wheel: s.wheel.map(|w| Wheel {
             file: w.file,

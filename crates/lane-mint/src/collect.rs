@@ -18,7 +18,7 @@ use lane_file::LaneFile;
 use lane_store::{ArtifactStore, StoreKey};
 use tracing::warn;
 
-use crate::bundle::{bundle_key, MAX_BUNDLED_FILE};
+use lane_agent::bundle::{bundle_key, MAX_BUNDLED_FILE};
 use crate::error::MintError;
 use crate::gather::{gather, write_summary};
 use lane_core::results::Contract;
@@ -166,7 +166,7 @@ pub fn ended_slots(
 ) -> Result<std::collections::BTreeSet<String>, MintError> {
     let prefix = format!(
         "{}mints/",
-        crate::bundle::lane_prefix(lane.version.as_str(), run)
+        lane_agent::bundle::lane_prefix(lane.version.as_str(), run)
     );
     let keys = store
         .list(&prefix)
@@ -174,7 +174,7 @@ pub fn ended_slots(
     let keys: std::collections::BTreeSet<&str> = keys.iter().map(String::as_str).collect();
     let mut ended = std::collections::BTreeSet::new();
     for planned in lane.plan() {
-        let slot = crate::bundle::slot_prefix(&planned.id, run);
+        let slot = lane_agent::bundle::slot_prefix(&planned.id, run);
         let last = keys
             .iter()
             .filter_map(|k| {
@@ -224,9 +224,9 @@ pub fn collect(
     for planned in lane.plan() {
         let first = planned.id;
         let recipe = planned.recipe;
-        let slot = crate::bundle::slot_attempts(store, &first, run).map_err(store_err(format!(
+        let slot = lane_agent::bundle::slot_attempts(store, &first, run).map_err(store_err(format!(
             "listing {}",
-            crate::bundle::slot_prefix(&first, run)
+            lane_agent::bundle::slot_prefix(&first, run)
         )))?;
         let attempts = slot.known();
         let bundled = slot.bundled;
@@ -307,7 +307,7 @@ pub fn collect(
                 };
                 // The mint's seconds are unknown (`wall: None` below); the
                 // Job's go to `job_s`.
-                let result = crate::agent::without_result(
+                let result = lane_agent::agent::without_result(
                     id,
                     MintStatus::Crashed,
                     format!("{why}; {}", known.reason),

@@ -7,24 +7,14 @@ impl MintError {
     /// the store): worth another attempt, unlike a wrong digest or a 404.
     pub fn is_transient(&self) -> bool {
         match self {
-            MintError::Wheel { source, .. }
-            | MintError::Source { source, .. }
-            | MintError::ArtifactStore { source, .. } => {
-                matches!(
-                    source,
-                    lane_store::StoreError::Transport { .. }
-                        | lane_store::StoreError::Status {
-                            status: 429 | 500..=599,
-                            ..
-                        }
-                )
-            }
+            MintError::ArtifactStore { source, .. } => source.is_transient(),
+            MintError::Agent(e) => e.is_transient(),
             _ => false,
         }
     }
 }
 
-/// A failure of lane's mint runner (not of a mint: a mint's own failure is an `MintStatus`).
+/// A failure of lane's mint runner (not of a mint: a mint's own failure is a `MintStatus`).
 #[derive(Debug, thiserror::Error)]
 pub enum MintError {
     /// A file or folder could not be read or written.
@@ -60,43 +50,9 @@ pub enum MintError {
         #[source]
         source: std::io::Error,
     },
-    /// Another agent already claimed this mint folder.
-    #[error("mint folder {} is already claimed by agent pid {pid}", .dir.display())]
-    Claimed {
-        /// The folder.
-        dir: PathBuf,
-        /// The claiming agent.
-        pid: u32,
-    },
     /// The run was interrupted (Ctrl-C); state is persisted.
     #[error("interrupted: every agent was stopped and the run store is saved; run `lane mint` again to resume")]
     Interrupted,
-    /// The wheel could not be fetched (or was not the staged one).
-    #[error("fetching the wheel {what}")]
-    Wheel {
-        /// The wheel (a URL without its signature).
-        what: String,
-        /// Why.
-        #[source]
-        source: lane_store::StoreError,
-    },
-    /// The source archive could not be fetched (or was not the staged one).
-    #[error("fetching the source archive {what}")]
-    Source {
-        /// The archive (a URL without its signature).
-        what: String,
-        /// Why.
-        #[source]
-        source: lane_store::StoreError,
-    },
-    /// The source archive is not a `.tar.gz` lane unpacks.
-    #[error("source archive {what}: {why}")]
-    BadSource {
-        /// The archive (a URL without its signature).
-        what: String,
-        /// What is wrong with it.
-        why: String,
-    },
     /// The artifact store could not be read or written.
     #[error("artifact store: {what}")]
     ArtifactStore {
@@ -114,4 +70,7 @@ pub enum MintError {
         /// What is wrong with it.
         why: String,
     },
+    /// The agent failed (run in-process by `collect`'s helpers).
+    #[error(transparent)]
+    Agent(#[from] lane_agent::AgentError),
 }

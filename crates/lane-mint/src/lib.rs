@@ -1,29 +1,24 @@
-//! lane's mint runner: the run plan (every cell × GPU class × cold repeat,
-//! each with a deterministic id), the run store (SQLite, WAL: every state
-//! change committed before it is acted on), the agent that wraps one mint
-//! where it runs, and the local backend that drives a lane's mints to
-//! gathered results.
+//! lane's local backend: it drives a lane's plan (`lane_core`'s, from the
+//! lane file) to gathered results on this machine. The run store (SQLite,
+//! WAL: every state change committed before it is acted on) keeps where
+//! each attempt stands; agents (`lane agent`, `lane-agent`) are spawned as
+//! child processes, adopted after a restart, retried by the retry table;
+//! each finished attempt is gathered into `out/lanes/<v>/results/`
+//! ([`gather`]) and `summary.json` is written. [`collect`] gathers a lane
+//! whose mints ran elsewhere (Kubernetes pods) from their bundles in the
+//! store, the same way.
 //!
-//! Start at [`local::LocalRun::run`]; [`agent::run_agent`] is what `lane
-//! agent` runs; [`outcome`] holds the retry table; [`collect::collect`]
-//! gathers a lane whose mints ran in pods from their bundles in the store.
+//! Start at [`local::LocalRun::run`], and [`collect::collect`] for pods.
 //!
-//! This crate runs processes and writes the lane's `out/` folder; it does
-//! not read mint reports beyond what classifies an attempt and gathers its
-//! cell (`status`, `detail`, `phase`, the echoes, `artifact`, `digest`:
-//! [`report`]; the numbers are `lane-ledger`'s),
-//! never prints (progress goes to a callback, logs to `tracing`), and knows
-//! nothing of Kubernetes or GitHub.
+//! What it must not touch: how one mint runs (that is the agent's), the
+//! numbers of a report (`lane-ledger`'s), Kubernetes, GitHub and the
+//! terminal (progress goes to a callback as `lane_core::Progress`, logs to
+//! `tracing`).
 
-pub mod agent;
-pub mod bundle;
 pub mod collect;
 mod error;
 pub mod gather;
 pub mod local;
-pub mod outcome;
-pub mod report;
-pub mod source;
 pub mod store;
 
 pub use error::MintError;

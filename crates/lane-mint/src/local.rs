@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tracing::{info, warn};
 
-use crate::agent::{live_claim, pid_alive, read_result};
+use lane_agent::agent::{live_claim, pid_alive, read_result};
 use crate::error::MintError;
 use crate::gather::{gather, write_summary};
 use crate::store::{MintRow, MintState, RunStore};
@@ -390,7 +390,7 @@ impl LocalRun<'_> {
             }
             Err(_) => {
                 // The agent left no result (it vanished): record that, with no report.
-                let result = crate::agent::without_result(
+                let result = lane_agent::agent::without_result(
                     row.id.clone(),
                     row.outcome.unwrap_or(MintStatus::Crashed),
                     row.reason.clone().unwrap_or_default(),

@@ -94,3 +94,18 @@ pub enum StoreError {
         found: String,
     },
 }
+
+impl StoreError {
+    /// Whether it may pass on its own (the network, a 5xx or 429): worth
+    /// another attempt, unlike a wrong digest or a 404.
+    pub fn is_transient(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Transport { .. }
+                | StoreError::Status {
+                    status: 429 | 500..=599,
+                    ..
+                }
+        )
+    }
+}

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use lane_core::{MintId, MintStatus};
-use lane_mint::agent::{run_agent, AgentSpec, WheelSource, EXIT_CLAIMED};
-use lane_mint::source::SourceTree;
-use lane_mint::MintError;
+use lane_agent::agent::{run_agent, AgentSpec, WheelSource, EXIT_CLAIMED};
+use lane_agent::source::SourceTree;
+use lane_agent::AgentError;
 
 use crate::exit::{CliError, CliResult, Exit};
 use crate::output::print_json;
@@ -53,7 +53,7 @@ pub struct Args {
     #[arg(long, requires = "source_url")]
     pub source_sha256: Option<String>,
     /// The largest artifact gathered from the file the report's `artifact` names.
-    #[arg(long, default_value_t = lane_mint::report::DEFAULT_MAX_ARTIFACT_BYTES)]
+    #[arg(long, default_value_t = lane_agent::report::DEFAULT_MAX_ARTIFACT_BYTES)]
     pub max_artifact_bytes: u64,
     /// The named run the result bundle belongs to (`lanes/<lane>/runs/<run>/`
     /// in the store; the Kubernetes backend names every run).
@@ -138,7 +138,7 @@ pub fn run(args: Args) -> CliResult {
         })
         .to_string();
         id.attempt =
-            lane_mint::bundle::claim_attempt(store.as_ref(), &id, args.run_id.as_deref(), &who)
+            lane_agent::bundle::claim_attempt(store.as_ref(), &id, args.run_id.as_deref(), &who)
                 .map_err(|e| CliError::new(Exit::Failure, e))?;
     }
     let wheel = match (args.wheel, args.wheel_url, args.wheel_sha256) {
@@ -203,11 +203,11 @@ pub fn run(args: Args) -> CliResult {
             }
             Ok(Exit::Ok)
         }
-        Err(e @ MintError::Interrupted) => {
+        Err(e @ AgentError::Interrupted) => {
             eprintln!("stopped: {e}");
             std::process::exit(130);
         }
-        Err(e @ MintError::Claimed { .. }) => {
+        Err(e @ AgentError::Claimed { .. }) => {
             eprintln!("error: {e}");
             std::process::exit(EXIT_CLAIMED);
         }

@@ -145,7 +145,7 @@ fn keep_run_spec(
     let bytes = serde_json::to_vec_pretty(&specs).map_err(|e| CliError::new(Exit::Failure, e))?;
     let key = format!(
         "{}spec.json",
-        lane_mint::bundle::lane_prefix(lane.version.as_str(), Some(run))
+        lane_agent::bundle::lane_prefix(lane.version.as_str(), Some(run))
     );
     let store_key =
         lane_store::StoreKey::new(key.clone()).map_err(|e| CliError::new(Exit::Usage, e))?;
@@ -364,7 +364,7 @@ pub fn run(args: &Args, loaded: &crate::lane::LoadedLane) -> CliResult {
     )
     .map_err(|e| CliError::new(Exit::Failure, e))?;
     print_summary(args, lane, &summary, &ends, &out)?;
-    let prefix = lane_mint::bundle::lane_prefix(lane.version.as_str(), Some(&args.run_id));
+    let prefix = lane_agent::bundle::lane_prefix(lane.version.as_str(), Some(&args.run_id));
     super::report_and_exit(
         args,
         loaded,

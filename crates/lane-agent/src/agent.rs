@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tracing::{info, warn};
 
-use crate::error::MintError;
+use crate::error::AgentError;
 use crate::outcome::classify_with_artifact;
 use lane_core::results::Contract;
 use lane_core::{AgentResult, FileFingerprint, MintId};
@@ -52,6 +52,35 @@ pub struct AgentSpec {
     /// process group is killed, the claim released and no result written, so
     /// the next `lane mint` starts this attempt afresh.
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl AgentSpec {
+    /// A spec with the defaults every backend starts from: no wheel, no
+    /// store, no source tree, no extra environment, the report at
+    /// `$LANE_REPORT_PATH`, the default artifact cap.
+    pub fn new(
+        id: MintId,
+        recipe: lane_core::Recipe,
+        mint_dir: PathBuf,
+        command: Vec<String>,
+        timeout: Duration,
+    ) -> AgentSpec {
+        AgentSpec {
+            id,
+            recipe: recipe.as_str().to_owned(),
+            mint_dir,
+            command,
+            env: BTreeMap::new(),
+            timeout,
+            wheel: None,
+            store: None,
+            run: None,
+            report: None,
+            source: None,
+            max_artifact_bytes: crate::report::DEFAULT_MAX_ARTIFACT_BYTES,
+            stop: None,
+        }
+    }
 }
 
 /// Where the agent gets the wheel it installs before the mint.
@@ -109,8 +138,8 @@ const LOCK: &str = "agent.lock";
 /// The result file the agent writes last.
 pub const RESULT: &str = "result.json";
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MintError + '_ {
-    move |source| MintError::Io {
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> AgentError + '_ {
+    move |source| AgentError::Io {
         path: path.to_owned(),
         source,
     }
@@ -143,7 +172,7 @@ pub fn read_result(mint_dir: &Path) -> Option<AgentResult> {
     AgentResult::from_json(RESULT, &bytes).ok()
 }
 
-fn claim(mint_dir: &Path) -> Result<(), MintError> {
+fn claim(mint_dir: &Path) -> Result<(), AgentError> {
     let lock = mint_dir.join(LOCK);
     loop {
         match std::fs::OpenOptions::new()
@@ -158,7 +187,7 @@ fn claim(mint_dir: &Path) -> Result<(), MintError> {
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                 if let Some(pid) = live_claim(mint_dir) {
-                    return Err(MintError::Claimed {
+                    return Err(AgentError::Claimed {
                         dir: mint_dir.to_owned(),
                         pid,
                     });
@@ -181,7 +210,7 @@ fn now() -> f64 {
 
 /// Runs one mint and writes its `result.json`. A mint folder that already
 /// holds a result returns that result without running anything again.
-pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
+pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
     std::fs::create_dir_all(&spec.mint_dir).map_err(io(&spec.mint_dir))?;
     // Absolute: the mint runs with the folder as its working directory.
     let dir = &std::fs::canonicalize(&spec.mint_dir).map_err(io(&spec.mint_dir))?;
@@ -270,7 +299,7 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
             None => {
                 // Stopped: no result, claim released; the attempt runs again later.
                 let _ = std::fs::remove_file(dir.join(LOCK));
-                return Err(MintError::Interrupted);
+                return Err(AgentError::Interrupted);
             }
         },
     };
@@ -359,14 +388,14 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, MintError> {
 /// Downloads the wheel into `<dir>/wheel/<name>` (the name is the URL's
 /// last path segment: `uv` reads the version and tags from it) and checks
 /// its sha256.
-fn download_wheel(dir: &Path, url: &str, sha256: &str) -> Result<PathBuf, MintError> {
+fn download_wheel(dir: &Path, url: &str, sha256: &str) -> Result<PathBuf, AgentError> {
     let shown = lane_store::redact_url(url);
     let name = shown
         .rsplit('/')
         .next()
         .map(percent_decode)
         .filter(|n| n.ends_with(".whl") && !n.contains(['/', '\\']) && !n.starts_with('.'))
-        .ok_or_else(|| MintError::Wheel {
+        .ok_or_else(|| AgentError::Wheel {
             what: shown.clone(),
             source: lane_store::StoreError::BadLocation {
                 location: shown.clone(),
@@ -374,7 +403,7 @@ fn download_wheel(dir: &Path, url: &str, sha256: &str) -> Result<PathBuf, MintEr
             },
         })?;
     let bytes = crate::source::fetch_staged(url, sha256, MAX_WHEEL_BYTES).map_err(|source| {
-        MintError::Wheel {
+        AgentError::Wheel {
             what: shown.clone(),
             source,
         }
@@ -419,7 +448,7 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-fn install_wheel(dir: &Path, wheel: &Path) -> Result<PathBuf, MintError> {
+fn install_wheel(dir: &Path, wheel: &Path) -> Result<PathBuf, AgentError> {
     let uv = std::env::var_os("LANE_UV")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("uv"));
@@ -443,12 +472,12 @@ fn install_wheel(dir: &Path, wheel: &Path) -> Result<PathBuf, MintError> {
             .args(&args)
             .stdin(Stdio::null())
             .status()
-            .map_err(|source| MintError::Spawn {
+            .map_err(|source| AgentError::Spawn {
                 program: uv.to_string_lossy().into_owned(),
                 source,
             })?;
         if !status.success() {
-            return Err(MintError::Spawn {
+            return Err(AgentError::Spawn {
                 program: format!("{} {}", uv.to_string_lossy(), args.join(" ")),
                 source: std::io::Error::other(format!("exited with {status}")),
             });
@@ -587,7 +616,7 @@ fn tail(path: &Path, max: u64) -> String {
 }
 
 /// Fingerprints every file under `root` (sorted by path).
-pub fn fingerprint(root: &Path) -> Result<Vec<FileFingerprint>, MintError> {
+pub fn fingerprint(root: &Path) -> Result<Vec<FileFingerprint>, AgentError> {
     let mut out = Vec::new();
     let mut stack = vec![root.to_owned()];
     while let Some(dir) = stack.pop() {

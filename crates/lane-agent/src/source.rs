@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::error::MintError;
+use crate::error::AgentError;
 
 /// The largest source archive a pod downloads.
 pub const MAX_SOURCE_ARCHIVE_BYTES: u64 = 1 << 30;
@@ -32,15 +32,15 @@ pub enum SourceTree {
 }
 
 /// Makes the tree ready and returns the folder the mint is given.
-pub fn prepare(tree: &SourceTree, mint_dir: &Path) -> Result<PathBuf, MintError> {
+pub fn prepare(tree: &SourceTree, mint_dir: &Path) -> Result<PathBuf, AgentError> {
     match tree {
         SourceTree::Dir(dir) => {
-            let real = std::fs::canonicalize(dir).map_err(|source| MintError::Io {
+            let real = std::fs::canonicalize(dir).map_err(|source| AgentError::Io {
                 path: dir.clone(),
                 source,
             })?;
             if !real.is_dir() {
-                return Err(MintError::Io {
+                return Err(AgentError::Io {
                     path: dir.clone(),
                     source: std::io::Error::other("not a folder"),
                 });
@@ -50,19 +50,19 @@ pub fn prepare(tree: &SourceTree, mint_dir: &Path) -> Result<PathBuf, MintError>
         SourceTree::Archive { url, sha256 } => {
             let shown = lane_store::redact_url(url);
             let bytes = fetch_staged(url, sha256, MAX_SOURCE_ARCHIVE_BYTES).map_err(|source| {
-                MintError::Source {
+                AgentError::Source {
                     what: shown.clone(),
                     source,
                 }
             })?;
             let into = mint_dir.join("source");
             if into.exists() {
-                std::fs::remove_dir_all(&into).map_err(|source| MintError::Io {
+                std::fs::remove_dir_all(&into).map_err(|source| AgentError::Io {
                     path: into.clone(),
                     source,
                 })?;
             }
-            unpack(&bytes, &into, MAX_SOURCE_TREE_BYTES).map_err(|why| MintError::BadSource {
+            unpack(&bytes, &into, MAX_SOURCE_TREE_BYTES).map_err(|why| AgentError::BadSource {
                 what: shown.clone(),
                 why,
             })?;
@@ -176,7 +176,7 @@ mod tests {
             sha256: "0".repeat(64),
         };
         let err = prepare(&tree, d.path()).unwrap_err();
-        assert!(matches!(err, MintError::Source { .. }), "{err:?}");
+        assert!(matches!(err, AgentError::Source { .. }), "{err:?}");
         assert!(!d.path().join("source").exists());
     }
 }

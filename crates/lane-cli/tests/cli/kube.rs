@@ -344,6 +344,7 @@ fn a_new_run_mints_anew_and_never_adopts_an_earlier_runs_jobs() {
 
 #[test]
 fn an_oom_killed_mint_fails_the_lane_by_name_and_keeps_its_seconds() {
+    // Regression: a failed Job's seconds were recorded as the mint's wall_s.
     let d = tempfile::tempdir().unwrap();
     write_lane(d.path(), false, &folder_store(d.path()));
     let emu = emulator(d.path(), Hooks::default());

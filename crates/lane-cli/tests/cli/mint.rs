@@ -173,6 +173,7 @@ fn crashes_are_retried_once_and_refusals_never_and_the_lane_is_not_green() {
 
 #[test]
 fn kill_9_at_random_points_never_duplicates_a_mint_nor_loses_a_result() {
+    // Regression: a lane killed after recording a submission, before its agent started, counted it crashed.
     // The reference: one uninterrupted run.
     let reference = tempfile::tempdir().unwrap();
     write_lane(reference.path(), 10, 4, "");
@@ -556,6 +557,7 @@ fn mint_post_puts_the_report_on_the_lanes_prs_through_githubs_contract() {
 
 #[test]
 fn the_mint_never_sees_lanes_credentials() {
+    // Regression: the mint inherited lane's whole environment, credentials included.
     let d = tempfile::tempdir().unwrap();
     // lane's own environment holds a store secret and a token (a pod's
     // envFrom); the mint, upstream code, must find neither.

@@ -19,11 +19,13 @@ fn lane_env(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> std::
     cmd.output().expect("the lane binary runs")
 }
 
-fn demo(v: &str) -> String {
+/// A version's folder of `tests/data/results-demo`.
+pub(crate) fn demo(v: &str) -> String {
     format!("{ROOT}/tests/data/results-demo/{v}")
 }
 
-fn run(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
+/// `lane report` on the demo results of 0.93.3 against 0.93.2's, in `dir`.
+pub(crate) fn run(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
     let lane_file = format!("{ROOT}/lanes/0.93.3.yaml");
     let results = demo("0.93.3");
     let baseline = demo("0.93.2");

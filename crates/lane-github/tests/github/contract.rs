@@ -4,7 +4,7 @@
 //! test kit starts it on loopback (it binds its own port) and kills it at
 //! the end.
 
-use lane_github::{Auth, CheckRun, ClientConfig, GithubClient, Repo, RetryPolicy, Secret};
+use lane_github::{Auth, ClientConfig, GithubClient, Repo, RetryPolicy, Secret};
 use lane_testkit::Prism;
 
 async fn client(url: &str) -> GithubClient {
@@ -34,14 +34,7 @@ async fn every_request_matches_githubs_description() {
     c.upsert_comment(1347, marker, &format!("{marker}\nbody"))
         .await
         .expect("comment requests are valid for GitHub's description");
-    let run = CheckRun {
-        name: "lane 0.93.3".into(),
-        head_sha: "a".repeat(40),
-        conclusion: "neutral".into(),
-        title: "lane 0.93.3: neutral".into(),
-        summary: "summary".into(),
-        details_url: Some("https://example.invalid/r".into()),
-    };
+    let run = super::check_run(Some("https://example.invalid/r"));
     c.upsert_check_run(&run)
         .await
         .expect("check run requests are valid");

@@ -36,6 +36,18 @@ async fn client(gh: &GithubMock) -> GithubClient {
         .unwrap()
 }
 
+/// Lane 0.93.3's neutral check run on commit `aaa…`.
+fn check_run(details_url: Option<&str>) -> CheckRun {
+    CheckRun {
+        name: "lane 0.93.3".into(),
+        head_sha: "a".repeat(40),
+        conclusion: "neutral".into(),
+        title: "lane 0.93.3: neutral".into(),
+        summary: "summary".into(),
+        details_url: details_url.map(str::to_owned),
+    }
+}
+
 fn body(v: &str) -> String {
     format!("{MARKER}\nresults {v}")
 }
@@ -297,14 +309,7 @@ async fn github_app_exchanges_its_jwt_for_an_installation_token() {
 async fn check_run_is_created_then_updated() {
     let gh = GithubMock::start("lane-bot").await;
     let c = client(&gh).await;
-    let run = CheckRun {
-        name: "lane 0.93.3".into(),
-        head_sha: "a".repeat(40),
-        conclusion: "neutral".into(),
-        title: "lane 0.93.3: neutral".into(),
-        summary: "summary".into(),
-        details_url: None,
-    };
+    let run = check_run(None);
     let first = c.upsert_check_run(&run).await.unwrap();
     assert!(first.created);
     let second = c.upsert_check_run(&run).await.unwrap();

@@ -41,7 +41,7 @@ pub(super) fn mint_script(dir: &Path, crash_once: bool) -> String {
 }
 
 /// Two cells on L4, two cold repeats: four mints, four Jobs. `kube_extra`
-/// is appended to `kube.yaml` (which names no store: see [`write_store`]).
+/// is appended to `kube.yaml` (which names no store: see [`folder_store`]).
 pub(super) fn write_lane(dir: &Path, crash_once: bool, kube_extra: &str) {
     std::fs::create_dir_all(dir.join("lanes")).unwrap();
     let script = serde_json::to_string(&mint_script(dir, crash_once)).unwrap();

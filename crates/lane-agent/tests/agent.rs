@@ -3,10 +3,34 @@
 //! wheel check, and the real gen-worker child's recorded reports and cells.
 
 use lane_agent::agent::{run_agent, AgentSpec};
-use lane_core::{MintStatus, ProcessEnd, ReportState};
-use lane_testkit::agent::{mint_id as id, sh_spec as spec, MINTED};
+use lane_core::{MintId, MintStatus, ProcessEnd, Recipe, ReportState};
 use std::path::Path;
 use std::time::{Duration, Instant};
+
+fn id(cell: &str) -> MintId {
+    MintId {
+        lane: "0.93.3".into(),
+        cell: cell.into(),
+        gpu: "L4".into(),
+        repeat: 1,
+        attempt: 1,
+    }
+}
+
+/// The agent's defaults, running `sh -c script` in `dir`.
+fn spec(dir: &Path, script: &str, timeout_s: u64) -> AgentSpec {
+    let command = vec!["sh".into(), "-c".into(), script.into()];
+    AgentSpec::new(
+        id("sdxl"),
+        Recipe::Dynamo,
+        dir.to_owned(),
+        command,
+        Duration::from_secs(timeout_s),
+    )
+}
+
+const MINTED: &str =
+    r#"printf '{"status":"minted","recipe":"dynamo","phases":{"load":1.0}}' > "$LANE_REPORT_PATH""#;
 
 #[test]
 fn a_minted_report_is_minted_and_the_environment_is_cold_and_complete() {
@@ -143,7 +167,7 @@ fn a_second_agent_on_a_claimed_folder_refuses_and_a_finished_one_is_not_rerun() 
     let first = std::thread::spawn(move || run_agent(&s2).unwrap());
     std::thread::sleep(Duration::from_millis(300));
     match run_agent(&s) {
-        Err(MintError::Claimed { pid, .. }) => assert_eq!(pid, std::process::id()),
+        Err(lane_agent::AgentError::Claimed { pid, .. }) => assert_eq!(pid, std::process::id()),
         other => panic!("expected a refusal, got {other:?}"),
     }
     assert_eq!(first.join().unwrap().outcome, MintStatus::Minted);
@@ -419,4 +443,3 @@ fn the_source_tree_reaches_the_mint_as_lane_source_dir() {
     let r = run_agent(&s).unwrap();
     assert_eq!(r.outcome, MintStatus::Minted, "{r:?}");
 }
-

@@ -42,7 +42,7 @@ import urllib.parse
 import yaml  # PyYAML, in .tools/venv (a dependency of moto)
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-EMULATOR = os.path.join(ROOT, "crates/lane-cli/tests/cli/kube/emulator.py")
+EMULATOR = os.path.join(ROOT, "crates/lane-testkit/servers/kube_emulator.py")
 NS = "mints"
 LANE = "0.93.3"
 UA = "lane-bench-kubelet"

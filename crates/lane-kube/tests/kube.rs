@@ -10,6 +10,7 @@ use k8s_openapi::api::batch::v1::Job;
 use lane_core::MintId;
 use lane_file::Recipe;
 use lane_kube::*;
+use lane_testkit::tools;
 
 /// The client half against a mock API server; the watcher state machine.
 #[path = "kube/client.rs"]
@@ -389,13 +390,9 @@ fn the_config_reads_from_yaml_with_defaults() {
 
 // ---- kubernetes-validate --strict ------------------------------------------
 
-fn kv_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.tools/kv")
-}
-
 /// The newest Kubernetes version whose strict schemas the tool ships.
 fn newest_k8s() -> String {
-    let schemas = kv_dir().join("kubernetes_validate/kubernetes-json-schema");
+    let schemas = tools::kubernetes_validate().join("kubernetes_validate/kubernetes-json-schema");
     let entries = std::fs::read_dir(&schemas).unwrap_or_else(|e| {
         panic!(
             "kubernetes-validate's schemas are missing ({}: {e}): run ./just tools",
@@ -421,14 +418,8 @@ fn newest_k8s() -> String {
 /// Runs `kubernetes-validate --strict -k <version>` on `file`; fails (never
 /// skips) when the tool is missing.
 fn validate(file: &Path, version: &str) {
-    let dir = kv_dir();
-    assert!(
-        dir.join("kubernetes_validate").is_dir(),
-        "kubernetes-validate is missing under {}: run ./just tools",
-        dir.display()
-    );
     let out = Command::new("python3")
-        .env("PYTHONPATH", &dir)
+        .env("PYTHONPATH", tools::kubernetes_validate())
         .args(["-m", "kubernetes_validate", "--strict", "-k", version])
         .arg(file)
         .output()
@@ -505,7 +496,7 @@ fn the_validator_rejects_a_broken_job() {
     let f = tmp.path().join("bad.yaml");
     std::fs::write(&f, serde_yaml::to_string(&v).unwrap()).unwrap();
     let out = Command::new("python3")
-        .env("PYTHONPATH", kv_dir())
+        .env("PYTHONPATH", tools::kubernetes_validate())
         .args(["-m", "kubernetes_validate", "--strict", "-k", "1.30.0"])
         .arg(&f)
         .output()
@@ -515,29 +506,24 @@ fn the_validator_rejects_a_broken_job() {
 
 // ---- charts/lane: rendered and linted by helm-python-sdk -------------------
 
-fn helm_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.tools/helm")
-}
-
-/// Renders and lints (strict, for 1.30 and the SDK's default) the chart with
-/// `values`, writing each manifest under `out`; returns their paths.
-fn render_chart(values: &serde_json::Value, out: &Path, prefix: &str) -> Vec<PathBuf> {
-    let dir = helm_dir();
-    assert!(
-        dir.join("helm_python").is_dir(),
-        "helm-python-sdk is missing under {}: run ./just tools",
-        dir.display()
-    );
+/// `tests/helm_render.py`: renders and lints (strict, for 1.30 and the
+/// SDK's default) the chart with `values`, each manifest under `out`.
+fn helm_render(values: &serde_json::Value, out: &Path, prefix: &str) -> std::process::Output {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let run = Command::new("python3")
-        .env("PYTHONPATH", &dir)
+    Command::new("python3")
+        .env("PYTHONPATH", tools::helm_python())
         .arg(root.join("tests/helm_render.py"))
         .arg(root.join("../../charts/lane"))
         .arg(values.to_string())
         .arg(out)
         .arg(prefix)
         .output()
-        .expect("python3 runs: run ./just tools");
+        .expect("python3 runs: run ./just tools")
+}
+
+/// [`helm_render`], which must pass; returns the manifests' paths.
+fn render_chart(values: &serde_json::Value, out: &Path, prefix: &str) -> Vec<PathBuf> {
+    let run = helm_render(values, out, prefix);
     assert!(
         run.status.success(),
         "helm render/lint failed for {values}:\n{}{}",
@@ -732,7 +718,6 @@ fn the_chart_renders_lints_and_validates() {
 #[test]
 fn the_chart_schema_refuses_plain_secrets_and_unknown_keys() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = helm_dir();
     // Each refused value, and what the schema error names.
     for (bad, why) in [
         (
@@ -769,15 +754,7 @@ fn the_chart_schema_refuses_plain_secrets_and_unknown_keys() {
             "/lane/wheelKey",
         ),
     ] {
-        let run = Command::new("python3")
-            .env("PYTHONPATH", &dir)
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/helm_render.py"))
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../charts/lane"))
-            .arg(bad.to_string())
-            .arg(tmp.path())
-            .arg("bad")
-            .output()
-            .expect("python3 runs: run ./just tools");
+        let run = helm_render(&bad, tmp.path(), "bad");
         assert!(!run.status.success(), "the chart accepted {bad}");
         let text = format!(
             "{}{}",

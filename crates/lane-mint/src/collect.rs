@@ -18,9 +18,9 @@ use lane_file::LaneFile;
 use lane_store::{ArtifactStore, StoreKey};
 use tracing::warn;
 
-use lane_agent::bundle::{bundle_key, MAX_BUNDLED_FILE};
 use crate::error::MintError;
 use crate::gather::{gather, write_summary};
+use lane_agent::bundle::{bundle_key, MAX_BUNDLED_FILE};
 use lane_core::results::Contract;
 use lane_core::AgentResult;
 use lane_core::BundleState;
@@ -224,10 +224,9 @@ pub fn collect(
     for planned in lane.plan() {
         let first = planned.id;
         let recipe = planned.recipe;
-        let slot = lane_agent::bundle::slot_attempts(store, &first, run).map_err(store_err(format!(
-            "listing {}",
-            lane_agent::bundle::slot_prefix(&first, run)
-        )))?;
+        let slot = lane_agent::bundle::slot_attempts(store, &first, run).map_err(store_err(
+            format!("listing {}", lane_agent::bundle::slot_prefix(&first, run)),
+        ))?;
         let attempts = slot.known();
         let bundled = slot.bundled;
         let mut walls = Vec::new();

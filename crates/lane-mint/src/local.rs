@@ -18,10 +18,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tracing::{info, warn};
 
-use lane_agent::agent::{live_claim, pid_alive, read_result};
 use crate::error::MintError;
 use crate::gather::{gather, write_summary};
 use crate::store::{MintRow, MintState, RunStore};
+use lane_agent::agent::{live_claim, pid_alive, read_result};
 use lane_core::results::Contract;
 use lane_core::MintId;
 use lane_core::{retry, MintStatus, Progress, RetryDecision};

@@ -1,16 +1,38 @@
 //! The run store and gathering a lane from the store's result bundles,
 //! with bundles real agents wrote.
 
-use lane_agent::agent::run_agent;
-use lane_core::{MintId, MintStatus};
+use lane_agent::agent::{run_agent, AgentSpec};
+use lane_core::{MintId, MintStatus, Recipe};
 use lane_mint::store::{MintState, RunStore};
-use lane_testkit::agent::{mint_id as id, sh_spec as spec, MINTED};
+use std::path::Path;
+use std::time::Duration;
+
+/// The one slot's first attempt, as the lane's plan names it.
+fn sdxl() -> MintId {
+    one_slot_lane().plan().remove(0).id
+}
+
+/// A bundle-writing agent for that attempt: `sh -c script`.
+fn spec(dir: &Path, script: &str, timeout_s: u64) -> AgentSpec {
+    let sh = ["sh", "-c", script].map(str::to_owned).to_vec();
+    AgentSpec::new(
+        sdxl(),
+        Recipe::Dynamo,
+        dir.to_owned(),
+        sh,
+        Duration::from_secs(timeout_s),
+    )
+}
+
+/// A mint that writes a minted report.
+const MINTED: &str =
+    r#"printf '{"status":"minted","recipe":"dynamo","phases":{"load":1.0}}' > "$LANE_REPORT_PATH""#;
 
 #[test]
 fn the_run_store_survives_reopening_and_counts_submissions() {
     let d = tempfile::tempdir().unwrap();
     let path = d.path().join("runs.sqlite");
-    let a = id("sdxl");
+    let a = sdxl();
     {
         let s = RunStore::open(&path).unwrap();
         assert!(s.ensure_planned(&a).unwrap());
@@ -59,7 +81,7 @@ fn collecting_from_the_store_takes_the_last_attempt_and_every_attempts_seconds()
     }
     let store = lane_store::open(&location).unwrap();
     assert_eq!(
-        lane_agent::bundle::next_attempt(store.as_ref(), &id("sdxl"), None).unwrap(),
+        lane_agent::bundle::next_attempt(store.as_ref(), &sdxl(), None).unwrap(),
         3
     );
     let out = d.path().join("out");
@@ -184,7 +206,7 @@ fn a_bundle_whose_entry_would_leave_the_mint_folder_is_refused_on_its_slot_alone
     let store = lane_store::open(&location).unwrap();
     store
         .put_atomic(
-            &lane_store::StoreKey::new(lane_agent::bundle::bundle_key(&id("sdxl"), None)).unwrap(),
+            &lane_store::StoreKey::new(lane_agent::bundle::bundle_key(&sdxl(), None)).unwrap(),
             lane_store::Content::Bytes(&bytes),
         )
         .unwrap();
@@ -215,7 +237,7 @@ fn a_pod_killed_before_its_bundle_keeps_its_attempt_number_and_ends_the_slot() {
     let d = tempfile::tempdir().unwrap();
     let location = d.path().join("store").to_string_lossy().into_owned();
     let store = lane_store::open(&location).unwrap();
-    let slot = id("sdxl");
+    let slot = sdxl();
     // Pod 1 claims a1 and mints (its bundle lands).
     let a1 = lane_agent::bundle::claim_attempt(store.as_ref(), &slot, Some("r"), "pod-1").unwrap();
     assert_eq!(a1, 1);

@@ -1,81 +1,19 @@
 //! The artifact store's rules (atomic, write-once, no-op re-stage, refused
 //! overwrite, presigned reads, no secret shown) on a local folder and on a
-//! real S3-compatible server (`moto_server`, from PyPI, started here on
-//! loopback), including an upload cut off half-way by a proxy.
+//! real S3-compatible server (`moto_server`, from PyPI, started on loopback
+//! by the test kit), including an upload cut off half-way by a proxy.
 
 use lane_store::{
     lane_key, ArtifactStore, Content, FetchLocation, LocalStore, PutOutcome, S3Config,
     S3Credentials, S3Store, StoreError, StoreKey,
 };
+use lane_testkit::Moto;
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const SECRET: &str = "s3cr3t-do-not-print-9f8e7d";
 const TOKEN: &str = "session-token-do-not-print-1a2b";
-
-/// A test tool installed by `./just tools`; fails (never skips) when missing.
-fn tool(name: &str) -> PathBuf {
-    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
-    let p = root.join(".tools/venv/bin").join(name);
-    assert!(
-        p.is_file(),
-        "{} is missing: run `./just tools` (it installs moto[server] and pypiserver into .tools/venv)",
-        p.display()
-    );
-    p
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn wait_for_port(port: u16) {
-    let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "server on :{port} never came up"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
-/// `moto_server` on a loopback port, killed on drop.
-struct Moto {
-    child: Child,
-    port: u16,
-}
-
-impl Moto {
-    fn start() -> Moto {
-        let port = free_port();
-        let child = Command::new(tool("moto_server"))
-            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("moto_server starts");
-        wait_for_port(port);
-        Moto { child, port }
-    }
-    fn endpoint(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-}
-
-impl Drop for Moto {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn s3(endpoint: &str, bucket: &str, prefix: &str) -> S3Store {
     let store = S3Store::new(S3Config {
@@ -285,7 +223,7 @@ fn cutting_proxy(target: u16, limit: usize) -> u16 {
 fn an_upload_cut_off_half_way_leaves_no_object_and_says_so() {
     let moto = Moto::start();
     let direct = s3(&moto.endpoint(), "lane-artifacts", "");
-    let proxy = cutting_proxy(moto.port, 256 * 1024);
+    let proxy = cutting_proxy(moto.port(), 256 * 1024);
     let through_proxy = s3(&format!("http://127.0.0.1:{proxy}"), "lane-artifacts", "");
     let key = lane_key("0.93.3", "abc123", "big.whl").unwrap();
     let body = vec![7u8; 4 << 20];

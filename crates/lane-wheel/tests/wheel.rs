@@ -4,12 +4,7 @@
 use lane_store::{ArtifactStore, LocalStore, PutOutcome};
 use lane_wheel::{build, stage, BuildRequest, WheelError};
 use std::io::{Cursor, Read, Write};
-use std::path::PathBuf;
 use std::time::Duration;
-
-fn tools() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.tools"))
-}
 
 fn upstream() -> (tempfile::TempDir, git2::Repository) {
     let dir = tempfile::tempdir().unwrap();
@@ -22,7 +17,7 @@ fn request(lane: &str, branch: &str) -> BuildRequest {
     BuildRequest {
         lane: lane.into(),
         branch: branch.into(),
-        tools_dir: tools(),
+        tools_dir: lane_testkit::tools::dir(),
     }
 }
 

@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use lane_core::{MintId, MintStatus};
 use lane_agent::agent::{run_agent, AgentSpec, WheelSource, EXIT_CLAIMED};
 use lane_agent::source::SourceTree;
 use lane_agent::AgentError;
+use lane_core::{MintId, MintStatus};
 
 use crate::exit::{CliError, CliResult, Exit};
 use crate::output::print_json;

@@ -2,27 +2,8 @@
 //! markdown: the static page on the real results folder (snapshot), with
 //! no script and nothing external, and the model as JSON.
 
-use super::{code, lane, stderr, stdout, ROOT};
-
-fn demo(v: &str) -> String {
-    format!("{ROOT}/tests/data/results-demo/{v}")
-}
-
-fn report(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
-    let lane_file = format!("{ROOT}/lanes/0.93.3.yaml");
-    let results = demo("0.93.3");
-    let baseline = demo("0.93.2");
-    let mut args = vec![
-        "report",
-        lane_file.as_str(),
-        "--results",
-        results.as_str(),
-        "--baseline-results",
-        baseline.as_str(),
-    ];
-    args.extend_from_slice(extra);
-    lane(dir, &args)
-}
+use super::report::run as report;
+use super::{code, stderr, stdout};
 
 #[test]
 fn report_writes_html_and_json_next_to_the_markdown() {

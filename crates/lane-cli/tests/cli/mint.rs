@@ -173,6 +173,7 @@ fn crashes_are_retried_once_and_refusals_never_and_the_lane_is_not_green() {
 
 #[test]
 fn kill_9_at_random_points_never_duplicates_a_mint_nor_loses_a_result() {
+    // Regression: a lane killed after recording a submission, before its agent started, counted it crashed.
     // The reference: one uninterrupted run.
     let reference = tempfile::tempdir().unwrap();
     write_lane(reference.path(), 10, 4, "");
@@ -506,53 +507,6 @@ fn ctrl_c_stops_every_agent_keeps_the_state_and_a_rerun_finishes() {
     }
 }
 
-/// Prism (`@stoplight/prism-cli --errors`) serving GitHub's published
-/// OpenAPI description on a free loopback port: every request is checked
-/// against the contract. Killed on drop.
-struct Prism(std::process::Child, String);
-
-impl Drop for Prism {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn prism() -> Prism {
-    let root = std::path::Path::new(super::ROOT);
-    let bin = root.join(".tools/node/node_modules/.bin/prism");
-    let description =
-        root.join(".tools/node/node_modules/@octokit/openapi/generated/api.github.com.json");
-    assert!(
-        bin.exists() && description.exists(),
-        "Prism or GitHub's OpenAPI description is missing: run `./just tools`"
-    );
-    let port = super::wheel::free_port();
-    let child = Command::new(bin)
-        .args([
-            "mock",
-            "--errors",
-            "-h",
-            "127.0.0.1",
-            "-p",
-            &port.to_string(),
-        ])
-        .arg(description)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("prism starts");
-    let started = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(300),
-            "Prism did not answer"
-        );
-        std::thread::sleep(Duration::from_millis(250));
-    }
-    Prism(child, format!("http://127.0.0.1:{port}"))
-}
-
 #[test]
 fn mint_post_puts_the_report_on_the_lanes_prs_through_githubs_contract() {
     let d = tempfile::tempdir().unwrap();
@@ -567,14 +521,16 @@ fn mint_post_puts_the_report_on_the_lanes_prs_through_githubs_contract() {
         ),
     )
     .unwrap();
-    let server = prism();
+    // Prism serving GitHub's published OpenAPI description: every request
+    // is checked against the contract.
+    let server = lane_testkit::Prism::start();
     let token = "ghp_MintPostNeverPrinted0123456789";
     let o = Command::new(env!("CARGO_BIN_EXE_lane"))
         .args(["mint", "0.93.3", "--post"])
         .current_dir(d.path())
         .env_remove("LANE_LOG")
         .env("GITHUB_TOKEN", token)
-        .env("GITHUB_API_URL", &server.1)
+        .env("GITHUB_API_URL", server.url())
         .output()
         .unwrap();
     let all = format!("{}{}", stdout(&o), stderr(&o));
@@ -587,7 +543,7 @@ fn mint_post_puts_the_report_on_the_lanes_prs_through_githubs_contract() {
         .current_dir(d.path())
         .env_remove("LANE_LOG")
         .env("GITHUB_TOKEN", "")
-        .env("GITHUB_API_URL", &server.1)
+        .env("GITHUB_API_URL", server.url())
         .output()
         .unwrap();
     assert_eq!(code(&o), 1, "{}", stderr(&o));
@@ -601,6 +557,7 @@ fn mint_post_puts_the_report_on_the_lanes_prs_through_githubs_contract() {
 
 #[test]
 fn the_mint_never_sees_lanes_credentials() {
+    // Regression: the mint inherited lane's whole environment, credentials included.
     let d = tempfile::tempdir().unwrap();
     // lane's own environment holds a store secret and a token (a pod's
     // envFrom); the mint, upstream code, must find neither.

@@ -39,6 +39,28 @@ fn probe_lane_posting(dir: &std::path::Path) -> String {
     path.display().to_string()
 }
 
+/// A version's folder of `tests/data/results-demo`.
+pub(crate) fn demo(v: &str) -> String {
+    format!("{ROOT}/tests/data/results-demo/{v}")
+}
+
+/// `lane report` on the demo results of 0.93.3 against 0.93.2's, in `dir`.
+pub(crate) fn run(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    let lane_file = format!("{ROOT}/lanes/0.93.3.yaml");
+    let results = demo("0.93.3");
+    let baseline = demo("0.93.2");
+    let mut args = vec![
+        "report",
+        lane_file.as_str(),
+        "--results",
+        results.as_str(),
+        "--baseline-results",
+        baseline.as_str(),
+    ];
+    args.extend_from_slice(extra);
+    lane(dir, &args)
+}
+
 #[test]
 fn dry_run_writes_the_exact_requests_and_posts_nothing() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,38 +1,16 @@
 //! `lane wheel` and `lane publish` through the binary, against real servers
-//! started here on loopback: `moto_server` (S3) and `pypi-server` (a
+//! the test kit starts on loopback: `moto_server` (S3) and pypiserver (a
 //! package index), both installed by `./just tools`.
 
-use super::{code, stderr, stdout, ROOT};
+use super::{code, stderr, stdout};
 use lane_fixture::{generate_upstream, UpstreamSpec};
-use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use lane_testkit::{tools, Moto, PypiServer};
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::Duration;
 
 const TOKEN: &str = "pypi-token-never-printed-7c1d";
 const S3_SECRET: &str = "s3-secret-never-printed-2b9a";
-
-fn tools() -> PathBuf {
-    Path::new(ROOT).join(".tools")
-}
-
-/// A test tool installed by `./just tools`; fails (never skips) when missing.
-pub(crate) fn tool(name: &str) -> PathBuf {
-    let p = tools().join("venv/bin").join(name);
-    assert!(
-        p.is_file(),
-        "{} is missing: run `./just tools`",
-        p.display()
-    );
-    p
-}
-
-fn uv() -> PathBuf {
-    [tools().join("bin/uv"), tools().join("uv/bin/uv")]
-        .into_iter()
-        .find(|p| p.is_file())
-        .expect("uv is missing: run `./just tools`")
-}
 
 fn lane_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_lane"));
@@ -41,7 +19,7 @@ fn lane_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
         .env_remove("LANE_LOG")
         .env_remove("LANE_STORE")
         .env("NO_COLOR", "1")
-        .env("LANE_TOOLS_DIR", tools());
+        .env("LANE_TOOLS_DIR", tools::dir());
     for (k, v) in env {
         c.env(k, v);
     }
@@ -70,86 +48,15 @@ pub(crate) fn cut_lane() -> tempfile::TempDir {
     dir
 }
 
-pub(crate) fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-pub(crate) struct Server(Child);
-
-impl Server {
-    pub(crate) fn start(cmd: &mut Command, port: u16) -> Server {
-        let child = cmd
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("server starts");
-        let start = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "server on :{port} never came up"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        Server(child)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// pypi-server with upload auth (`__token__` / TOKEN) on a free port.
-fn pypiserver(dir: &Path) -> (Server, u16) {
-    let packages = dir.join("index");
-    std::fs::create_dir_all(&packages).unwrap();
-    let htpasswd = dir.join("htpasswd");
-    let o = Command::new(tool("python"))
-        .args([
-            "-c",
-            "import sys; from passlib.apache import HtpasswdFile as H; h = H(sys.argv[1], new=True); h.set_password('__token__', sys.argv[2]); h.save()",
-        ])
-        .arg(&htpasswd)
-        .arg(TOKEN)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let port = free_port();
-    let server = Server::start(
-        Command::new(tool("pypi-server"))
-            .args([
-                "run",
-                "-i",
-                "127.0.0.1",
-                "-p",
-                &port.to_string(),
-                "-a",
-                "update",
-                "-P",
-            ])
-            .arg(&htpasswd)
-            .arg(&packages),
-        port,
-    );
-    (server, port)
-}
-
 fn assert_installs(dir: &Path, port: u16) {
     let venv = dir.join("venv");
-    let o = Command::new(uv())
+    let o = Command::new(tools::uv())
         .args(["venv", "-q"])
         .arg(&venv)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let o = Command::new(uv())
+    let o = Command::new(tools::uv())
         .args(["pip", "install", "--no-cache", "--no-deps", "--python"])
         .arg(venv.join("bin/python"))
         .args([
@@ -205,8 +112,8 @@ fn wheel_stages_locally_and_publish_is_gated_then_forced_with_a_reason() {
         stdout(&o)
     );
 
-    let (_server, port) = pypiserver(d);
-    let index = format!("http://127.0.0.1:{port}/");
+    let server = PypiServer::start(d, "__token__", TOKEN);
+    let (port, index) = (server.port(), server.url());
     let env = [
         ("LANE_INDEX_URL", index.as_str()),
         ("LANE_INDEX_TOKEN", TOKEN),
@@ -305,15 +212,11 @@ fn wheel_stages_locally_and_publish_is_gated_then_forced_with_a_reason() {
     assert!(all.contains(&format!("http://127.0.0.1:{port}/")), "{all}");
 }
 
-/// moto's S3 on a free loopback port, with bucket `lanes` made: the server,
-/// its endpoint, and a store on `prefix` (access key `testing`, `secret`).
-pub(crate) fn moto(prefix: &str, secret: &str) -> (Server, String, lane_store::S3Store) {
-    let port = free_port();
-    let server = Server::start(
-        Command::new(tool("moto_server")).args(["-H", "127.0.0.1", "-p", &port.to_string()]),
-        port,
-    );
-    let endpoint = format!("http://127.0.0.1:{port}");
+/// moto's S3 on loopback, with bucket `lanes` made: the server, its
+/// endpoint, and a store on `prefix` (access key `testing`, `secret`).
+pub(crate) fn moto(prefix: &str, secret: &str) -> (Moto, String, lane_store::S3Store) {
+    let server = Moto::start();
+    let endpoint = server.endpoint();
     let store = lane_store::S3Store::new(lane_store::S3Config {
         bucket: "lanes".into(),
         prefix: prefix.into(),
@@ -382,8 +285,8 @@ fn wheel_stages_in_s3_with_a_presigned_url_and_green_results_publish() {
         r#"{"green": true, "cells": 2}"#,
     )
     .unwrap();
-    let (_index, iport) = pypiserver(d);
-    let index = format!("http://127.0.0.1:{iport}/");
+    let pypi = PypiServer::start(d, "__token__", TOKEN);
+    let (iport, index) = (pypi.port(), pypi.url());
     let mut env = s3_env.to_vec();
     env.extend([
         ("LANE_INDEX_URL", index.as_str()),
@@ -409,7 +312,8 @@ fn wheel_runs_uv_found_under_a_relative_tools_dir() {
     let dir = cut_lane();
     let rel = dir.path().join("rel-tools/uv/bin");
     std::fs::create_dir_all(&rel).unwrap();
-    std::os::unix::fs::symlink(std::fs::canonicalize(uv()).unwrap(), rel.join("uv")).unwrap();
+    std::os::unix::fs::symlink(std::fs::canonicalize(tools::uv()).unwrap(), rel.join("uv"))
+        .unwrap();
     let mut c = Command::new(env!("CARGO_BIN_EXE_lane"));
     c.args([
         "wheel",

@@ -1,24 +1,25 @@
-//! lane-github against a stateful fake whose bodies come from GitHub's
-//! OpenAPI description: the sticky comment, races, retries and their
-//! bound, nothing posted twice, App auth, and secrets kept out of output.
+//! lane-github against a stateful mock server (`wiremock`, see `mock.rs`)
+//! whose bodies come from GitHub's OpenAPI description: the sticky comment,
+//! races, retries and their bound, nothing posted twice, App auth, and
+//! secrets kept out of output.
 
 mod contract;
-mod fake;
+mod mock;
 
 use std::time::Duration;
 
-use fake::{Comment, Failure, Fake};
 use lane_github::{
     Auth, CheckRun, ClientConfig, CommentAction, GithubClient, GithubError, Repo, RetryPolicy,
     Secret,
 };
+use mock::{Comment, Failure, GithubMock};
 
 const TOKEN: &str = "ghp_SuperSecretTestToken0123456789abcdef";
 const MARKER: &str = "<!-- lane-report lane=0.93.3 -->";
 
-fn config(fake: &Fake) -> ClientConfig {
+fn config(gh: &GithubMock) -> ClientConfig {
     ClientConfig {
-        api_url: fake.url.clone(),
+        api_url: gh.url(),
         auth: Auth::Token(Secret::new(TOKEN)),
         retry: RetryPolicy {
             max_attempts: 3,
@@ -29,18 +30,30 @@ fn config(fake: &Fake) -> ClientConfig {
     }
 }
 
-async fn client(fake: &Fake) -> GithubClient {
-    GithubClient::connect(config(fake), Repo::parse("octo/repo").unwrap())
+async fn client(gh: &GithubMock) -> GithubClient {
+    GithubClient::connect(config(gh), Repo::parse("octo/repo").unwrap())
         .await
         .unwrap()
+}
+
+/// Lane 0.93.3's neutral check run on commit `aaa…`.
+fn check_run(details_url: Option<&str>) -> CheckRun {
+    CheckRun {
+        name: "lane 0.93.3".into(),
+        head_sha: "a".repeat(40),
+        conclusion: "neutral".into(),
+        title: "lane 0.93.3: neutral".into(),
+        summary: "summary".into(),
+        details_url: details_url.map(str::to_owned),
+    }
 }
 
 fn body(v: &str) -> String {
     format!("{MARKER}\nresults {v}")
 }
 
-fn ours(fake: &Fake) -> Vec<Comment> {
-    fake.st()
+fn ours(gh: &GithubMock) -> Vec<Comment> {
+    gh.st()
         .comments
         .iter()
         .filter(|c| c.login == "lane-bot")
@@ -50,13 +63,13 @@ fn ours(fake: &Fake) -> Vec<Comment> {
 
 #[tokio::test]
 async fn sticky_comment_is_created_once_then_patched_in_place() {
-    let fake = Fake::start("lane-bot").await;
-    fake.st().comments.push(Comment {
+    let gh = GithubMock::start("lane-bot").await;
+    gh.st().comments.push(Comment {
         id: 5,
         body: format!("quoting {MARKER}"),
         login: "someone".into(),
     });
-    let c = client(&fake).await;
+    let c = client(&gh).await;
     let first = c.upsert_comment(7, MARKER, &body("one")).await.unwrap();
     assert_eq!(first.action, CommentAction::Created);
     let second = c.upsert_comment(7, MARKER, &body("two")).await.unwrap();
@@ -64,20 +77,26 @@ async fn sticky_comment_is_created_once_then_patched_in_place() {
     assert_eq!(second.comment_id, first.comment_id);
     let third = c.upsert_comment(7, MARKER, &body("two")).await.unwrap();
     assert_eq!(third.action, CommentAction::Unchanged);
-    assert_eq!(fake.count("POST", "/repos/octo/repo/issues/7/comments"), 1);
-    assert_eq!(fake.count("PATCH", "/repos/octo/repo/issues/comments/"), 1);
-    assert_eq!(ours(&fake).len(), 1);
-    assert_eq!(ours(&fake)[0].body, body("two"));
+    assert_eq!(
+        gh.count("POST", "/repos/octo/repo/issues/7/comments").await,
+        1
+    );
+    assert_eq!(
+        gh.count("PATCH", "/repos/octo/repo/issues/comments/").await,
+        1
+    );
+    assert_eq!(ours(&gh).len(), 1);
+    assert_eq!(ours(&gh)[0].body, body("two"));
     // The other user's comment carrying the marker is untouched.
-    assert!(fake
+    assert!(gh
         .st()
         .comments
         .iter()
         .any(|c| c.id == 5 && c.login == "someone"));
     // Every request carried the token, and nothing printable does.
-    assert!(fake
-        .st()
-        .log
+    assert!(gh
+        .log()
+        .await
         .iter()
         .all(|l| l.auth.as_deref() == Some(&format!("Bearer {TOKEN}"))));
     assert!(!format!("{c:?}").contains(TOKEN));
@@ -85,14 +104,14 @@ async fn sticky_comment_is_created_once_then_patched_in_place() {
 
 #[tokio::test]
 async fn two_racing_runs_leave_one_comment() {
-    let fake = Fake::start("lane-bot").await;
-    fake.st().post_delay = Duration::from_millis(200);
-    fake.st().comments.push(Comment {
+    let gh = GithubMock::start("lane-bot").await;
+    gh.st().post_delay = Duration::from_millis(200);
+    gh.st().comments.push(Comment {
         id: 3,
         body: "unrelated".into(),
         login: "someone".into(),
     });
-    let (a, b) = (client(&fake).await, client(&fake).await);
+    let (a, b) = (client(&gh).await, client(&gh).await);
     let text = body("x");
     let (ra, rb) = tokio::join!(
         a.upsert_comment(9, MARKER, &text),
@@ -100,43 +119,34 @@ async fn two_racing_runs_leave_one_comment() {
     );
     let (ra, rb) = (ra.unwrap(), rb.unwrap());
     assert_eq!(
-        fake.count("POST", "/repos/octo/repo/issues/9/comments"),
+        gh.count("POST", "/repos/octo/repo/issues/9/comments").await,
         2,
         "both raced to create"
     );
-    assert_eq!(ours(&fake).len(), 1, "{:?}", fake.st().comments);
+    assert_eq!(ours(&gh).len(), 1, "{:?}", gh.st().comments);
     assert_eq!(ra.comment_id, rb.comment_id);
     assert_eq!(ra.removed.len() + rb.removed.len(), 1);
-    assert!(fake.st().comments.iter().any(|c| c.id == 3));
+    assert!(gh.st().comments.iter().any(|c| c.id == 3));
 }
 
 #[tokio::test]
 async fn retries_honour_5xx_429_and_secondary_limits() {
-    let fake = Fake::start("lane-bot").await;
-    let c = client(&fake).await;
-    {
-        let mut st = fake.st();
-        st.failures.push_back(Failure {
-            method: "GET",
+    let gh = GithubMock::start("lane-bot").await;
+    let c = client(&gh).await;
+    // A 503, then a 429 and a secondary limit (403), each with Retry-After.
+    for (method, status, headers) in [
+        ("GET", 503, vec![]),
+        ("POST", 429, vec![("retry-after", "1".into())]),
+        ("POST", 403, vec![("retry-after", "0".into())]),
+    ] {
+        gh.fail(Failure {
+            method,
             path_prefix: "/repos/octo/repo/issues/1/comments".into(),
-            status: 503,
-            headers: vec![],
+            status,
+            headers,
             apply: false,
-        });
-        st.failures.push_back(Failure {
-            method: "POST",
-            path_prefix: "/repos/octo/repo/issues/1/comments".into(),
-            status: 429,
-            headers: vec![("retry-after", "1".into())],
-            apply: false,
-        });
-        st.failures.push_back(Failure {
-            method: "POST",
-            path_prefix: "/repos/octo/repo/issues/1/comments".into(),
-            status: 403,
-            headers: vec![("retry-after", "0".into())],
-            apply: false,
-        });
+        })
+        .await;
     }
     let started = std::time::Instant::now();
     let out = c.upsert_comment(1, MARKER, &body("r")).await.unwrap();
@@ -145,22 +155,26 @@ async fn retries_honour_5xx_429_and_secondary_limits() {
         "Retry-After was not honoured"
     );
     assert_eq!(out.action, CommentAction::Created);
-    assert_eq!(fake.count("POST", "/repos/octo/repo/issues/1/comments"), 3);
-    assert_eq!(ours(&fake).len(), 1, "posted once");
+    assert_eq!(
+        gh.count("POST", "/repos/octo/repo/issues/1/comments").await,
+        3
+    );
+    assert_eq!(ours(&gh).len(), 1, "posted once");
 }
 
 #[tokio::test]
 async fn retries_are_bounded() {
-    let fake = Fake::start("lane-bot").await;
-    let c = client(&fake).await;
+    let gh = GithubMock::start("lane-bot").await;
+    let c = client(&gh).await;
     for _ in 0..10 {
-        fake.st().failures.push_back(Failure {
+        gh.fail(Failure {
             method: "GET",
             path_prefix: "/repos/octo/repo/issues/2/".into(),
             status: 502,
             headers: vec![],
             apply: false,
-        });
+        })
+        .await;
     }
     let e = c.upsert_comment(2, MARKER, &body("b")).await.unwrap_err();
     assert!(
@@ -174,10 +188,10 @@ async fn retries_are_bounded() {
         ),
         "{e}"
     );
-    assert_eq!(fake.count("GET", "/repos/octo/repo/issues/2/"), 3);
+    assert_eq!(gh.count("GET", "/repos/octo/repo/issues/2/").await, 3);
     // A rate limit longer than the policy allows fails at once.
-    fake.st().failures.clear();
-    fake.st().failures.push_back(Failure {
+    gh.clear_failures();
+    gh.fail(Failure {
         method: "GET",
         path_prefix: "/repos/octo/repo/issues/4/".into(),
         status: 403,
@@ -186,50 +200,56 @@ async fn retries_are_bounded() {
             ("x-ratelimit-reset", "99999999999".into()),
         ],
         apply: false,
-    });
+    })
+    .await;
     let e = c.upsert_comment(4, MARKER, &body("b")).await.unwrap_err();
     assert!(matches!(e, GithubError::RateLimitTooLong { .. }), "{e}");
 }
 
 #[tokio::test]
 async fn a_post_applied_then_failed_is_not_posted_twice() {
-    let fake = Fake::start("lane-bot").await;
-    let c = client(&fake).await;
-    fake.st().failures.push_back(Failure {
+    let gh = GithubMock::start("lane-bot").await;
+    let c = client(&gh).await;
+    gh.fail(Failure {
         method: "POST",
         path_prefix: "/repos/octo/repo/issues/6/comments".into(),
         status: 502,
         headers: vec![],
         apply: true,
-    });
+    })
+    .await;
     let out = c.upsert_comment(6, MARKER, &body("p")).await.unwrap();
-    assert_eq!(fake.count("POST", "/repos/octo/repo/issues/6/comments"), 1);
-    assert_eq!(ours(&fake).len(), 1);
-    assert_eq!(out.comment_id, ours(&fake)[0].id);
+    assert_eq!(
+        gh.count("POST", "/repos/octo/repo/issues/6/comments").await,
+        1
+    );
+    assert_eq!(ours(&gh).len(), 1);
+    assert_eq!(out.comment_id, ours(&gh)[0].id);
 }
 
 #[tokio::test]
 async fn tokens_never_appear_in_errors() {
-    let fake = Fake::start("lane-bot").await;
-    let c = client(&fake).await;
-    fake.st().failures.push_back(Failure {
+    let gh = GithubMock::start("lane-bot").await;
+    let c = client(&gh).await;
+    gh.fail(Failure {
         method: "GET",
         path_prefix: "/repos/octo/repo/issues/8/".into(),
         status: 401,
         headers: vec![],
         apply: false,
-    });
+    })
+    .await;
     let e = c.upsert_comment(8, MARKER, &body("t")).await.unwrap_err();
     for s in [
         e.to_string(),
         format!("{e:?}"),
         format!("{c:?}"),
-        format!("{:?}", config(&fake)),
+        format!("{:?}", config(&gh)),
     ] {
         assert!(!s.contains(TOKEN), "{s}");
     }
     // A dead API base: the transport error names no token either.
-    let mut cfg = config(&fake);
+    let mut cfg = config(&gh);
     cfg.api_url = "http://127.0.0.1:1".into();
     cfg.retry.max_attempts = 1;
     let dead = GithubClient::connect(cfg, Repo::parse("octo/repo").unwrap())
@@ -245,13 +265,13 @@ async fn tokens_never_appear_in_errors() {
 
 #[tokio::test]
 async fn github_app_exchanges_its_jwt_for_an_installation_token() {
-    let fake = Fake::start("lane-app[bot]").await;
+    let gh = GithubMock::start("lane-app[bot]").await;
     let key = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/github/test-app-key.pem"
     ))
     .unwrap();
-    let mut cfg = config(&fake);
+    let mut cfg = config(&gh);
     cfg.auth = Auth::App {
         app_id: 1,
         private_key: Secret::new(key.clone()),
@@ -261,7 +281,7 @@ async fn github_app_exchanges_its_jwt_for_an_installation_token() {
         .await
         .unwrap();
     c.upsert_comment(3, MARKER, &body("app")).await.unwrap();
-    let log = fake.st().log.clone();
+    let log = gh.log().await;
     assert!(log
         .iter()
         .any(|l| l.method == "POST" && l.path == "/app/installations/1/access_tokens"));
@@ -287,27 +307,19 @@ async fn github_app_exchanges_its_jwt_for_an_installation_token() {
 
 #[tokio::test]
 async fn check_run_is_created_then_updated() {
-    let fake = Fake::start("lane-bot").await;
-    let c = client(&fake).await;
-    let run = CheckRun {
-        name: "lane 0.93.3".into(),
-        head_sha: "a".repeat(40),
-        conclusion: "neutral".into(),
-        title: "lane 0.93.3: neutral".into(),
-        summary: "summary".into(),
-        details_url: None,
-    };
+    let gh = GithubMock::start("lane-bot").await;
+    let c = client(&gh).await;
+    let run = check_run(None);
     let first = c.upsert_check_run(&run).await.unwrap();
     assert!(first.created);
     let second = c.upsert_check_run(&run).await.unwrap();
     assert!(!second.created);
     assert_eq!(first.id, second.id);
-    let patch = fake
-        .st()
-        .log
-        .iter()
+    let patch = gh
+        .log()
+        .await
+        .into_iter()
         .find(|l| l.method == "PATCH")
-        .cloned()
         .unwrap();
     assert!(patch.body.unwrap().get("head_sha").is_none());
 }

@@ -140,7 +140,9 @@ pub fn run(args: Args) -> CliResult {
         "kube" => {
             return Err(CliError::new(
                 Exit::Usage,
-                anyhow::anyhow!("this lane was built without the kube backend (cargo feature `kube`)"),
+                anyhow::anyhow!(
+                    "this lane was built without the kube backend (cargo feature `kube`)"
+                ),
             ))
         }
         other => {

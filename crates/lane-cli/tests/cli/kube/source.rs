@@ -16,7 +16,7 @@ fn a_rig_cell_in_a_pod_gets_the_lane_tree_from_the_staged_source_archive() {
         .args(["wheel", LANE, "--store", store.to_str().unwrap(), "--json"])
         .current_dir(d.path())
         .env_remove("LANE_LOG")
-        .env("LANE_TOOLS_DIR", Path::new(ROOT).join(".tools"))
+        .env("LANE_TOOLS_DIR", lane_testkit::tools::dir())
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -42,8 +42,8 @@ fn a_rig_cell_in_a_pod_gets_the_lane_tree_from_the_staged_source_archive() {
         ),
     )
     .unwrap();
-    let emu = Emulator::start(d.path(), 0.0);
-    let kubelet = Kubelet::new(&emu, d.path());
+    let emu = emulator(d.path(), Hooks::default());
+    let kubelet = kubelet(&emu, d.path());
     let mut lane = Lane(spawn_lane_with(
         d.path(),
         "run",

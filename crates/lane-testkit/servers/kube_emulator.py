@@ -21,7 +21,11 @@ KMOCK_REQUEST_LOG=PATH appends one line per request the server answers:
 `<unix time> <user agent> <METHOD> <path>?<query>` (the benchmark counts
 lane's own: kube-rs's user agent).
 
-Usage: python emulator.py PORT_FILE   (writes the port it listens on)
+It binds a port of its own (kmock's server on port 0) and announces it on
+stdout, `kube emulator listening on http://127.0.0.1:PORT`, once bound.
+
+Usage: python kube_emulator.py [PORT_FILE]   (PORT_FILE also gets the port,
+       written atomically: the benchmark `thousand_jobs.py` reads it)
 """
 
 import asyncio
@@ -123,11 +127,13 @@ async def main(port_file):
     async with Emulator() as emu, kmock.Server(emu) as srv:
         emu.resources["batch/v1/jobs"] = {}
         emu.resources["v1/pods"] = {}
-        with open(port_file + ".tmp", "w") as f:
-            f.write(str(srv.port))
-        os.replace(port_file + ".tmp", port_file)
+        if port_file:
+            with open(port_file + ".tmp", "w") as f:
+                f.write(str(srv.port))
+            os.replace(port_file + ".tmp", port_file)
+        print(f"kube emulator listening on http://127.0.0.1:{srv.port}", flush=True)
         await asyncio.Event().wait()
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1]))
+    asyncio.run(main(sys.argv[1] if len(sys.argv) > 1 else None))

@@ -1,26 +1,48 @@
-//! lane's markdown rendering of a lane's mint results: the sticky PR
-//! comment and the check run's summary. A pure crate: it takes values (a
-//! [`LaneResults`] built by the CLI from the results folder, with
-//! `lane-ledger` breakdowns, determinism reports and comparisons inside)
-//! and returns `String`s. It never touches the filesystem or the network,
-//! runs no async code and prints nothing.
+//! lane's reports of a lane's mint results: the sticky PR comment (and the
+//! check run's summary), the static HTML page, and the terminal text of
+//! `lane ledger`, `lane diff` and comparisons. A pure crate: it takes
+//! values (a [`LaneResults`] built by the CLI from the results folder,
+//! with `lane-ledger` breakdowns, determinism reports and comparisons
+//! inside) and returns `String`s. It never touches the filesystem or the
+//! network, runs no async code and prints nothing.
+//!
+//! # Invariants
+//!
+//! 1. **No foreign string reaches output unescaped.** The HTML page is
+//!    built with `maud`, so every interpolated value is escaped by
+//!    construction ([`html::Esc`] also drops what HTML cannot escape;
+//!    `PreEscaped` holds only lane's own constant CSS). Markdown goes
+//!    through [`escape::text`] and terminal text through
+//!    [`escape::terminal`]: one escaping path per target, and no foreign
+//!    control byte (ESC, OSC, CR/LF inside a name) reaches a terminal.
+//! 2. **One view model, three thin renderers.** [`view`] is the only code
+//!    that reads the inputs; it decides every number once ([`view::Seconds`],
+//!    [`view::Percent`], absent with its reason) and every table's rows.
+//!    [`markdown`], [`html`] and [`text`] only lay rows out, so the three
+//!    show the same rows.
+//! 3. **The ledger's honesty rules hold here too:** a residual is a named
+//!    row, overlays are rows of their own and never summed, what was not
+//!    measured reads "absent" / "no report" / "not measured", never `0.0`,
+//!    and a failed job keeps its seconds.
+//!
+//! lane-render owns the rendering of reports; it must not read files, call
+//! out, or decide what a report means (that is `lane-ledger`'s).
 //!
 //! Where to start reading:
-//! - [`LaneResults`]: the model (header, cells, repeats);
-//! - [`render_comment`]: the size-budgeted renderer (GitHub's 65,536
+//! - [`LaneResults`]: the inputs (header, cells, repeats);
+//! - [`view`]: the view model and its builders;
+//! - [`render_comment`]: the size-budgeted comment (GitHub's 65,536
 //!   characters, degraded in [`Level`] steps, never cutting a table);
+//! - [`render_html`]: the page; [`text`]: the terminal text;
 //! - [`conclusion`]: the check run's conclusion by policy;
-//! - [`escape`]: the escaping every foreign string goes through.
-//!
-//! The ledger's honesty rules hold here too: a residual is shown with its
-//! name, overlays are listed apart and never summed, what was not measured
-//! reads "absent" / "no report", never `0.0`, and a failed job keeps its
-//! seconds.
+//! - [`escape`]: the escaping of every foreign string.
 
 pub mod escape;
 pub mod html;
-mod markdown;
+pub mod markdown;
 mod policy;
+pub mod text;
+pub mod view;
 
 use lane_ledger::{Comparison, DeterminismReport, MintBreakdown};
 use serde::Serialize;

@@ -1,5 +1,7 @@
 //! lane-render end to end: snapshots of the comment on the real fixtures,
-//! escaping of hostile strings, the 65,536-character budget, the policy.
+//! escaping of hostile strings, the 65,536-character budget, the policy;
+//! the page ([`html`]), the terminal text ([`text`]), and the real H200
+//! lane in all three, showing the same rows ([`real`]).
 
 use lane_ledger::{compare, from_report, parse_report, MintBreakdown, NoiseRule};
 use lane_render::{
@@ -10,6 +12,12 @@ use lane_render::{
 #[path = "render/html.rs"]
 mod html;
 
+#[path = "render/real.rs"]
+mod real;
+
+#[path = "render/text.rs"]
+mod text;
+
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 
 fn mint(rel: &str, label: &str) -> MintBreakdown {
@@ -18,7 +26,9 @@ fn mint(rel: &str, label: &str) -> MintBreakdown {
 }
 
 fn jit() -> MintBreakdown {
-    mint("h200-torch2.11/jit_report.json", "probe-jit/H200/r1")
+    static JIT: std::sync::OnceLock<MintBreakdown> = std::sync::OnceLock::new();
+    JIT.get_or_init(|| mint("h200-torch2.11/jit_report.json", "probe-jit/H200/r1"))
+        .clone()
 }
 
 fn seed() -> MintBreakdown {
@@ -114,14 +124,23 @@ fn snapshot_real_fixtures() {
 #[test]
 fn the_seed_mint_is_flagged_not_repeated() {
     let body = render_comment(&demo(), &RenderOptions::default()).body;
-    assert!(body.contains("warmup\\_forward 4416.910 s (97.6 %)"));
-    assert!(body.contains("compile_named_zero"));
-    assert!(body.contains("no split (ledger cannot say)"));
+    assert!(
+        body.contains("| warmup\\_forward | 4416.910 s | 97.6 % |"),
+        "{body}"
+    );
+    assert!(body.contains("compile\\_named\\_zero"), "{body}");
+    assert!(body.contains("no split (the ledger cannot say)"), "{body}");
     // The missing repeat shows no numbers, and its job keeps its seconds.
-    assert!(body.contains("no report (job wall 12.400 s)"));
-    // The residual is named, overlays are apart.
-    assert!(body.contains("*compile\\_other\\_s (residual)*"));
-    assert!(body.contains("Overlays (shown apart, never summed"));
+    assert!(
+        body.contains("| resource | 12.400 s | no report |"),
+        "{body}"
+    );
+    // The residual is a named row, overlays are a table apart.
+    assert!(body.contains("| *compile\\_other\\_s* |"), "{body}");
+    assert!(
+        body.contains("\noverlays (beside the partition, never summed):\n"),
+        "{body}"
+    );
 }
 
 const HOSTILE: &str = "<script>alert(1)</script>|@octocat fixes #123 `rm -rf` [x](javascript:y)";
@@ -193,7 +212,7 @@ fn many_cells(n: usize) -> LaneResults {
 #[test]
 fn the_body_limit_degrades_in_steps_and_never_cuts_a_table() {
     let mut seen = Vec::new();
-    for n in (1..=400).step_by(13) {
+    for n in (1..=600).step_by(40) {
         let r = render_comment(&many_cells(n), &RenderOptions::default());
         assert!(
             r.body.chars().count() <= GITHUB_BODY_LIMIT,
@@ -207,7 +226,7 @@ fn the_body_limit_degrades_in_steps_and_never_cuts_a_table() {
     assert_eq!(seen[0], Level::Full);
     assert!(seen.contains(&Level::Summary), "{seen:?}");
     assert_eq!(*seen.last().unwrap(), Level::Link);
-    let link = render_comment(&many_cells(400), &RenderOptions::default()).body;
+    let link = render_comment(&many_cells(600), &RenderOptions::default()).body;
     assert!(link.contains("https://example.invalid/lanes/0.93.3/report.html"));
 }
 

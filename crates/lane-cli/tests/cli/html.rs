@@ -34,9 +34,11 @@ fn report_writes_html_and_json_next_to_the_markdown() {
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert!(html.contains("differs by autotune configs only"));
-    assert!(html.contains("no report (job wall 12.400 s)"));
+    // The missing repeat: no numbers, and its job keeps its seconds.
+    assert!(html.contains("<td class=\"num\">12.400 s</td><td class=\"absent\">no report</td>"));
     assert!(html.contains("overlay, not summed"));
-    assert!(html.contains("Baseline 0.93.2 vs this lane"));
+    assert!(html.contains("<h4>warm jobs</h4>"));
+    assert!(html.contains("<h3>Against the baseline lane</h3>"));
     for banned in ["<script", "<link", "<img", "src="] {
         assert!(!html.contains(banned), "{banned}");
     }

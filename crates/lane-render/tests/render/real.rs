@@ -200,7 +200,7 @@ fn load() -> LaneResults {
 }
 
 /// True when `cells` stand in `line` in order (empty cells aside).
-fn in_order(line: &str, cells: &[String]) -> bool {
+pub fn in_order(line: &str, cells: &[String]) -> bool {
     let mut rest = line;
     for c in cells.iter().filter(|c| !c.is_empty()) {
         match rest.find(c.as_str()) {

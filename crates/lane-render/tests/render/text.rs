@@ -10,7 +10,7 @@ use lane_render::text::{render_breakdown, render_comparison, render_determinism}
 use lane_render::{html, render_comment, RenderOptions};
 use serde_json::{json, Value};
 
-use super::real::{diff_sources, Single};
+use super::real::{diff_sources, in_order, Single};
 use super::{mint, ROOT};
 
 fn gw(rel: &str) -> String {
@@ -175,16 +175,8 @@ fn the_aot_pair_diff_names_the_flipped_binding_and_both_configs() {
         "{text}"
     );
     let line_with = |parts: &[&str]| {
-        text.lines().any(|l| {
-            let mut rest = l;
-            parts.iter().all(|p| match rest.find(p) {
-                Some(i) => {
-                    rest = &rest[i + p.len()..];
-                    true
-                }
-                None => false,
-            })
-        })
+        let parts: Vec<String> = parts.iter().map(|p| p.to_string()).collect();
+        text.lines().any(|l| in_order(l, &parts))
     };
     assert!(
         line_with(&["binding", "\"speed\"", "\"vram_tiebreak\""]),

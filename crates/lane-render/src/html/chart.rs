@@ -6,7 +6,7 @@
 use maud::{html, Markup};
 
 use super::{Esc, Ids};
-use crate::view::{Cell, Percent, RowRole, Seconds, Table, Value};
+use crate::view::{Cell, Percent, RowRole, Seconds, Table};
 
 /// Width, in SVG user units, of the bar area of every chart.
 pub const CHART_WIDTH: f64 = 600.0;
@@ -29,10 +29,7 @@ fn n(v: f64) -> String {
 }
 
 fn seconds(c: Option<&Cell>) -> Option<f64> {
-    match c.map(|c| &c.value) {
-        Some(Value::Seconds(s)) => s.value(),
-        _ => None,
-    }
+    c.and_then(Cell::seconds_value)
 }
 
 fn name(c: &[Cell]) -> String {

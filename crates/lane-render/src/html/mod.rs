@@ -4,7 +4,7 @@
 //!
 //! The page shows the same header, tables and blocks as the comment and
 //! the text, every table whole (the warm jobs included); a table with a
-//! chart also gets the chart ([`chart`]): a stacked bar of a partition's
+//! chart also gets the chart (`chart.rs`): a stacked bar of a partition's
 //! members and its hatched, named residual, overlays as separate bars
 //! ("overlay, not summed", clipped at the total and labelled when they
 //! exceed it), and a comparison's baseline and candidate side by side.
@@ -131,10 +131,10 @@ fn section(s: &CellSection, ids: &Ids) -> Markup {
 
 /// Every block of a section, in order.
 pub(crate) fn blocks(b: &Blocks, ids: &Ids) -> Markup {
-    html! { @for block in &b.0 { (one(block, ids)) } }
+    html! { @for b in &b.0 { (block(b, ids)) } }
 }
 
-fn one(block: &Block, ids: &Ids) -> Markup {
+fn block(block: &Block, ids: &Ids) -> Markup {
     let nest = match block.nest {
         0 => "",
         1 => "nest-1",

@@ -98,7 +98,7 @@ pub(super) fn chart(out: &mut String, title: &str, t: &Table) {
             RowRole::Residual => format!("{} (residual)", label(&r.cells[0].plain())),
             _ => label(&r.cells[0].plain()),
         };
-        match seconds_of(secs) {
+        match secs.seconds_value() {
             Some(s) if s > 0.0 => drawn.push((name, s)),
             _ => dropped.push(format!("{name} {}", secs.plain())),
         }
@@ -121,12 +121,5 @@ pub(super) fn chart(out: &mut String, title: &str, t: &Table) {
             "\nNot drawn (zero or negative, see the table): {}",
             text(&dropped.join(", "))
         );
-    }
-}
-
-fn seconds_of(c: &Cell) -> Option<f64> {
-    match &c.value {
-        crate::view::Value::Seconds(s) => s.value(),
-        _ => None,
     }
 }

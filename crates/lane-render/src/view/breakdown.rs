@@ -504,6 +504,76 @@ pub(crate) fn findings_table<'a>(
 mod tests {
     use super::*;
     use crate::view::doc::Body;
+    use lane_ledger::breakdown::JobRow;
+
+    #[test]
+    fn a_failed_job_keeps_its_seconds_and_an_unmeasured_compile_is_absent() {
+        let mut b = MintBreakdown::missing("c/H200/r1", "killed");
+        b.jobs.push(JobRow {
+            job: "b1_32".into(),
+            wall_s: Some(3.5),
+            compile_s: None,
+            execute_s: None,
+            compiled_nothing: None,
+            failed: true,
+        });
+        let v = breakdown(&b);
+        let jobs = v
+            .blocks
+            .tables()
+            .find(|t| t.kind == TableKind::Jobs)
+            .expect("a warm-jobs table");
+        let row = &jobs.rows[0];
+        assert_eq!(row.role, RowRole::Failed);
+        let cells: Vec<String> = row.cells.iter().map(Cell::plain).collect();
+        assert_eq!(
+            cells,
+            [
+                "b1_32",
+                "3.500 s",
+                "not measured",
+                "absent",
+                "failed (seconds kept), compile not measured"
+            ]
+        );
+    }
+
+    #[test]
+    fn overlays_are_rows_of_their_own_table_never_of_the_partition() {
+        let mut b = MintBreakdown::missing("c/H200/r1", "x");
+        b.compile_partition = Some(Partition::new(
+            lane_ledger::Term::new("warm_compile_s", 10.0),
+            vec![lane_ledger::Term::new("codegen_s", 4.0)],
+            "compile_other_s",
+            None,
+        ));
+        b.overlays.push(OverlayRow {
+            name: "parallel_kernel_cpu_s".into(),
+            seconds: 70.0,
+            share_of_total: Some(7.0),
+            exceeds_total: true,
+        });
+        let v = breakdown(&b);
+        let tables: Vec<&Table> = v.blocks.tables().collect();
+        let partition = tables
+            .iter()
+            .find(|t| t.kind == TableKind::Partition)
+            .unwrap();
+        let names: Vec<String> = partition.rows.iter().map(|r| r.cells[0].plain()).collect();
+        assert_eq!(names, ["codegen_s", "compile_other_s"]);
+        assert_eq!(partition.rows[1].role, RowRole::Residual);
+        assert_eq!(partition.rows[1].cells[1].plain(), "6.000 s");
+        let overlays = tables
+            .iter()
+            .find(|t| t.kind == TableKind::Overlays)
+            .unwrap();
+        assert_eq!(overlays.rows.len(), 1);
+        assert_eq!(overlays.rows[0].role, RowRole::Overlay);
+        assert_eq!(
+            overlays.rows[0].cells[3].plain(),
+            "exceeds the total (concurrent work)"
+        );
+    }
 
     #[test]
     fn a_missing_report_shows_no_number() {

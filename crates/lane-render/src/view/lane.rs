@@ -4,7 +4,7 @@
 //!
 //! This is the one file that reads [`LaneResults`] and what it holds
 //! (`MintRecord`, status strings, wheel, guards): the policy gets its
-//! evidence from here too ([`evidence`]).
+//! evidence from here too (`evidence`).
 
 use lane_ledger::{FindingKind, LedgerKind, Severity};
 use serde::Serialize;

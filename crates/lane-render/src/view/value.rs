@@ -287,6 +287,15 @@ impl Cell {
         Cell { tone, ..self }
     }
 
+    /// The seconds a cell holds, when it holds measured seconds (what a
+    /// chart draws).
+    pub fn seconds_value(&self) -> Option<f64> {
+        match &self.value {
+            Value::Seconds(s) => s.value(),
+            _ => None,
+        }
+    }
+
     /// True for a number: renderers align it right.
     pub fn is_number(&self) -> bool {
         match &self.value {

@@ -3,7 +3,8 @@
 //! (bytes, `impl BufRead`, in-memory artifact trees) and returns values; it
 //! never touches the filesystem, spawns processes, runs async code or
 //! prints (it emits `tracing` events). The CLI (`lane ledger`, `lane diff`)
-//! is the edge that reads files.
+//! is the edge that reads files; `lane-render` renders what it returns
+//! (this crate keeps no rendering).
 //!
 //! Where to start reading:
 //! - [`report`]: parsing one mint report, every shape upstream writes;
@@ -11,8 +12,7 @@
 //! - [`breakdown`]: the per-mint table ([`MintBreakdown`]), built from either;
 //! - [`findings`]: typed findings with severities and thresholds;
 //! - [`mod@compare`]: baseline against candidate with a noise rule;
-//! - [`determinism`]: the diff of two artifact trees and its verdict;
-//! - [`render`]: plain-text output.
+//! - [`determinism`]: the diff of two artifact trees and its verdict.
 //!
 //! The honesty rules are the product: a residual is named and never
 //! clamped; overlays are shown, never summed; what was not measured is
@@ -28,7 +28,6 @@ pub mod findings;
 pub mod json;
 pub mod keyset;
 pub mod partition;
-pub mod render;
 pub mod report;
 pub mod trace;
 mod tracejson;

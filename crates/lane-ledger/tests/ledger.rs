@@ -25,6 +25,3 @@ mod properties;
 
 #[path = "ledger/robustness.rs"]
 mod robustness;
-
-#[path = "ledger/snapshots.rs"]
-mod snapshots;

@@ -1,5 +1,11 @@
 //! Escaping every string that came from a report, a repository or a user
-//! before it enters markdown (GitHub-flavoured, which also reads HTML).
+//! before it reaches output: one path per target.
+//!
+//! - Markdown (GitHub-flavoured, which also reads HTML): [`text`].
+//! - HTML: the page is built with `maud`, which escapes every interpolated
+//!   value; [`html_clean`] first replaces the control characters HTML has
+//!   no escape for (see [`crate::html`]).
+//! - Terminal text: [`terminal`].
 //!
 //! [`text`] makes a string inert inline: HTML is entity-encoded, markdown
 //! punctuation is backslash-escaped, a table's `|` cannot split a cell,
@@ -38,15 +44,51 @@ pub fn text_max(s: &str, max: usize) -> String {
     })
 }
 
-/// `s` made inert in HTML text and attribute values only (no markdown
-/// escapes: a static page shows `_` and `*` as they are), at most `max`
-/// characters of it kept.
-pub fn html_max(s: &str, max: usize) -> String {
-    bounded(s, max, html_char)
+/// `s` with the characters HTML cannot escape made harmless (line breaks
+/// and tabs as spaces, other control characters replaced), at most `max`
+/// characters of it kept; `maud` escapes the rest.
+pub fn html_clean(s: &str, max: usize) -> String {
+    bounded(s, max, |out, c| match c {
+        '\r' | '\n' | '\t' => out.push(' '),
+        c if c.is_control() || bidi(c) => out.push('\u{FFFD}'),
+        c => out.push(c),
+    })
 }
 
-/// The HTML part both escapes share: entities for `&<>"'`, whitespace
-/// controls as spaces, other controls replaced.
+/// `s` made inert for a terminal: every control character (C0, DEL, C1:
+/// ESC, OSC, CR, LF, BEL) and every bidirectional or zero-width formatting
+/// character is written as an escape (`\n`, `\r`, `\t`, `\u{1b}`), so no
+/// foreign byte moves the cursor, sets a title or reorders a line. Other
+/// text, backslashes included, is kept, so a second pass changes nothing.
+pub fn terminal(s: &str) -> String {
+    if !s.chars().any(|c| c.is_control() || bidi(c)) {
+        return s.to_owned();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() || bidi(c) => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Bidirectional embeddings, overrides, isolates and marks, zero-width
+/// characters, the byte-order mark and the line and paragraph separators.
+fn bidi(c: char) -> bool {
+    matches!(c,
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}'
+        | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}' | '\u{2028}' | '\u{2029}')
+}
+
+/// Markdown's HTML part: entities for `&<>"'`, whitespace controls as
+/// spaces, other controls and formatting characters replaced.
 fn html_char(out: &mut String, c: char) {
     match c {
         '&' => out.push_str("&amp;"),
@@ -55,7 +97,7 @@ fn html_char(out: &mut String, c: char) {
         '"' => out.push_str("&quot;"),
         '\'' => out.push_str("&#39;"),
         '\r' | '\n' | '\t' => out.push(' '),
-        c if c.is_control() => out.push('\u{FFFD}'),
+        c if c.is_control() || bidi(c) => out.push('\u{FFFD}'),
         c => out.push(c),
     }
 }
@@ -153,6 +195,25 @@ mod tests {
         let s = text(&long);
         assert_eq!(s.chars().count(), MAX_CHARS + 1);
         assert!(s.ends_with('…'));
+    }
+
+    #[test]
+    fn terminal_text_carries_no_control_byte() {
+        assert_eq!(
+            terminal("a\u{1b}[31mb\u{1b}]0;title\u{7}\r\nc"),
+            "a\\u{1b}[31mb\\u{1b}]0;title\\u{7}\\r\\nc"
+        );
+        assert_eq!(terminal("x\u{202e}y\u{9b}"), "x\\u{202e}y\\u{9b}");
+        assert_eq!(terminal("plain, ünïcode \\ kept"), "plain, ünïcode \\ kept");
+        let once = terminal("a\nb");
+        assert_eq!(terminal(&once), once);
+    }
+
+    #[test]
+    fn html_clean_leaves_no_control_character() {
+        let s = html_clean("a\u{1b}b\nc\u{202e}", 100);
+        assert_eq!(s, "a\u{FFFD}b c\u{FFFD}");
+        assert!(html_clean(&"x".repeat(300), 10).ends_with('…'));
     }
 
     #[test]

@@ -1,26 +1,48 @@
-//! lane's markdown rendering of a lane's mint results: the sticky PR
-//! comment and the check run's summary. A pure crate: it takes values (a
-//! [`LaneResults`] built by the CLI from the results folder, with
-//! `lane-ledger` breakdowns, determinism reports and comparisons inside)
-//! and returns `String`s. It never touches the filesystem or the network,
-//! runs no async code and prints nothing.
+//! lane's reports of a lane's mint results: the sticky PR comment (and the
+//! check run's summary), the static HTML page, and the terminal text of
+//! `lane ledger`, `lane diff` and comparisons. A pure crate: it takes
+//! values (a [`LaneResults`] built by the CLI from the results folder,
+//! with `lane-ledger` breakdowns, determinism reports and comparisons
+//! inside) and returns `String`s. It never touches the filesystem or the
+//! network, runs no async code and prints nothing.
+//!
+//! # Invariants
+//!
+//! 1. **No foreign string reaches output unescaped.** The HTML page is
+//!    built with `maud`, so every interpolated value is escaped by
+//!    construction ([`html::Esc`] also drops what HTML cannot escape;
+//!    `PreEscaped` holds only lane's own constant CSS). Markdown goes
+//!    through [`escape::text`] and terminal text through
+//!    [`escape::terminal`]: one escaping path per target, and no foreign
+//!    control byte (ESC, OSC, CR/LF inside a name) reaches a terminal.
+//! 2. **One view model, three thin renderers.** [`view`] is the only code
+//!    that reads the inputs; it decides every number once ([`view::Seconds`],
+//!    [`view::Percent`], absent with its reason) and every table's rows.
+//!    [`markdown`], [`html`] and [`text`] only lay rows out, so the three
+//!    show the same rows.
+//! 3. **The ledger's honesty rules hold here too:** a residual is a named
+//!    row, overlays are rows of their own and never summed, what was not
+//!    measured reads "absent" / "no report" / "not measured", never `0.0`,
+//!    and a failed job keeps its seconds.
+//!
+//! lane-render owns the rendering of reports; it must not read files, call
+//! out, or decide what a report means (that is `lane-ledger`'s).
 //!
 //! Where to start reading:
-//! - [`LaneResults`]: the model (header, cells, repeats);
-//! - [`render_comment`]: the size-budgeted renderer (GitHub's 65,536
+//! - [`LaneResults`]: the inputs (header, cells, repeats);
+//! - [`view`]: the view model and its builders;
+//! - [`render_comment`]: the size-budgeted comment (GitHub's 65,536
 //!   characters, degraded in [`Level`] steps, never cutting a table);
+//! - [`render_html`]: the page; [`text`]: the terminal text;
 //! - [`conclusion`]: the check run's conclusion by policy;
-//! - [`escape`]: the escaping every foreign string goes through.
-//!
-//! The ledger's honesty rules hold here too: a residual is shown with its
-//! name, overlays are listed apart and never summed, what was not measured
-//! reads "absent" / "no report", never `0.0`, and a failed job keeps its
-//! seconds.
+//! - [`escape`]: the escaping of every foreign string.
 
 pub mod escape;
 pub mod html;
-mod markdown;
+pub mod markdown;
 mod policy;
+pub mod text;
+pub mod view;
 
 use lane_ledger::{Comparison, DeterminismReport, MintBreakdown};
 use serde::Serialize;
@@ -42,10 +64,10 @@ pub struct LaneResults {
     pub branch: Option<String>,
     /// The picks as people write them (`#123`, `abc1234`).
     pub picks: Vec<String>,
-    /// The staged wheel, when known.
-    pub wheel: Option<Wheel>,
-    /// The guard verdict, when known.
-    pub guard: Option<GuardVerdict>,
+    /// The wheel the mints installed, when `summary.json` records one.
+    pub wheel: Option<lane_core::WheelRef>,
+    /// The guards' verdict on the commit minted, when recorded.
+    pub guard: Option<lane_core::GuardRecord>,
     /// The orchestrator's overall verdict, when it wrote one.
     pub green: Option<bool>,
     /// True when the results were replayed, not measured fresh.
@@ -56,24 +78,6 @@ pub struct LaneResults {
     pub report_url: Option<String>,
     /// One entry per (cell, GPU), in a stable order.
     pub cells: Vec<CellResult>,
-}
-
-/// The staged wheel.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Wheel {
-    /// Its file name.
-    pub file: String,
-    /// Its sha256, hex.
-    pub sha256: String,
-}
-
-/// The guards' verdict.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct GuardVerdict {
-    /// True when every guard passed.
-    pub passed: bool,
-    /// One line saying what was checked or what refused.
-    pub summary: String,
 }
 
 /// One cell on one GPU: its cold repeats, the determinism diff of the first
@@ -106,7 +110,7 @@ pub struct RepeatResult {
     /// The repeat number (1, 2, ...).
     pub repeat: u32,
     /// The orchestrator's record (`mint.json`), when present.
-    pub mint: Option<MintRecord>,
+    pub mint: Option<lane_core::MintRecord>,
     /// The breakdown; [`MintBreakdown::missing`] when there is no report.
     pub breakdown: MintBreakdown,
 }
@@ -120,17 +124,13 @@ impl RepeatResult {
         )
     }
 
-    /// The status shown: the orchestrator's, else the report's; unescaped.
-    pub fn status(&self) -> Option<String> {
+    /// The status shown: the orchestrator's, else the report's (a word
+    /// lane may not know, kept as written: escape it where it is shown).
+    pub fn status(&self) -> Option<lane_core::Named<lane_core::MintStatus>> {
         self.mint
             .as_ref()
-            .and_then(|m| m.status.clone())
-            .or_else(|| {
-                self.breakdown
-                    .status
-                    .as_ref()
-                    .map(|s| s.as_str().to_owned())
-            })
+            .map(|m| lane_core::Named::Known(m.status))
+            .or_else(|| self.breakdown.status.clone())
     }
 
     /// The recipe shown: the report's, else the cell's; unescaped.
@@ -143,17 +143,3 @@ impl RepeatResult {
     }
 }
 
-/// What the orchestrator recorded about one mint job (`mint.json`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct MintRecord {
-    /// The job's status (`minted`, `failed`, ...).
-    pub status: Option<String>,
-    /// The job's wall time; kept for failed jobs too.
-    pub wall_s: Option<f64>,
-    /// The child's exit code.
-    pub exit_code: Option<i64>,
-    /// Which attempt this was.
-    pub attempt: Option<u32>,
-    /// True when replayed rather than measured.
-    pub replay: bool,
-}

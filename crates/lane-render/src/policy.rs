@@ -2,12 +2,16 @@
 //!
 //! - **failure** when the guards refused, the orchestrator said not green,
 //!   any mint ended failed, refused or crashed (by `mint.json` or by its
-//!   report), or a determinism diff is unexplained;
+//!   report), a report could not be read, or a determinism diff is
+//!   unexplained;
 //! - **neutral** when a report is missing (not measured) or any finding is
 //!   at warning level or above;
 //! - **success** otherwise.
+//!
+//! The policy weighs [`Evidence`], which the view model reads from the
+//! results ([`crate::view::lane`]): it never reads the inputs itself.
 
-use lane_ledger::{DeterminismVerdict, Severity};
+use lane_ledger::Severity;
 use serde::Serialize;
 
 use crate::LaneResults;
@@ -44,64 +48,78 @@ pub struct Verdict {
     pub reasons: Vec<String>,
 }
 
-const FAILING_STATUSES: [&str; 3] = ["failed", "refused", "crashed"];
+/// What the policy weighs of one repeat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RepeatEvidence {
+    /// `cell on GPU rN`.
+    pub at: String,
+    /// The status, when it is one that fails a lane.
+    pub failing_status: Option<String>,
+    /// True when the report could not be read.
+    pub unreadable: bool,
+    /// True when there is a report.
+    pub measured: bool,
+    /// The first finding at warning level or above: severity and kind.
+    pub warning: Option<(Severity, String)>,
+}
+
+/// What the policy weighs of one cell on one GPU.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CellEvidence {
+    /// `cell on GPU`.
+    pub at: String,
+    /// Its repeats.
+    pub repeats: Vec<RepeatEvidence>,
+    /// True when its determinism diff is unexplained.
+    pub unexplained: bool,
+}
+
+/// What the policy weighs of a lane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Evidence {
+    /// The guards refused.
+    pub guard_refused: bool,
+    /// The orchestrator said the lane is not green.
+    pub not_green: bool,
+    /// Every cell, in order.
+    pub cells: Vec<CellEvidence>,
+    /// No cell has a repeat.
+    pub nothing_measured: bool,
+}
 
 /// The conclusion of a lane's results by the documented policy.
 pub fn conclusion(r: &LaneResults) -> Verdict {
+    decide(&crate::view::lane::evidence(r))
+}
+
+/// The policy itself.
+pub(crate) fn decide(e: &Evidence) -> Verdict {
     let mut failure = Vec::new();
     let mut neutral = Vec::new();
-    if let Some(g) = &r.guard {
-        if !g.passed {
-            failure.push("the guards refused".to_owned());
-        }
+    if e.guard_refused {
+        failure.push("the guards refused".to_owned());
     }
-    if r.green == Some(false) {
+    if e.not_green {
         failure.push("the orchestrator reported the lane not green".to_owned());
     }
-    for c in &r.cells {
-        let at = format!("{} on {}", c.cell, c.gpu);
+    for c in &e.cells {
         for rep in &c.repeats {
-            let status = rep
-                .mint
-                .as_ref()
-                .and_then(|m| m.status.clone())
-                .or_else(|| rep.breakdown.status.as_ref().map(|s| s.as_str().to_owned()));
-            if let Some(s) = status.filter(|s| FAILING_STATUSES.contains(&s.as_str())) {
-                failure.push(format!("{at} r{}: mint {s}", rep.repeat));
+            if let Some(s) = &rep.failing_status {
+                failure.push(format!("{}: mint {s}", rep.at));
             }
-            if rep
-                .breakdown
-                .findings
-                .iter()
-                .any(|f| f.kind == lane_ledger::FindingKind::UnreadableReport)
-            {
-                failure.push(format!(
-                    "{at} r{}: the report could not be read",
-                    rep.repeat
-                ));
-            } else if !rep.measured() {
-                neutral.push(format!("{at} r{}: no report", rep.repeat));
-            } else if let Some(f) = rep
-                .breakdown
-                .findings
-                .iter()
-                .find(|f| f.severity >= Severity::Warning)
-            {
-                neutral.push(format!(
-                    "{at} r{}: {} finding ({})",
-                    rep.repeat,
-                    f.severity,
-                    serde_kind(f)
-                ));
+            if rep.unreadable {
+                failure.push(format!("{}: the report could not be read", rep.at));
+            } else if !rep.measured {
+                neutral.push(format!("{}: no report", rep.at));
+            } else if let Some((severity, kind)) = &rep.warning {
+                neutral.push(format!("{}: {severity} finding ({kind})", rep.at));
             }
         }
-        if let Some(d) = &c.determinism {
-            if d.verdict == DeterminismVerdict::Unexplained {
-                failure.push(format!("{at}: determinism diff unexplained"));
-            }
+        if c.unexplained {
+            failure.push(format!("{}: determinism diff unexplained", c.at));
         }
     }
-    if c_is_empty(r) {
+    if e.nothing_measured {
         neutral.push("no cells were measured".to_owned());
     }
     let conclusion = if !failure.is_empty() {
@@ -116,27 +134,4 @@ pub fn conclusion(r: &LaneResults) -> Verdict {
         conclusion,
         reasons: failure,
     }
-}
-
-fn c_is_empty(r: &LaneResults) -> bool {
-    r.cells.iter().all(|c| c.repeats.is_empty())
-}
-
-/// A finding kind's `snake_case` name.
-pub(crate) fn serde_kind(f: &lane_ledger::Finding) -> String {
-    // The kind is a unit variant serialized as a string; its Debug name is
-    // CamelCase, converted here to the documented snake_case.
-    let debug = format!("{:?}", f.kind);
-    let mut out = String::with_capacity(debug.len() + 4);
-    for (i, c) in debug.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if i > 0 {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }

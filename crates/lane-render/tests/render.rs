@@ -1,14 +1,23 @@
 //! lane-render end to end: snapshots of the comment on the real fixtures,
-//! escaping of hostile strings, the 65,536-character budget, the policy.
+//! escaping of hostile strings, the 65,536-character budget, the policy;
+//! the page ([`html`]), the terminal text ([`text`]), and the real H200
+//! lane in all three, showing the same rows ([`real`]).
 
 use lane_ledger::{compare, from_report, parse_report, MintBreakdown, NoiseRule};
+use lane_core::{GuardRecord, MintStatus, Recipe, WheelRef};
 use lane_render::{
-    conclusion, escape, render_comment, CellResult, Conclusion, GuardVerdict, LaneResults, Level,
-    MintRecord, RenderOptions, RepeatResult, Wheel, GITHUB_BODY_LIMIT,
+    conclusion, escape, render_comment, CellResult, Conclusion, LaneResults, Level, RenderOptions,
+    RepeatResult, GITHUB_BODY_LIMIT,
 };
 
 #[path = "render/html.rs"]
 mod html;
+
+#[path = "render/real.rs"]
+mod real;
+
+#[path = "render/text.rs"]
+mod text;
 
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 
@@ -18,7 +27,9 @@ fn mint(rel: &str, label: &str) -> MintBreakdown {
 }
 
 fn jit() -> MintBreakdown {
-    mint("h200-torch2.11/jit_report.json", "probe-jit/H200/r1")
+    static JIT: std::sync::OnceLock<MintBreakdown> = std::sync::OnceLock::new();
+    JIT.get_or_init(|| mint("h200-torch2.11/jit_report.json", "probe-jit/H200/r1"))
+        .clone()
 }
 
 fn seed() -> MintBreakdown {
@@ -28,16 +39,43 @@ fn seed() -> MintBreakdown {
     )
 }
 
-fn rep(n: u32, b: MintBreakdown, status: &str) -> RepeatResult {
+/// A slot's `mint.json` as lane writes it, attempt 1.
+pub(crate) fn record(status: MintStatus, wall_s: f64, exit_code: i32) -> lane_core::MintRecord {
+    lane_core::MintRecord {
+        cell: "cell".into(),
+        gpu: "H200".into(),
+        recipe: Recipe::Dynamo,
+        repeat: 1,
+        attempt: 1,
+        status,
+        reason: format!("the report says `{status}`"),
+        wall_s: Some(wall_s),
+        exit_code: Some(exit_code),
+        replay: false,
+        attempts_wall_s: vec![wall_s],
+        bundle: None,
+        job_s: None,
+        stderr_tail: String::new(),
+        artifact: None,
+        notes: Vec::new(),
+    }
+}
+
+/// A repeat with no `mint.json` whose report says `status`, a word lane
+/// may not know (foreign text).
+pub(crate) fn rep_said(n: u32, mut b: MintBreakdown, status: &str) -> RepeatResult {
+    b.status = Some(lane_core::Named::parse(status));
     RepeatResult {
         repeat: n,
-        mint: Some(MintRecord {
-            status: Some(status.into()),
-            wall_s: Some(30.0),
-            exit_code: Some(0),
-            attempt: Some(1),
-            replay: false,
-        }),
+        mint: None,
+        breakdown: b,
+    }
+}
+
+fn rep(n: u32, b: MintBreakdown, status: MintStatus) -> RepeatResult {
+    RepeatResult {
+        repeat: n,
+        mint: Some(record(status, 30.0, 0)),
         breakdown: b,
     }
 }
@@ -62,12 +100,15 @@ fn lane(cells: Vec<CellResult>) -> LaneResults {
         base: Some("v0.93.2".into()),
         branch: Some("release/0.93.3".into()),
         picks: vec!["PR #515".into(), "PR #511".into()],
-        wheel: Some(Wheel {
+        wheel: Some(WheelRef {
             file: "gen_worker-0.93.3-py3-none-any.whl".into(),
             sha256: "ab".repeat(32),
+            key: None,
+            commit: None,
         }),
-        guard: Some(GuardVerdict {
+        guard: Some(GuardRecord {
             passed: true,
+            commit: "c".repeat(40),
             summary: "wire-v1 held".into(),
         }),
         green: None,
@@ -83,16 +124,10 @@ fn demo() -> LaneResults {
         "probe-jit",
         "H200",
         vec![
-            rep(1, jit(), "minted"),
+            rep(1, jit(), MintStatus::Minted),
             RepeatResult {
                 repeat: 2,
-                mint: Some(MintRecord {
-                    status: Some("resource".into()),
-                    wall_s: Some(12.4),
-                    exit_code: Some(137),
-                    attempt: Some(1),
-                    replay: false,
-                }),
+                mint: Some(record(MintStatus::Resource, 12.4, 137)),
                 breakdown: MintBreakdown::missing("probe-jit/H200/r2", "no report.json"),
             },
         ],
@@ -100,7 +135,7 @@ fn demo() -> LaneResults {
     jit_cell.comparison = Some(compare(&[jit()], &[jit()], &NoiseRule::default()).unwrap());
     lane(vec![
         jit_cell,
-        cell("sdxl-w8a8-lora64", "L40S", vec![rep(1, seed(), "minted")]),
+        cell("sdxl-w8a8-lora64", "L40S", vec![rep(1, seed(), MintStatus::Minted)]),
     ])
 }
 
@@ -114,14 +149,23 @@ fn snapshot_real_fixtures() {
 #[test]
 fn the_seed_mint_is_flagged_not_repeated() {
     let body = render_comment(&demo(), &RenderOptions::default()).body;
-    assert!(body.contains("warmup\\_forward 4416.910 s (97.6 %)"));
-    assert!(body.contains("compile_named_zero"));
-    assert!(body.contains("no split (ledger cannot say)"));
+    assert!(
+        body.contains("| warmup\\_forward | 4416.910 s | 97.6 % |"),
+        "{body}"
+    );
+    assert!(body.contains("compile\\_named\\_zero"), "{body}");
+    assert!(body.contains("no split (the ledger cannot say)"), "{body}");
     // The missing repeat shows no numbers, and its job keeps its seconds.
-    assert!(body.contains("no report (job wall 12.400 s)"));
-    // The residual is named, overlays are apart.
-    assert!(body.contains("*compile\\_other\\_s (residual)*"));
-    assert!(body.contains("Overlays (shown apart, never summed"));
+    assert!(
+        body.contains("| resource | 12.400 s | no report |"),
+        "{body}"
+    );
+    // The residual is a named row, overlays are a table apart.
+    assert!(body.contains("| *compile\\_other\\_s* |"), "{body}");
+    assert!(
+        body.contains("\noverlays (beside the partition, never summed):\n"),
+        "{body}"
+    );
 }
 
 const HOSTILE: &str = "<script>alert(1)</script>|@octocat fixes #123 `rm -rf` [x](javascript:y)";
@@ -150,7 +194,7 @@ fn hostile_strings_are_inert() {
     let mut r = lane(vec![cell(
         HOSTILE,
         &format!("{HOSTILE}{long}"),
-        vec![rep(1, b, HOSTILE)],
+        vec![rep_said(1, b, HOSTILE)],
     )]);
     r.title = Some(HOSTILE.into());
     r.picks = vec![HOSTILE.into()];
@@ -183,7 +227,7 @@ fn many_cells(n: usize) -> LaneResults {
             cell(
                 &format!("cell-{i:04}"),
                 "H200",
-                vec![rep(1, jit(), "minted")],
+                vec![rep(1, jit(), MintStatus::Minted)],
             )
         })
         .collect();
@@ -193,7 +237,7 @@ fn many_cells(n: usize) -> LaneResults {
 #[test]
 fn the_body_limit_degrades_in_steps_and_never_cuts_a_table() {
     let mut seen = Vec::new();
-    for n in (1..=400).step_by(13) {
+    for n in (1..=600).step_by(40) {
         let r = render_comment(&many_cells(n), &RenderOptions::default());
         assert!(
             r.body.chars().count() <= GITHUB_BODY_LIMIT,
@@ -207,7 +251,7 @@ fn the_body_limit_degrades_in_steps_and_never_cuts_a_table() {
     assert_eq!(seen[0], Level::Full);
     assert!(seen.contains(&Level::Summary), "{seen:?}");
     assert_eq!(*seen.last().unwrap(), Level::Link);
-    let link = render_comment(&many_cells(400), &RenderOptions::default()).body;
+    let link = render_comment(&many_cells(600), &RenderOptions::default()).body;
     assert!(link.contains("https://example.invalid/lanes/0.93.3/report.html"));
 }
 
@@ -262,7 +306,7 @@ fn policy() {
     let ok = lane(vec![cell(
         "probe-jit",
         "H200",
-        vec![rep(1, jit(), "minted")],
+        vec![rep(1, jit(), MintStatus::Minted)],
     )]);
     // The JIT mint carries info findings only.
     assert_eq!(
@@ -272,15 +316,16 @@ fn policy() {
         conclusion(&ok)
     );
     let mut refused = ok.clone();
-    refused.guard = Some(GuardVerdict {
+    refused.guard = Some(GuardRecord {
         passed: false,
+        commit: "c".repeat(40),
         summary: "wire-v1".into(),
     });
     assert_eq!(conclusion(&refused).conclusion, Conclusion::Failure);
     let failed = lane(vec![cell(
         "probe-jit",
         "H200",
-        vec![rep(1, jit(), "crashed")],
+        vec![rep(1, jit(), MintStatus::Crashed)],
     )]);
     assert_eq!(conclusion(&failed).conclusion, Conclusion::Failure);
 }

@@ -248,7 +248,7 @@ pub fn run(args: Args) -> CliResult {
         let bytes = std::fs::read(&report_file).exit(Exit::Failure)?;
         let parsed = lane_ledger::parse_report(&bytes).exit(Exit::InvalidInput)?;
         let b = lane_ledger::from_report(&format!("{cell} on H200 (replay)"), &parsed);
-        let text = lane_ledger::render::render_breakdown(&b);
+        let text = lane_render::text::render_breakdown(&b);
         let _ = writeln!(
             report,
             "### {cell} on H200 (replay), repeat 1\n\n```\n{text}```\n"
@@ -268,7 +268,7 @@ pub fn run(args: Args) -> CliResult {
                 .unwrap_or(false)
         {
             let d = crate::cmd::diff::diff_paths(&a, &bdir, 64 << 20)?;
-            let text = lane_ledger::render::render_determinism(&d);
+            let text = lane_render::text::render_determinism(&d);
             println!(
                 "      {cell} determinism (r1 vs r2): {}",
                 text.lines()

@@ -20,11 +20,12 @@ use lane_ledger::content_plan;
 use lane_ledger::determinism::ingest::{
     complete_side, read_side, Keep, Opened, ReadLimits, Source, Spool, SpoolFile, TopEntry, TopKind,
 };
-use lane_ledger::determinism::render::{escape, render};
 use lane_ledger::determinism::{
     diff_sides, ArtifactFile, CellSide, DeterminismReport, DeterminismVerdict, SkippedKind,
     DEFAULT_MAX_CONTENT_BYTES,
 };
+use lane_render::escape::terminal as escape;
+use lane_render::text::render_determinism as render;
 use sha2::{Digest, Sha256};
 
 use crate::exit::{CliError, CliResult, Exit};

@@ -18,10 +18,10 @@ use anyhow::{anyhow, Context};
 use lane_ledger::{
     compare::{compare, NoiseRule},
     from_report, from_trace,
-    render::{render_breakdowns, render_comparison},
     report::DEFAULT_MAX_REPORT_BYTES,
     MintBreakdown, Severity, TraceMetrics, TraceOptions,
 };
+use lane_render::text::{render_breakdowns, render_comparison};
 use serde::Serialize;
 
 use crate::exit::{CliError, CliResult, Exit};

@@ -216,21 +216,45 @@ fn real_aot_report_text_shows_typed_totals_partitions_overlays_and_the_pool() {
     let o = lane(&here(), &["ledger", &gw("aot-pair/r1/report.json")]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let out = stdout(&o);
-    for line in [
-        "aot table: serial path (K=1: every entry compiled in the mint child)",
-        "export_reuse_eligible         -1 (not determinable: fewer than two rows for any key)",
-        "entry_workers                 1 ",
-        "mint partition of total_s = 65.660 s",
-        "mint_other_s                    0.070    0.1%  residual, lane's (the writer names none)",
-        "compile_other_s                 0.335    0.5%  residual, recomputed (the writer wrote none)",
-        "overlays (nested, never summed)",
-        "triton_s                        3.335    5.2%",
-        "pool: K=1 for 1 entries, binding entries, underwidth 0, ceiling 1, limit 0 (uncapped)",
-        "why: 1 entry: serial (no cpu/memory/device bound was read",
-        "available_bytes not read (-1)",
-        "findings: none",
+    // Each row as the unified text lays it out: its cells in order.
+    for row in [
+        &["aot table: serial path (K=1: every entry compiled in the mint child)"][..],
+        &[
+            "export_reuse_eligible",
+            "-1 (not determinable: fewer than two rows for any key)",
+        ],
+        &["entry_workers", " 1 ", "the width K the pool was built at"],
+        &["mint partition of total_s = 65.660 s"],
+        &[
+            "mint_other_s",
+            "0.070 s",
+            "0.1 %",
+            "residual, lane's (the writer names none)",
+        ],
+        &[
+            "compile_other_s",
+            "0.335 s",
+            "0.5 %",
+            "residual, recomputed (the writer wrote none)",
+        ],
+        &["overlays (nested, never summed)"],
+        &["triton_s", "3.335 s", "5.2 %"],
+        &["pool: K=1 for 1 entries, binding entries, underwidth 0, ceiling 1, limit 0 (uncapped)"],
+        &["why: 1 entry: serial (no cpu/memory/device bound was read"],
+        &["available_bytes not read (-1)"],
+        &["findings: none"],
     ] {
-        assert!(out.contains(line), "missing {line:?} in\n{out}");
+        let found = out.lines().any(|l| {
+            let mut rest = l;
+            row.iter().all(|part| match rest.find(part) {
+                Some(i) => {
+                    rest = &rest[i + part.len()..];
+                    true
+                }
+                None => false,
+            })
+        });
+        assert!(found, "missing {row:?} in\n{out}");
     }
     assert!(!out.contains("reap_lag_s"), "{out}");
     assert!(!out.contains("unknown"), "{out}");

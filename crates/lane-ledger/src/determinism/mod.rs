@@ -31,7 +31,6 @@ mod launch;
 mod model;
 mod normalize;
 mod pairing;
-pub mod render;
 mod renumber;
 pub mod text;
 

@@ -423,15 +423,8 @@ fn an_unknown_negative_total_is_a_value_never_seconds_never_fatal() {
             "$.mint_phases.pool.new_bound"
         ]
     );
-    let text = lane_ledger::render::render_breakdown(&b);
-    assert!(
-        text.contains("$.mint_phases.totals.export_reuse_future_s = -1.0"),
-        "{text}"
-    );
-    assert!(
-        text.contains("$.mint_phases.pool.new_bound = {\"a\":-3}"),
-        "{text}"
-    );
+    let values: Vec<&Value> = b.unknown_keys.iter().map(|u| &u.value).collect();
+    assert_eq!(values, [&json!(-1.0), &json!({"a": -3})]);
     // The mint partition is untouched by it.
     assert_eq!(
         b.aot.as_ref().unwrap().mint,
@@ -489,17 +482,16 @@ fn an_underwidth_pool_is_named_with_its_binding() {
     );
 }
 
+/// The breakdown keeps foreign text raw for the renderers to escape
+/// (lane-render's tests check its output); its own findings carry none.
 #[test]
-fn foreign_text_reaches_no_output_raw() {
+fn foreign_text_is_kept_raw_and_kept_out_of_findings() {
     let mut v = value(&gw("failures-torch2.11/rig-aot/report.json"));
-    v["detail"] = json!("AttributeError: \u{1b}[2J\u{1b}]0;pwned\u{7}\nnext line \u{9b}31m");
+    let hostile = "AttributeError: \u{1b}[2J\u{1b}]0;pwned\u{7}\nnext line \u{9b}31m";
+    v["detail"] = json!(hostile);
     v["phase"] = json!("load\u{202e}");
     let b = breakdown_of(&v);
-    let text = lane_ledger::render::render_breakdown(&b);
-    for c in ['\u{1b}', '\u{7}', '\u{9b}', '\u{202e}'] {
-        assert!(!text.contains(c), "raw {c:?} in {text}");
-    }
-    assert!(text.contains("AttributeError: \\u{1b}[2J"), "{text}");
+    assert_eq!(b.detail.as_deref(), Some(hostile));
     for f in &b.findings {
         assert!(
             !f.message.chars().any(|c| c.is_control()),
@@ -507,10 +499,6 @@ fn foreign_text_reaches_no_output_raw() {
             f.message
         );
     }
-    let long = "x".repeat(5000);
-    v["detail"] = json!(long);
-    let text = lane_ledger::render::render_breakdown(&breakdown_of(&v));
-    assert!(text.contains("... (4600 more characters)"), "{text}");
 }
 
 #[test]

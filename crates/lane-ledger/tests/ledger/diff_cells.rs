@@ -4,7 +4,7 @@
 //! (`dynamo-pair`), read as packed, through the streaming reader.
 
 use std::collections::BTreeMap;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use lane_ledger::determinism::ingest::{
@@ -209,15 +209,6 @@ fn real_aot_pair_is_a_flipped_kernel_lane_binding_and_four_launch_configs() {
         .collect();
     assert_eq!(cubins.len(), 4);
     assert!(cubins.iter().all(|c| c.class == DiffClass::AutotuneConfig));
-    let text = lane_ledger::determinism::render::render(&r);
-    assert!(
-        text.contains("binding: \"speed\" -> \"vram_tiebreak\""),
-        "{text}"
-    );
-    assert!(
-        text.contains("differs: XBLOCK 512 -> 1024, num_warps 8 -> 4"),
-        "{text}"
-    );
 }
 
 #[test]
@@ -455,21 +446,6 @@ fn a_link_on_one_side_is_named_not_followed() {
         .iter()
         .any(|u| u.cause == UnexplainedCause::SkippedEntry));
     assert!(r.summary.contains("skipped"), "{}", r.summary);
-}
-
-#[test]
-fn foreign_control_bytes_are_escaped_in_text() {
-    let dir = tempfile::tempdir().unwrap();
-    for (r, body) in [("r1", "a"), ("r2", "b")] {
-        let d = dir.path().join(r);
-        std::fs::create_dir_all(&d).unwrap();
-        let mut f = std::fs::File::create(d.join("evil\u{1b}[2Jname.bin")).unwrap();
-        f.write_all(body.as_bytes()).unwrap();
-    }
-    let r = diff(&dir.path().join("r1"), &dir.path().join("r2"));
-    let text = lane_ledger::determinism::render::render(&r);
-    assert!(!text.contains('\u{1b}'));
-    assert!(text.contains("evil\\u{1b}[2Jname.bin"), "{text}");
 }
 
 mod never_panics {

@@ -279,7 +279,6 @@ fn job_whose_telemetry_failed_keeps_its_wall_and_its_compile_is_absent() {
     assert_eq!(row.compile_s, None);
     assert_eq!(row.compiled_nothing, None);
     assert!(!kinds(&b).contains(&FindingKind::FailedJob));
-    assert!(lane_ledger::render::render_breakdown(&b).contains("compile not measured"));
     // The wall still reconciles; the compile sum is not checked over a hole.
     assert!(b
         .reconciliation

@@ -1,80 +1,15 @@
-//! The static HTML page: a snapshot on the results-demo folder's reports,
-//! well-formed SVG, "no report" without a bar, overlays never stacked into
-//! a sum, and hostile strings made inert.
+//! The static HTML page: self-contained and deterministic on the real H200
+//! lane (its snapshot is in [`super::real`]), well-formed SVG, "no report"
+//! without a bar, overlays never stacked into a sum, and hostile strings
+//! made inert.
 
 use lane_ledger::partition::OverlayRow;
-use lane_ledger::{compare, MintBreakdown, NoiseRule};
+use lane_ledger::MintBreakdown;
 use lane_render::html::CHART_WIDTH;
-use lane_render::{render_html, CellResult, MintRecord, RepeatResult};
+use lane_render::{render_html, RepeatResult};
 
-use super::{cell, jit, lane, mint, rep, HOSTILE};
-
-fn demo_report(v: &str, path: &str) -> MintBreakdown {
-    let label = path.trim_end_matches("/report.json");
-    mint(&format!("results-demo/{v}/{path}"), label)
-}
-
-/// The results-demo folder's reports (r1/r2, the missing repeat, the
-/// baseline comparison), as `lane report` loads them (without the
-/// artifact diff, which needs the filesystem).
-fn results_demo() -> lane_render::LaneResults {
-    let cand = |p: &str| demo_report("0.93.3", p);
-    let base = |p: &str| demo_report("0.93.2", p);
-    let missing = RepeatResult {
-        repeat: 2,
-        mint: Some(MintRecord {
-            status: Some("resource".into()),
-            wall_s: Some(12.4),
-            exit_code: Some(137),
-            attempt: Some(1),
-            replay: false,
-        }),
-        breakdown: MintBreakdown::missing("probe-jit/H200/r2", "no report.json"),
-    };
-    let compared = |mut c: CellResult, baseline: Vec<MintBreakdown>| {
-        let side: Vec<MintBreakdown> = c.repeats.iter().map(|r| r.breakdown.clone()).collect();
-        match compare(&baseline, &side, &NoiseRule::default()) {
-            Ok(cmp) => c.comparison = Some(cmp),
-            Err(e) => c.comparison_note = Some(e.to_string()),
-        }
-        c
-    };
-    let aot = compared(
-        cell(
-            "probe-aot",
-            "H200",
-            vec![
-                rep(1, cand("probe-aot/H200/r1/report.json"), "minted"),
-                rep(2, cand("probe-aot/H200/r2/report.json"), "minted"),
-            ],
-        ),
-        vec![base("probe-aot/H200/r1/report.json")],
-    );
-    let jit_cell = compared(
-        cell(
-            "probe-jit",
-            "H200",
-            vec![
-                rep(1, cand("probe-jit/H200/r1/report.json"), "minted"),
-                missing,
-            ],
-        ),
-        vec![base("probe-jit/H200/r1/report.json")],
-    );
-    let seed = compared(
-        cell(
-            "sdxl-w8a8-lora64",
-            "L40S",
-            vec![rep(
-                1,
-                cand("sdxl-w8a8-lora64/L40S/r1/report.json"),
-                "minted",
-            )],
-        ),
-        vec![base("sdxl-w8a8-lora64/L40S/r1/report.json")],
-    );
-    lane(vec![aot, jit_cell, seed])
-}
+use super::real::h200_run;
+use super::{cell, jit, lane, record, rep, HOSTILE};
 
 /// The `<svg ...>...</svg>` blocks whose opening tag has `class="{class}"`.
 fn svgs<'a>(html: &'a str, class: &str) -> Vec<&'a str> {
@@ -102,18 +37,10 @@ fn rect_widths(svg: &str, class: &str) -> Vec<f64> {
 }
 
 #[test]
-fn snapshot_results_demo() {
-    let html = render_html(&results_demo());
-    assert!(html.starts_with("<!DOCTYPE html>"));
-    assert!(html.contains("no report (job wall 12.400 s)"));
-    assert!(html.contains("outside_phases_s <em>(residual)</em>"));
-    insta::assert_snapshot!("html_results_demo", html);
-}
-
-#[test]
 fn the_page_is_self_contained_and_deterministic() {
-    let r = results_demo();
+    let r = h200_run();
     let html = render_html(&r);
+    assert!(html.starts_with("<!DOCTYPE html>"));
     assert_eq!(html, render_html(&r));
     for banned in ["<script", "<link", "<img", "src=", "@import", "<iframe"] {
         assert!(!html.contains(banned), "{banned}");
@@ -127,7 +54,7 @@ fn the_page_is_self_contained_and_deterministic() {
 
 #[test]
 fn svg_is_well_formed_enough() {
-    let html = render_html(&results_demo());
+    let html = render_html(&h200_run());
     let opens = html.matches("<svg").count();
     assert!(opens > 0);
     assert_eq!(opens, html.matches("</svg>").count());
@@ -153,24 +80,22 @@ fn svg_is_well_formed_enough() {
 fn a_missing_report_shows_no_report_and_no_bar() {
     let missing = RepeatResult {
         repeat: 1,
-        mint: Some(MintRecord {
-            status: Some("crashed".into()),
-            wall_s: Some(9.5),
-            exit_code: Some(137),
-            attempt: Some(1),
-            replay: false,
-        }),
+        mint: Some(record(lane_core::MintStatus::Crashed, 9.5, 137)),
         breakdown: MintBreakdown::missing("gone/H200/r1", "no report.json"),
     };
     let html = render_html(&lane(vec![cell("gone", "H200", vec![missing])]));
     let section = &html[html.find("<section id=\"cell-gone-h200\">").unwrap()..];
-    assert!(section.contains("no report (job wall 9.500 s)"));
+    assert!(section.contains("no report (no report.json): nothing was measured"));
+    assert!(
+        section.contains("wall 9.500 s"),
+        "the job keeps its seconds"
+    );
     assert!(!section.contains("<svg"), "{section}");
     assert!(
         !section.contains("0.000 s"),
         "no zeros for what was not measured"
     );
-    assert!(html.contains("<td colspan=\"2\"><span class=\"absent\">no report"));
+    assert!(html.contains("<td class=\"num\">9.500 s</td><td class=\"absent\">no report</td>"));
 }
 
 #[test]
@@ -188,7 +113,7 @@ fn overlays_are_drawn_apart_and_never_summed() {
         share_of_total: Some(7.0),
         exceeds_total: true,
     });
-    let html = render_html(&lane(vec![cell("c", "H200", vec![rep(1, b, "minted")])]));
+    let html = render_html(&lane(vec![cell("c", "H200", vec![rep(1, b, lane_core::MintStatus::Minted)])]));
     let stacks = svgs(&html, "stack");
     assert!(stacks.len() >= 3, "phases, warmup split, partition");
     for s in &stacks {
@@ -222,7 +147,7 @@ fn hostile_strings_are_escaped() {
     b.phases[0].name = evil.clone();
     b.findings[0].message = evil.clone();
     b.findings[0].subject = Some(evil.clone());
-    let mut c = cell(&evil, &evil, vec![rep(1, b, &evil)]);
+    let mut c = cell(&evil, &evil, vec![super::rep_said(1, b, &evil)]);
     c.comparison_note = Some(evil.clone());
     let mut r = lane(vec![c]);
     r.title = Some(evil.clone());
@@ -230,8 +155,10 @@ fn hostile_strings_are_escaped() {
     let html = render_html(&r);
     assert!(!html.contains("<script"), "raw <script in the page");
     assert!(!html.contains("\"quoted\""));
-    assert!(!html.contains("'single'"));
     assert!(!html.contains("& amp"));
     assert!(html.contains("&lt;script&gt;"));
-    assert!(html.contains("&quot;quoted&quot; &#39;single&#39; &amp; amp"));
+    // maud escapes `& < > "`: a `'` is inert in text and in the
+    // double-quoted attributes it builds.
+    assert!(html.contains("&quot;quoted&quot; 'single' &amp; amp"));
+    assert!(!html.contains("='"), "no single-quoted attribute");
 }

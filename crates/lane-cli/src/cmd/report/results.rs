@@ -17,7 +17,7 @@ use anyhow::anyhow;
 use lane_ledger::determinism::DEFAULT_MAX_CONTENT_BYTES;
 use lane_ledger::report::DEFAULT_MAX_REPORT_BYTES;
 use lane_ledger::{compare, from_report, MintBreakdown, NoiseRule};
-use lane_render::{CellResult, GuardVerdict, MintRecord, RepeatResult, Wheel};
+use lane_render::{CellResult, RepeatResult};
 use serde_json::Value;
 
 use lane_core::results::Contract;
@@ -37,8 +37,8 @@ fn invalid(path: &Path, e: impl std::fmt::Display) -> CliError {
 pub struct Summary {
     pub lane: Option<String>,
     pub green: Option<bool>,
-    pub wheel: Option<Wheel>,
-    pub guard: Option<GuardVerdict>,
+    pub wheel: Option<lane_core::WheelRef>,
+    pub guard: Option<lane_core::GuardRecord>,
     pub replay: bool,
 }
 
@@ -92,14 +92,8 @@ pub fn summary(dir: &Path) -> Result<Summary, CliError> {
     Ok(Summary {
         lane: Some(s.lane),
         green: Some(s.green),
-        wheel: s.wheel.map(|w| Wheel {
-            file: w.file,
-            sha256: w.sha256,
-        }),
-        guard: s.guard.map(|g| GuardVerdict {
-            passed: g.passed,
-            summary: g.summary,
-        }),
+        wheel: s.wheel,
+        guard: s.guard,
         replay: s.replay,
     })
 }
@@ -190,13 +184,7 @@ fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, CliError> {
         if recipe.is_none() {
             recipe = record.as_ref().map(|m| m.recipe.as_str().to_owned());
         }
-        let mint = record.map(|m| MintRecord {
-            status: Some(m.status.as_str().to_owned()),
-            wall_s: m.wall_s,
-            exit_code: m.exit_code.map(i64::from),
-            attempt: Some(m.attempt),
-            replay: m.replay,
-        });
+        let mint = record;
         repeats.push(RepeatResult {
             repeat: *n,
             mint,

@@ -1,0 +1,438 @@
+//! A determinism diff: the verdict, what each side was read as, the file
+//! counts, the decisions that flipped, the kernels whose config differs
+//! (both configs and the lines that carry them), the files explained, the
+//! inputs' findings and what is unexplained.
+
+use std::collections::BTreeMap;
+
+use lane_ledger::determinism::{ConfigSource, ContainerInfo, DiffClass, SkippedEntry, WrapperLine};
+use lane_ledger::{DeterminismReport, DeterminismVerdict};
+use serde::Serialize;
+use serde_json::Value as Json;
+
+use super::doc::{capped, Blocks, Depth, RowRole, Table, TableKind};
+use super::value::{Cell, Tone};
+use super::{bound, short, LONG, PROSE};
+
+/// A determinism diff, ready to lay out.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeterminismView {
+    /// The verdict's words.
+    pub verdict: String,
+    /// How the verdict reads.
+    pub tone: Tone,
+    /// Everything else, in order.
+    pub blocks: Blocks,
+}
+
+/// The most wrapper lines shown per kernel.
+const KERNEL_LINES: usize = 8;
+/// The most lines or values shown per unexplained difference.
+const UNEXPLAINED_ROWS: usize = 20;
+/// The most files named per explaining reason.
+const EXAMPLES: usize = 3;
+
+/// A verdict's tone.
+pub(crate) fn verdict_tone(v: DeterminismVerdict) -> Tone {
+    match v {
+        DeterminismVerdict::Unexplained => Tone::Bad,
+        DeterminismVerdict::DecisionsFlipped => Tone::Warn,
+        _ => Tone::Quiet,
+    }
+}
+
+fn name_of(v: impl Serialize) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+fn json(v: &Option<Json>) -> String {
+    v.as_ref()
+        .map_or_else(|| "absent".to_owned(), |v| short(&v.to_string()))
+}
+
+fn config_line(c: &BTreeMap<String, Json>) -> String {
+    c.iter()
+        .map(|(k, v)| format!("{}={}", short(k), short(&v.to_string())))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn containers(list: &[ContainerInfo]) -> String {
+    if list.is_empty() {
+        return "plain files (no archive)".into();
+    }
+    list.iter()
+        .map(|c| {
+            let at = if c.path.is_empty() {
+                "itself ".to_owned()
+            } else {
+                format!("{} ", short(&c.path))
+            };
+            let top = c
+                .stripped_top
+                .as_deref()
+                .map(|t| format!(", top folder {}/ stripped", short(t)))
+                .unwrap_or_default();
+            format!("{at}({}, {} members{top})", c.format, c.members)
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// A source line, kept whole up to [`LONG`] (a config sits at its end).
+fn line(s: &str) -> String {
+    bound(s, LONG)
+}
+
+fn pair(a: &Option<String>, b: &Option<String>) -> String {
+    format!(
+        "{} | {}",
+        a.as_deref().map_or("(none)".into(), short),
+        b.as_deref().map_or("(none)".into(), short)
+    )
+}
+
+/// Builds the view of a determinism diff.
+pub fn determinism(r: &DeterminismReport) -> DeterminismView {
+    let mut out = Blocks::default();
+    out.line(Depth::Collapsed, 0, bound(&r.summary, PROSE));
+    inputs(&mut out, r);
+    let f = &r.files;
+    out.para(
+        Depth::Collapsed,
+        0,
+        format!(
+            "files: A {}, B {}; identical {}; paired by path {}, by role/kernel {}; differing {}; only in A {}; only in B {}",
+            f.a, f.b, f.identical, f.paired_by_path, f.paired_by_role, f.differing,
+            f.only_a.len(), f.only_b.len()
+        ),
+    );
+    if !r.noise.is_empty() {
+        let list: Vec<String> = r
+            .noise
+            .iter()
+            .map(|n| format!("{} ({} file(s))", name_of(n.kind), n.files))
+            .collect();
+        out.line(
+            Depth::Full,
+            0,
+            format!("noise removed: {}", list.join(", ")),
+        );
+    }
+    let k = &r.kernels;
+    out.line(
+        Depth::Collapsed,
+        0,
+        format!(
+            "configs: {} kernel(s) ({} from a best_config, {} from wrapper launchers); {} differ, {} agree",
+            k.with_configs, k.from_best_config, k.from_wrapper, k.differing, k.agreeing
+        ),
+    );
+    decisions(&mut out, r);
+    kernels(&mut out, r);
+    explained(&mut out, r);
+    let noise_only = r
+        .file_diffs
+        .iter()
+        .filter(|d| d.class == DiffClass::Noise)
+        .count();
+    out.para(
+        Depth::Collapsed,
+        0,
+        format!("files differing only by noise: {noise_only}"),
+    );
+    let mut t = Table::new(
+        TableKind::InputFindings,
+        &["Side", "Path", "Field", "Value", "Expected"],
+    )
+    .titled(format!("findings ({})", r.findings.len()));
+    for x in &r.findings {
+        t.push(
+            RowRole::Plain,
+            vec![
+                Cell::text(x.side),
+                Cell::text(short(&x.path)),
+                Cell::text(short(&x.field)),
+                Cell::text(short(&x.value.to_string())),
+                Cell::text(x.expected),
+            ],
+        );
+    }
+    out.table(Depth::Collapsed, 0, t);
+    unexplained(&mut out, r);
+    DeterminismView {
+        verdict: r.verdict.describe().to_owned(),
+        tone: verdict_tone(r.verdict),
+        blocks: out,
+    }
+}
+
+fn inputs(out: &mut Blocks, r: &DeterminismReport) {
+    let i = &r.inputs;
+    let mut t = Table::new(TableKind::Inputs, &["Side", "Read as"]).titled("read");
+    t.push(
+        RowRole::Plain,
+        vec![Cell::text("A"), Cell::text(containers(&i.containers_a))],
+    );
+    t.push(
+        RowRole::Plain,
+        vec![Cell::text("B"), Cell::text(containers(&i.containers_b))],
+    );
+    out.table(Depth::Full, 0, t);
+    let mut t = Table::new(TableKind::Inputs, &["Side", "Kind", "Path", "Target"])
+        .titled("skipped (links, pipes, devices: not read)");
+    let mut skipped = |side: &str, list: &[SkippedEntry]| {
+        for s in list {
+            t.push(
+                RowRole::Plain,
+                vec![
+                    Cell::text(side),
+                    Cell::text(name_of(s.kind)),
+                    Cell::text(short(&s.path)),
+                    Cell::text(s.target.as_deref().map(short).unwrap_or_default()),
+                ],
+            );
+        }
+    };
+    skipped("A", &i.skipped_a);
+    skipped("B", &i.skipped_b);
+    out.table(Depth::Full, 0, t);
+}
+
+fn decisions(out: &mut Blocks, r: &DeterminismReport) {
+    if r.decisions.is_empty() {
+        return;
+    }
+    out.para(
+        Depth::Collapsed,
+        0,
+        format!("decisions that flipped ({}):", r.decisions.len()),
+    );
+    for d in &r.decisions {
+        out.line(Depth::Collapsed, 1, bound(&d.headline, PROSE));
+        out.line(Depth::Full, 2, format!("at: {}", short(&d.path)));
+        if let Some(w) = &d.what {
+            out.line(Depth::Full, 2, format!("what: {}", bound(w, LONG)));
+        }
+        let mut t = Table::new(TableKind::Decision, &["Field", "A", "B"]);
+        for c in &d.changed {
+            let field = c.path.strip_prefix(&d.path).unwrap_or(&c.path);
+            let field = match field.trim_start_matches('.') {
+                "" => "value",
+                f => f,
+            };
+            t.push(
+                RowRole::Plain,
+                vec![
+                    Cell::text(short(field)),
+                    Cell::text(json(&c.a)),
+                    Cell::text(json(&c.b)),
+                ],
+            );
+        }
+        let winner = if d.winner_a == d.winner_b {
+            "winner (the same in both)"
+        } else {
+            "winner"
+        };
+        t.push(
+            RowRole::Plain,
+            vec![
+                Cell::text(winner),
+                Cell::text(json(&d.winner_a)),
+                Cell::text(json(&d.winner_b)),
+            ],
+        );
+        out.table(Depth::Full, 2, t);
+        let on: Vec<String> = d
+            .decided_on
+            .iter()
+            .map(|(k, v)| format!("{}={}", short(k), short(&v.to_string())))
+            .collect();
+        out.line(Depth::Full, 2, format!("decided on: {}", on.join(", ")));
+        for m in &d.meaning {
+            out.line(Depth::Full, 2, format!("meaning: {}", bound(m, PROSE)));
+        }
+    }
+}
+
+fn lines_table(kernel: &str, ls: &[WrapperLine], cap: usize) -> Table {
+    let mut t = Table::new(
+        TableKind::WrapperLines,
+        &["Kernel", "Role", "Lines (A:B)", "A", "B"],
+    );
+    capped(&mut t, ls, cap, |t, l| {
+        let at = format!(
+            "{}:{}",
+            l.line_a.map_or_else(|| "-".to_owned(), |n| n.to_string()),
+            l.line_b.map_or_else(|| "-".to_owned(), |n| n.to_string())
+        );
+        t.push(
+            RowRole::Plain,
+            vec![
+                Cell::text(short(kernel)),
+                Cell::text(name_of(l.role)),
+                Cell::text(at),
+                Cell::text(l.text_a.as_deref().map_or("(no line)".into(), line)),
+                Cell::text(l.text_b.as_deref().map_or("(no line)".into(), line)),
+            ],
+        )
+    });
+    t
+}
+
+fn kernels(out: &mut Blocks, r: &DeterminismReport) {
+    let mut t = Table::new(
+        TableKind::Kernels,
+        &["Kernel", "Config from", "A", "B", "Differs"],
+    )
+    .titled(format!(
+        "kernels whose config differs ({})",
+        r.kernel_diffs.len()
+    ));
+    for kd in &r.kernel_diffs {
+        let entry = kd
+            .entry
+            .as_deref()
+            .map(|e| format!(" [{}]", short(e)))
+            .unwrap_or_default();
+        let source = match kd.source {
+            ConfigSource::BestConfig => "its best_config",
+            ConfigSource::WrapperLaunch => "its launcher in the wrapper",
+        };
+        let changed: Vec<String> = kd
+            .fields
+            .iter()
+            .map(|f| format!("{} {} -> {}", short(&f.field), json(&f.a), json(&f.b)))
+            .collect();
+        t.push(
+            RowRole::Plain,
+            vec![
+                Cell::text(format!("{}{entry}", short(&kd.kernel))),
+                Cell::text(source),
+                Cell::text(config_line(&kd.config_a)),
+                Cell::text(config_line(&kd.config_b)),
+                Cell::text(if changed.is_empty() {
+                    "no field named".to_owned()
+                } else {
+                    changed.join(", ")
+                }),
+            ],
+        );
+    }
+    out.table(Depth::Collapsed, 0, t);
+    for kd in &r.kernel_diffs {
+        out.table(
+            Depth::Full,
+            1,
+            lines_table(&kd.kernel, &kd.wrapper_lines, KERNEL_LINES),
+        );
+        if let Some((a, b)) = &kd.cubin {
+            out.line(
+                Depth::Full,
+                1,
+                format!(
+                    "{}: cubin follows the config: {} | {}",
+                    short(&kd.kernel),
+                    short(a),
+                    short(b)
+                ),
+            );
+        }
+    }
+    if !r.kernels.config_same.is_empty() {
+        out.para(
+            Depth::Full,
+            0,
+            format!(
+                "same config ({}): {}",
+                r.kernels.config_same.len(),
+                r.kernels
+                    .config_same
+                    .iter()
+                    .map(|s| short(s))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    }
+}
+
+fn explained(out: &mut Blocks, r: &DeterminismReport) {
+    // One row per reason, with the first files it explains.
+    let mut by_reason: Vec<(&str, Vec<String>)> = Vec::new();
+    for d in r
+        .file_diffs
+        .iter()
+        .filter(|d| matches!(d.class, DiffClass::AutotuneConfig | DiffClass::Decision))
+    {
+        let reason = d.reason.as_deref().unwrap_or("");
+        let files = pair(&d.a, &d.b);
+        match by_reason.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, v)) => v.push(files),
+            None => by_reason.push((reason, vec![files])),
+        }
+    }
+    let total: usize = by_reason.iter().map(|(_, f)| f.len()).sum();
+    let mut t = Table::new(TableKind::Explained, &["Reason", "Files", "First files"])
+        .titled(format!("files explained by configs or decisions ({total})"));
+    for (reason, files) in &by_reason {
+        let mut first = files.iter().take(EXAMPLES).cloned().collect::<Vec<_>>();
+        if files.len() > EXAMPLES {
+            first.push(format!("... and {} more", files.len() - EXAMPLES));
+        }
+        t.push(
+            RowRole::Plain,
+            vec![
+                Cell::text(bound(reason, PROSE)),
+                Cell::count(files.len() as u64),
+                Cell::text(first.join("; ")),
+            ],
+        );
+    }
+    out.table(Depth::Full, 0, t);
+}
+
+fn unexplained(out: &mut Blocks, r: &DeterminismReport) {
+    if r.unexplained.is_empty() {
+        out.line(Depth::Collapsed, 0, "unexplained: none");
+        return;
+    }
+    let mut t = Table::new(TableKind::Unexplained, &["Cause", "A | B", "Reason"])
+        .titled(format!("unexplained ({})", r.unexplained.len()));
+    for u in &r.unexplained {
+        t.push(
+            RowRole::Plain,
+            vec![
+                Cell::toned(name_of(u.cause), Tone::Bad),
+                Cell::text(pair(&u.a, &u.b)),
+                Cell::text(bound(&u.reason, PROSE)),
+            ],
+        );
+    }
+    out.table(Depth::Collapsed, 0, t);
+    for u in &r.unexplained {
+        let file = pair(&u.a, &u.b);
+        out.table(
+            Depth::Full,
+            1,
+            lines_table(&file, &u.lines, UNEXPLAINED_ROWS).titled(format!("lines of {file}")),
+        );
+        let mut v = Table::new(TableKind::Unexplained, &["Value", "A", "B"])
+            .titled(format!("values of {file}"));
+        capped(&mut v, &u.values, UNEXPLAINED_ROWS, |t, x| {
+            t.push(
+                RowRole::Plain,
+                vec![
+                    Cell::text(short(&x.path)),
+                    Cell::text(json(&x.a)),
+                    Cell::text(json(&x.b)),
+                ],
+            )
+        });
+        out.table(Depth::Full, 1, v);
+    }
+}

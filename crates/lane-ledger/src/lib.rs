@@ -1,6 +1,6 @@
-//! lane's mint ledger: reads every mint report honestly and diffs two cold
-//! mints down to the kernel config. A pure analysis crate: it takes values
-//! (bytes, `impl BufRead`, in-memory artifact trees) and returns values; it
+//! lane's mint ledger: reads every mint report and TORCH_TRACE honestly
+//! into the per-phase cost breakdown. A pure analysis crate: it takes values
+//! (bytes, `impl BufRead`) and returns values; it
 //! never touches the filesystem, spawns processes, runs async code or
 //! prints (it emits `tracing` events). The CLI (`lane ledger`, `lane diff`)
 //! is the edge that reads files; `lane-render` renders what it returns
@@ -11,8 +11,11 @@
 //! - [`trace`]: the streaming TORCH_TRACE reader;
 //! - [`breakdown`]: the per-mint table ([`MintBreakdown`]), built from either;
 //! - [`findings`]: typed findings with severities and thresholds;
-//! - [`mod@compare`]: baseline against candidate with a noise rule;
-//! - [`determinism`]: the diff of two artifact trees and its verdict.
+//! - [`mod@compare`]: baseline against candidate with a noise rule.
+//!
+//! What it must not touch: the determinism diff of two cold mints'
+//! artifacts (`lane-diff`: it has nothing to do with cost), rendering
+//! (`lane-render`), files and processes (the CLI).
 //!
 //! The honesty rules are the product: a residual is named and never
 //! clamped; overlays are shown, never summed; what was not measured is
@@ -22,7 +25,6 @@
 
 pub mod breakdown;
 pub mod compare;
-pub mod determinism;
 pub mod error;
 pub mod findings;
 pub mod json;
@@ -34,10 +36,7 @@ mod tracejson;
 
 pub use breakdown::{from_report, from_trace, LedgerKind, MintBreakdown};
 pub use compare::{compare, Comparison, NoiseRule};
-pub use determinism::{
-    content_plan, diff_trees, ArtifactFile, ArtifactTree, DeterminismReport, DeterminismVerdict,
-};
-pub use error::{CompareError, DiffError, ReportError, TraceError};
+pub use error::{CompareError, ReportError, TraceError};
 pub use findings::{Finding, FindingKind, Severity};
 pub use partition::{OverlayRow, Partition, Residual, Term};
 pub use report::{parse_report, parse_report_with_limit, MintReport};

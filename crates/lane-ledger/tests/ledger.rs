@@ -14,9 +14,6 @@ mod aot_reports;
 #[path = "ledger/traces.rs"]
 mod traces;
 
-#[path = "ledger/determinism.rs"]
-mod determinism;
-
 #[path = "ledger/compare.rs"]
 mod compare;
 

@@ -44,7 +44,8 @@ mod policy;
 pub mod text;
 pub mod view;
 
-use lane_ledger::{Comparison, DeterminismReport, MintBreakdown};
+use lane_diff::DeterminismReport;
+use lane_ledger::{Comparison, MintBreakdown};
 use serde::Serialize;
 
 pub use html::render_html;
@@ -142,4 +143,3 @@ impl RepeatResult {
             .or_else(|| cell.recipe.clone())
     }
 }
-

@@ -1,7 +1,8 @@
 //! The check run's conclusion by policy (documented in `docs/report.md`):
 //!
 //! - **failure** when the guards refused, the orchestrator said not green,
-//!   any mint ended failed, refused or crashed (by `mint.json` or by its
+//!   any mint ended refused, failed, resource or crashed, or with a
+//!   status lane does not know (`MintStatus::fails_lane`; by `mint.json` or by its
 //!   report), a report could not be read, or a determinism diff is
 //!   unexplained;
 //! - **neutral** when a report is missing (not measured) or any finding is

@@ -6,7 +6,8 @@
 
 use std::fmt::Write;
 
-use lane_ledger::{Comparison, DeterminismReport, MintBreakdown};
+use lane_diff::DeterminismReport;
+use lane_ledger::{Comparison, MintBreakdown};
 
 use crate::escape;
 use crate::view::{

@@ -3,8 +3,8 @@
 //! the page ([`html`]), the terminal text ([`text`]), and the real H200
 //! lane in all three, showing the same rows ([`real`]).
 
-use lane_ledger::{compare, from_report, parse_report, MintBreakdown, NoiseRule};
 use lane_core::{GuardRecord, MintStatus, Recipe, WheelRef};
+use lane_ledger::{compare, from_report, parse_report, MintBreakdown, NoiseRule};
 use lane_render::{
     conclusion, escape, render_comment, CellResult, Conclusion, LaneResults, Level, RenderOptions,
     RepeatResult, GITHUB_BODY_LIMIT,
@@ -135,7 +135,11 @@ fn demo() -> LaneResults {
     jit_cell.comparison = Some(compare(&[jit()], &[jit()], &NoiseRule::default()).unwrap());
     lane(vec![
         jit_cell,
-        cell("sdxl-w8a8-lora64", "L40S", vec![rep(1, seed(), MintStatus::Minted)]),
+        cell(
+            "sdxl-w8a8-lora64",
+            "L40S",
+            vec![rep(1, seed(), MintStatus::Minted)],
+        ),
     ])
 }
 
@@ -157,7 +161,7 @@ fn the_seed_mint_is_flagged_not_repeated() {
     assert!(body.contains("no split (the ledger cannot say)"), "{body}");
     // The missing repeat shows no numbers, and its job keeps its seconds.
     assert!(
-        body.contains("| resource | 12.400 s | no report |"),
+        body.contains("| **resource** | 12.400 s | no report |"),
         "{body}"
     );
     // The residual is a named row, overlays are a table apart.
@@ -302,7 +306,8 @@ fn exactly_at_the_limit() {
 
 #[test]
 fn policy() {
-    assert_eq!(conclusion(&demo()).conclusion, Conclusion::Neutral);
+    // A `resource` mint proved nothing: the lane fails (lane_core's rule).
+    assert_eq!(conclusion(&demo()).conclusion, Conclusion::Failure);
     let ok = lane(vec![cell(
         "probe-jit",
         "H200",

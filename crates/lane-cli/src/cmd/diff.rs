@@ -6,7 +6,7 @@
 //! best_config files from a cache folder or from a report's `best_configs`
 //! map.
 //!
-//! This is the IO edge of `lane_ledger::determinism`: it lists folders and
+//! This is the IO edge of `lane_diff`: it lists folders and
 //! opens files (a [`Source`]), gives nested zips a temporary file to be
 //! read from (a [`Spool`]), and lets the library stream, fingerprint and
 //! load only the content it needs, in two passes.
@@ -16,11 +16,11 @@ use std::io::{self, BufReader};
 use std::path::{Path, PathBuf};
 
 use anyhow::anyhow;
-use lane_ledger::content_plan;
-use lane_ledger::determinism::ingest::{
+use lane_diff::content_plan;
+use lane_diff::ingest::{
     complete_side, read_side, Keep, Opened, ReadLimits, Source, Spool, SpoolFile, TopEntry, TopKind,
 };
-use lane_ledger::determinism::{
+use lane_diff::{
     diff_sides, ArtifactFile, CellSide, DeterminismReport, DeterminismVerdict, SkippedKind,
     DEFAULT_MAX_CONTENT_BYTES,
 };

@@ -5,10 +5,10 @@
 //! the streaming reader under small caps: an error or a side, never a panic.
 #![no_main]
 
-use lane_ledger::determinism::ingest::{
+use lane_diff::ingest::{
     read_side, Keep, MemorySpool, Opened, ReadLimits, Source, TopEntry, TopKind,
 };
-use lane_ledger::{ArtifactFile, ArtifactTree};
+use lane_diff::{ArtifactFile, ArtifactTree};
 use libfuzzer_sys::fuzz_target;
 
 /// One in-memory file as a side.
@@ -99,6 +99,6 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let (a, b) = (tree(&a_parts), tree(&b_parts));
-    let _ = lane_ledger::content_plan(&a, &b, 1 << 20);
-    let _ = lane_ledger::diff_trees(&a, &b);
+    let _ = lane_diff::content_plan(&a, &b, 1 << 20);
+    let _ = lane_diff::diff_trees(&a, &b);
 });

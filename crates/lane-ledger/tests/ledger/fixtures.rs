@@ -3,9 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-use lane_ledger::{ArtifactFile, ArtifactTree};
-use sha2::{Digest, Sha256};
-
 /// The H200 / torch 2.11 fixture directory.
 pub const H200: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -52,50 +49,6 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(p);
         }
     }
-}
-
-/// An artifact tree with fingerprints only (as the CLI builds it first).
-pub fn fingerprints(root: &Path) -> ArtifactTree {
-    let mut paths = Vec::new();
-    walk(root, &mut paths);
-    let files = paths
-        .into_iter()
-        .map(|p| {
-            let bytes = read(&p);
-            ArtifactFile {
-                path: p
-                    .strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace('\\', "/"),
-                size: bytes.len() as u64,
-                sha256: format!("{:x}", Sha256::digest(&bytes)),
-                content: None,
-            }
-        })
-        .collect();
-    ArtifactTree { files }
-}
-
-/// Loads the content the diff asks for, as the CLI does.
-pub fn load(root: &Path, tree: &mut ArtifactTree, wanted: &[String]) {
-    for f in &mut tree.files {
-        if f.content.is_none() && wanted.contains(&f.path) {
-            f.content = Some(read(root.join(&f.path)));
-        }
-    }
-}
-
-/// Both H200 artifact trees, fingerprinted and with the planned content loaded.
-pub fn h200_trees() -> (ArtifactTree, ArtifactTree) {
-    let (ra, rb) = (h200("aot_a"), h200("aot_b"));
-    let mut a = fingerprints(&ra);
-    let mut b = fingerprints(&rb);
-    let plan =
-        lane_ledger::content_plan(&a, &b, lane_ledger::determinism::DEFAULT_MAX_CONTENT_BYTES);
-    load(&ra, &mut a, &plan.a);
-    load(&rb, &mut b, &plan.b);
-    (a, b)
 }
 
 /// Real gen-worker 0.93.3 mints recorded on an H200 (`lane mint` of the

@@ -91,7 +91,10 @@ fn header(out: &mut Blocks, b: &MintBreakdown) {
         facts.push(format!("cell {}", short(c)));
     }
     out.line(Depth::Collapsed, 0, facts.join(" | "));
-    if let (Some(echo), false) = (&b.recipe_echo, b.recipe.map(lane_core::Named::Known) == b.recipe_echo) {
+    if let (Some(echo), false) = (
+        &b.recipe_echo,
+        b.recipe.map(lane_core::Named::Known) == b.recipe_echo,
+    ) {
         out.line(
             Depth::Collapsed,
             0,

@@ -5,8 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use lane_ledger::determinism::{ConfigSource, ContainerInfo, DiffClass, SkippedEntry, WrapperLine};
-use lane_ledger::{DeterminismReport, DeterminismVerdict};
+use lane_diff::{ConfigSource, ContainerInfo, DiffClass, SkippedEntry, WrapperLine};
+use lane_diff::{DeterminismReport, DeterminismVerdict};
 use serde::Serialize;
 use serde_json::Value as Json;
 

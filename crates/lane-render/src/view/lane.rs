@@ -127,7 +127,7 @@ pub(crate) fn evidence(r: &LaneResults) -> Evidence {
             unexplained: c
                 .determinism
                 .as_ref()
-                .is_some_and(|d| d.verdict == lane_ledger::DeterminismVerdict::Unexplained),
+                .is_some_and(|d| d.verdict == lane_diff::DeterminismVerdict::Unexplained),
         })
         .collect();
     Evidence {
@@ -173,7 +173,11 @@ fn header(r: &LaneResults, v: &Verdict) -> Table {
                 let from = w.commit.as_deref().map_or_else(String::new, |c| {
                     format!(", built from {}", short(&c[..c.len().min(12)]))
                 });
-                Cell::text(format!("{} (sha256 {}{from})", short(&w.file), short(&w.sha256)))
+                Cell::text(format!(
+                    "{} (sha256 {}{from})",
+                    short(&w.file),
+                    short(&w.sha256)
+                ))
             },
         ),
     );

@@ -113,7 +113,11 @@ fn overlays_are_drawn_apart_and_never_summed() {
         share_of_total: Some(7.0),
         exceeds_total: true,
     });
-    let html = render_html(&lane(vec![cell("c", "H200", vec![rep(1, b, lane_core::MintStatus::Minted)])]));
+    let html = render_html(&lane(vec![cell(
+        "c",
+        "H200",
+        vec![rep(1, b, lane_core::MintStatus::Minted)],
+    )]));
     let stacks = svgs(&html, "stack");
     assert!(stacks.len() >= 3, "phases, warmup split, partition");
     for s in &stacks {

@@ -10,16 +10,16 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use lane_ledger::determinism::diff_sides;
-use lane_ledger::determinism::ingest::{
+use lane_core::results::Contract;
+use lane_diff::diff_sides;
+use lane_diff::ingest::{
     complete_side, read_side, Keep, MemorySpool, Opened, ReadLimits, Source, TopEntry, TopKind,
 };
-use lane_ledger::{content_plan, from_report, parse_report, DeterminismReport};
+use lane_diff::{content_plan, DeterminismReport};
+use lane_ledger::{from_report, parse_report};
 use lane_render::view::{Cell, RowRole, Table};
-use lane_core::results::Contract;
 use lane_render::{
-    escape, html, markdown, text, view, CellResult, LaneResults, Level, RenderOptions,
-    RepeatResult,
+    escape, html, markdown, text, view, CellResult, LaneResults, Level, RenderOptions, RepeatResult,
 };
 use maud::Render;
 

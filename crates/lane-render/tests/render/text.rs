@@ -2,10 +2,8 @@
 //! snapshots on the real reports (the upstream's own writers' and the H200
 //! mints'), and no foreign control byte in any of it.
 
-use lane_ledger::{
-    compare, diff_trees, from_trace, parse_report, parse_trace, ArtifactFile, ArtifactTree,
-    MintBreakdown, NoiseRule,
-};
+use lane_diff::{diff_trees, ArtifactFile, ArtifactTree};
+use lane_ledger::{compare, from_trace, parse_report, parse_trace, MintBreakdown, NoiseRule};
 use lane_render::text::{render_breakdown, render_comparison, render_determinism};
 use lane_render::{html, render_comment, RenderOptions};
 use serde_json::{json, Value};

@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::anyhow;
-use lane_ledger::determinism::DEFAULT_MAX_CONTENT_BYTES;
+use lane_diff::DEFAULT_MAX_CONTENT_BYTES;
 use lane_ledger::report::DEFAULT_MAX_REPORT_BYTES;
 use lane_ledger::{compare, from_report, MintBreakdown, NoiseRule};
 use lane_render::{CellResult, RepeatResult};

@@ -21,9 +21,16 @@
 //! recorded decisions that flipped, or name it as unexplained with its
 //! cause. Verdicts, from best to worst: [`DeterminismVerdict`].
 //! `docs/diff.md` documents every rule.
+//!
+//! A pure crate, apart from the cost ledger (`lane-ledger`) it sits beside:
+//! it takes in-memory trees and readers ([`ingest::Source`]; the CLI walks
+//! folders and opens archives) and returns a [`DeterminismReport`]. It
+//! never renders (`lane-render` does), prints, or touches the filesystem
+//! beyond the spool the caller hands it.
 
 mod classify;
 pub mod configs;
+mod error;
 pub mod ingest;
 mod jsondiff;
 mod kernels;
@@ -36,9 +43,9 @@ pub mod text;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::error::DiffError;
 use classify::Classifier;
 pub use configs::ConfigFieldDiff;
+pub use error::DiffError;
 pub use model::*;
 use pairing::{pair_files, Pair, TreeIndex};
 pub use text::LineRole;

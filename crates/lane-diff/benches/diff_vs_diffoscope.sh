@@ -6,7 +6,7 @@
 # (memory bounded by the per-side content budget). Wall time best of BENCH_RUNS, peak RSS from
 # /usr/bin/time -v; everything pinned to one core when BENCH_CORE is set.
 #
-# Usage: crates/lane-ledger/benches/diff_vs_diffoscope.sh [SHARDS]
+# Usage: crates/lane-diff/benches/diff_vs_diffoscope.sh [SHARDS]
 #   SHARDS       weight shards added to each side's model.pt2 (default 300:
 #                ~700 MB of weights per side, identical in both)
 #   LANE         the lane binary (default target/release/lane; build it

@@ -3,8 +3,8 @@
 use std::collections::BTreeSet;
 
 use super::fixtures::*;
-use lane_ledger::determinism::{DiffClass, FileRole, LineRole, NoiseKind};
-use lane_ledger::{diff_trees, ArtifactFile, ArtifactTree, DeterminismVerdict};
+use lane_diff::{diff_trees, ArtifactFile, ArtifactTree, DeterminismVerdict};
+use lane_diff::{DiffClass, FileRole, LineRole, NoiseKind};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -356,7 +356,7 @@ fn packages_plus_best_configs_from_the_reports() {
                 content: Some(text),
             });
         }
-        let plan = lane_ledger::content_plan(&t, &t, u64::MAX);
+        let plan = lane_diff::content_plan(&t, &t, u64::MAX);
         load(&root, &mut t, &plan.a);
         t
     };
@@ -423,7 +423,7 @@ fn a_block_size_written_as_a_string_is_a_finding_not_agreement() {
     assert!(r
         .unexplained
         .iter()
-        .any(|u| u.cause == lane_ledger::determinism::UnexplainedCause::IllTypedConfig));
+        .any(|u| u.cause == lane_diff::UnexplainedCause::IllTypedConfig));
 }
 
 #[path = "diff_cells.rs"]

@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use lane_ledger::determinism::ingest::{
+use lane_diff::ingest::{
     complete_side, read_side, IngestError, Keep, MemorySpool, Opened, ReadLimits, Source, TopEntry,
     TopKind,
 };
-use lane_ledger::determinism::{
+use lane_diff::{
     content_plan, diff_sides, CellSide, ConfigSource, DeterminismReport, DeterminismVerdict,
     DiffClass, FileRole, NoiseKind, SkippedKind, UnexplainedCause,
 };
@@ -450,7 +450,7 @@ fn a_link_on_one_side_is_named_not_followed() {
 
 mod never_panics {
     use super::*;
-    use lane_ledger::determinism::ingest::MemorySpool;
+    use lane_diff::ingest::MemorySpool;
     use proptest::prelude::*;
 
     struct Bytes(&'static str, Vec<u8>);

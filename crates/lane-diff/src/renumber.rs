@@ -199,7 +199,7 @@ pub(crate) fn pair_kernels(a: &ArtifactTree, b: &ArtifactTree) -> Renames {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::determinism::ArtifactFile;
+    use crate::ArtifactFile;
 
     fn src(path: &str, kernel: &str, body: &str) -> ArtifactFile {
         let text = format!(

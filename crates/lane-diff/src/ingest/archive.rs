@@ -4,7 +4,7 @@
 use std::io::{self, Read, Seek, SeekFrom};
 
 use super::{join, ArchiveFormat, IngestError, ReadSeek, Reader, SpoolFile};
-use crate::determinism::model::{ContainerInfo, SkippedEntry, SkippedKind};
+use crate::model::{ContainerInfo, SkippedEntry, SkippedKind};
 
 /// An archive's bytes, borrowed for the walk.
 pub(super) enum Input<'r> {

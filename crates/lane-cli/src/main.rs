@@ -1,20 +1,43 @@
 //! The `lane` binary: parses the command line, installs the only tracing
 //! subscriber in the program (`LANE_LOG`, `NO_COLOR`), runs one subcommand
-//! and maps its outcome to a documented exit code (see [`exit::Exit`]).
+//! and exits with its documented code (`lane_app::AppError::exit`).
 //!
 //! Start at [`Command`]; each subcommand lives in its own module under
-//! `cmd/`. Libraries never print: they return values and emit `tracing`
-//! events, and only this crate decides what a person or a script sees.
+//! `cmd/`: its clap `Args`, a request for lane-app's function, and the
+//! printing of its outcome. Libraries never print: they return values and
+//! emit `tracing` events, and only this crate decides what a person or a
+//! script sees.
 
 mod cmd;
 mod exit;
-mod lane;
 mod output;
+
+use lane_app::lane;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-use crate::exit::Exit;
+use crate::exit::{CliError, CliResult, Exit};
+
+/// A moved command's result, as the unmoved ones return it.
+fn app(result: Result<(), lane_app::AppError>) -> CliResult {
+    result.map(|()| Exit::Ok).map_err(CliError::from)
+}
+
+/// The error and its causes on one line, each cause said once (a library
+/// message that already quotes its source does not repeat it).
+fn message(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = err.to_string();
+    let mut next = err.source();
+    while let Some(cause) = next {
+        let said = cause.to_string();
+        if !text.contains(&said) {
+            text = format!("{text}: {said}");
+        }
+        next = cause.source();
+    }
+    text
+}
 
 /// lane: cut patch-release lanes, prove them on GPU mints, post the numbers.
 #[derive(Debug, Parser)]
@@ -92,24 +115,24 @@ fn main() -> ExitCode {
         Command::Guard(args) => cmd::guard::run(args),
         Command::Schema(args) => cmd::schema::run(args),
         Command::Ledger(args) => cmd::ledger::run(args),
-        Command::Diff(args) => cmd::diff::run(args),
+        Command::Diff(args) => app(cmd::diff::run(args)),
         #[cfg(feature = "demo")]
         Command::Demo(args) => cmd::demo::run(args),
-        Command::Mint(args) => cmd::mint::run(args),
-        Command::Status(args) => cmd::status::run(args),
+        Command::Mint(args) => app(cmd::mint::run(args)),
+        Command::Status(args) => app(cmd::status::run(args)),
         #[cfg(feature = "kube")]
-        Command::Cancel(args) => cmd::cancel::run(args),
+        Command::Cancel(args) => app(cmd::cancel::run(args)),
         Command::Agent(args) => cmd::agent::run(args),
         #[cfg(feature = "demo")]
         Command::ReplayMint(args) => cmd::replay::run(args),
         Command::Wheel(args) => cmd::wheel::run(args),
         Command::Publish(args) => cmd::publish::run(args),
-        Command::Report(args) => cmd::report::run(args),
+        Command::Report(args) => app(cmd::report::run(args)),
     };
     match result {
         Ok(exit) => ExitCode::from(exit.code()),
         Err(err) => {
-            eprintln!("error: {err}");
+            eprintln!("error: {}", message(err.error.as_ref()));
             ExitCode::from(err.exit.code())
         }
     }

@@ -100,7 +100,7 @@ fn parse_id(s: &str) -> Option<MintId> {
 /// outcome is in it), 75 when another live agent holds the folder.
 pub fn run(args: Args) -> CliResult {
     if let Some(run) = &args.run_id {
-        crate::cmd::mint::check_run_id(run)?;
+        lane_app::mint::check_run_id(run)?;
     }
     let mut id = parse_id(&args.id).ok_or_else(|| {
         CliError::new(

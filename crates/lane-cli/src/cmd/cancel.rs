@@ -1,11 +1,10 @@
-//! `lane cancel`: delete a lane's Kubernetes Jobs and their pods.
+//! `lane cancel`: delete a lane's Kubernetes Jobs and their pods (see
+//! `lane_app::cancel`).
 
 use std::path::PathBuf;
 
-use serde::Serialize;
+use lane_app::{AppError, CancelOutcome, CancelRequest};
 
-use crate::exit::{CliError, CliResult, Exit};
-use crate::lane::load;
 use crate::output::print_json;
 
 /// Arguments of `lane cancel`.
@@ -24,57 +23,37 @@ pub struct Args {
     pub json: bool,
 }
 
-#[derive(Serialize)]
-struct Cancelled {
-    lane: String,
-    namespace: String,
-    jobs: Vec<String>,
-    pods: Vec<String>,
-}
-
 /// Runs `lane cancel`.
-pub fn run(args: Args) -> CliResult {
-    let loaded = load(&args.lane)?;
-    let cfg = crate::cmd::mint::load_kube_config(&args.kube_config)?;
-    let lane = loaded.lane.version.to_string();
-    if args.dry_run {
-        println!(
-            "would delete every Job and pod in namespace {} with labels {}",
-            cfg.namespace,
-            lane_kube::lane_selector(&lane)
-        );
-        return Ok(Exit::Ok);
-    }
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| CliError::new(Exit::Failure, e))?;
-    let namespace = cfg.namespace.clone();
-    let report = rt
-        .block_on(async {
-            let backend = lane_kube::KubeBackend::connect(cfg).await?;
-            backend.cancel(&lane).await
-        })
-        .map_err(|e| CliError::new(Exit::Failure, e))?;
-    let out = Cancelled {
-        lane,
-        namespace,
-        jobs: report.jobs,
-        pods: report.pods,
+pub fn run(args: Args) -> Result<(), AppError> {
+    let outcome = lane_app::cancel(&CancelRequest {
+        lane: args.lane,
+        kube_config: args.kube_config,
+        dry_run: args.dry_run,
+    })?;
+    let out = match outcome {
+        CancelOutcome::WouldDelete {
+            namespace,
+            selector,
+        } => {
+            println!(
+                "would delete every Job and pod in namespace {namespace} with labels {selector}"
+            );
+            return Ok(());
+        }
+        CancelOutcome::Deleted(out) => out,
     };
     if args.json {
-        print_json(&out)?;
-    } else {
-        println!(
-            "lane {}: deleted {} Jobs and {} pods in {}",
-            out.lane,
-            out.jobs.len(),
-            out.pods.len(),
-            out.namespace
-        );
-        for j in &out.jobs {
-            println!("  job {j}");
-        }
+        return print_json(&out);
     }
-    Ok(Exit::Ok)
+    println!(
+        "lane {}: deleted {} Jobs and {} pods in {}",
+        out.lane,
+        out.jobs.len(),
+        out.pods.len(),
+        out.namespace
+    );
+    for j in &out.jobs {
+        println!("  job {j}");
+    }
+    Ok(())
 }

@@ -60,23 +60,9 @@ pub enum ConflictArg {
     Stop,
 }
 
-/// Maps a git-edge error to its documented exit code.
+/// A git-edge error with its documented exit code (decided in `AppError::exit`).
 pub fn git_exit(e: GitError) -> CliError {
-    let exit = match &e {
-        GitError::DirtyWorkTree { .. }
-        | GitError::RefExists { .. }
-        | GitError::CutInProgress { .. }
-        | GitError::NoCutInProgress { .. } => Exit::Precondition,
-        GitError::StillConflicted { .. } => Exit::Conflict,
-        GitError::Unresolved { .. }
-        | GitError::PrNotFound { .. }
-        | GitError::PrAmbiguous { .. } => Exit::InvalidInput,
-        GitError::VersionFile { .. }
-        | GitError::VersionsDisagree { .. }
-        | GitError::Changelog { .. } => Exit::Verification,
-        _ => Exit::Failure,
-    };
-    CliError::new(exit, e)
+    lane_app::AppError::from(e).into()
 }
 
 /// Runs `lane cut`.

@@ -267,7 +267,7 @@ pub fn run(args: Args) -> CliResult {
                 .map(|mut d| d.next().is_some())
                 .unwrap_or(false)
         {
-            let d = crate::cmd::diff::diff_paths(&a, &bdir, 64 << 20)?;
+            let d = lane_app::diff_paths(&a, &bdir, 64 << 20)?;
             let text = lane_render::text::render_determinism(&d);
             println!(
                 "      {cell} determinism (r1 vs r2): {}",
@@ -283,7 +283,7 @@ pub fn run(args: Args) -> CliResult {
     }
     println!("      results: {}", results.display());
     let files =
-        crate::cmd::report::write_lane_report(&lane, &results, None, &lane_out.join("report"))?;
+        lane_app::report::write_lane_report(&lane, &results, None, &lane_out.join("report"))?;
     println!("      per-cell report: {}", files.html.display());
     let _ = writeln!(
         report,

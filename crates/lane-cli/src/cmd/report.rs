@@ -1,24 +1,11 @@
 //! `lane report`: render a lane's per-cell phase breakdown from its results
-//! folder (`out/lanes/<v>/results`, written by `lane mint`) as markdown,
-//! and with `--post` put it on the lane's PRs (one sticky comment each) and
-//! a check run on the lane branch's head. `--post --dry-run` writes the
-//! exact requests to `out/lanes/<v>/requests/` and sends nothing.
-//!
-//! This is the IO edge of `lane-render` (pure) and `lane-github`; see
-//! `docs/report.md`.
+//! folder and, with `--post`, put it on the lane's PRs (see
+//! `lane_app::report`, `docs/report.md`).
 
-pub(crate) mod results;
+use std::path::PathBuf;
 
-use std::path::{Path, PathBuf};
+use lane_app::{AppError, ReportRequest};
 
-use anyhow::anyhow;
-use lane_file::PickRef;
-use lane_github::{plan, Auth, CheckRun, ClientConfig, GithubClient, Repo};
-use lane_ledger::NoiseRule;
-use lane_render::{conclusion, marker, render_comment, render_html, LaneResults, RenderOptions};
-use serde::Serialize;
-
-use crate::exit::{CliError, CliResult, Exit};
 use crate::output::print_json;
 
 /// Arguments of `lane report`.
@@ -53,281 +40,25 @@ pub struct Args {
     pub json: bool,
 }
 
-/// What `--json` prints.
-#[derive(Serialize)]
-struct ReportOutput {
-    markdown: PathBuf,
-    json_report: PathBuf,
-    html: PathBuf,
-    level: lane_render::Level,
-    conclusion: lane_render::Verdict,
-    targets: Vec<u64>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    requests: Vec<PathBuf>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    comments: Vec<lane_github::CommentOutcome>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    check_run: Option<lane_github::CheckRunOutcome>,
-}
-
-fn fail(e: impl std::fmt::Display) -> CliError {
-    CliError::new(Exit::Failure, anyhow!("{e}"))
-}
-
-fn write(path: &Path, text: &str) -> Result<(), CliError> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| fail(format!("{}: {e}", dir.display())))?;
-    }
-    std::fs::write(path, text).map_err(|e| fail(format!("{}: {e}", path.display())))
-}
-
-/// The files [`write_lane_report`] wrote.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct LaneReportFiles {
-    /// `report.md`: the same markdown `lane report` renders (the PR comment).
-    pub markdown: PathBuf,
-    /// `report.json`: the [`LaneResults`] model as JSON.
-    pub json: PathBuf,
-    /// `report.html`: the static page with inline SVG charts.
-    pub html: PathBuf,
-    /// Slots whose report could not be read (their rows say why): a lane
-    /// with any is not green.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub unreadable: Vec<String>,
-}
-
-/// Loads a results folder exactly as `lane report` does: `summary.json`,
-/// the cells, and the comparison with the baseline lane's results
-/// (`baseline_results`, else `out/lanes/<baseline>/results` when the lane
-/// names a baseline and that folder exists). A given `baseline_results`
-/// that is not a folder is an invalid input.
-fn load(
-    lane: &lane_file::LaneFile,
-    results_dir: &Path,
-    baseline_results: Option<&Path>,
-) -> Result<LaneResults, CliError> {
-    let version = lane.version.to_string();
-    let summary = results::summary(results_dir)?;
-    if let Some(theirs) = summary.lane.as_deref().filter(|l| *l != version) {
-        return Err(CliError::new(
-            Exit::InvalidInput,
-            anyhow!(
-                "{}: these results are lane {theirs}'s, not lane {version}'s (give the lane they were minted for)",
-                results_dir.display()
-            ),
-        ));
-    }
-    let mut cells = results::cells(results_dir)?;
-    let baseline_dir = baseline_results.map(Path::to_path_buf).or_else(|| {
-        lane.baseline.as_ref().map(|b| {
-            PathBuf::from("out/lanes")
-                .join(b.to_string())
-                .join("results")
-        })
-    });
-    if let Some(dir) = baseline_dir.as_ref().filter(|d| d.is_dir()) {
-        let base = results::cells(dir)?;
-        results::compare_with(&mut cells, &base, &NoiseRule::default());
-    } else if let Some(dir) = baseline_results {
-        return Err(CliError::new(
-            Exit::InvalidInput,
-            anyhow!("no baseline results folder at {}", dir.display()),
-        ));
-    }
-    Ok(LaneResults {
-        lane: version,
-        title: lane.title.clone(),
-        base: Some(lane.base.to_string()),
-        branch: Some(lane.branch_name()),
-        picks: lane.picks.iter().map(|p| p.target.to_string()).collect(),
-        wheel: summary.wheel,
-        guard: summary.guard,
-        green: summary.green,
-        replay: summary.replay,
-        baseline: lane.baseline.as_ref().map(ToString::to_string),
-        report_url: lane.github.as_ref().and_then(|g| g.report_url.clone()),
-        cells,
-    })
-}
-
-fn write_json_and_html(
-    results: &LaneResults,
-    json_path: &Path,
-    html_path: &Path,
-) -> Result<(), CliError> {
-    let json = serde_json::to_string_pretty(results).map_err(fail)? + "\n";
-    write(json_path, &json)?;
-    write(html_path, &render_html(results))
-}
-
-/// Renders a lane's results folder into `out_dir`: `report.md` (the same
-/// markdown as `lane report`), `report.json` (the [`LaneResults`] model) and
-/// `report.html` (one self-contained page, inline SVG charts, no
-/// JavaScript). The results are loaded exactly as `lane report` loads them;
-/// `baseline_results`, when given, must exist (else exit 3); when absent,
-/// `out/lanes/<baseline>/results` is used if the lane names a baseline and
-/// that folder exists. Called by `lane mint` and `lane demo` when all mints
-/// are in.
-pub fn write_lane_report(
-    lane: &lane_file::LaneFile,
-    results: &Path,
-    baseline_results: Option<&Path>,
-    out_dir: &Path,
-) -> Result<LaneReportFiles, CliError> {
-    let model = load(lane, results, baseline_results)?;
-    let rendered = render_comment(&model, &RenderOptions::default());
-    let files = LaneReportFiles {
-        markdown: out_dir.join("report.md"),
-        json: out_dir.join("report.json"),
-        html: out_dir.join("report.html"),
-        unreadable: results::unreadable(&model.cells),
-    };
-    write(&files.markdown, &rendered.body)?;
-    write_json_and_html(&model, &files.json, &files.html)?;
-    Ok(files)
-}
-
-/// What posting did: the request files of a dry run, or the comments and
-/// the check run sent.
-#[derive(Debug, Default, Serialize)]
-pub struct Posted {
-    /// `--dry-run`: the request files written instead of sent.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub requests: Vec<PathBuf>,
-    /// The sticky comments, created or updated.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub comments: Vec<lane_github::CommentOutcome>,
-    /// The check run, when there was a head commit to report on.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub check_run: Option<lane_github::CheckRunOutcome>,
-}
-
-/// Posts a lane's rendered report (`body`, from `results`): one sticky
-/// comment on each target PR and a check run on `head_sha` (else the lane
-/// branch's head, when the lane's repository is local). `dry_run` writes
-/// the exact requests under `<lane_out>/requests/` and sends nothing. Used
-/// by `lane report --post` and `lane mint --post`.
-pub fn post_lane_report(
-    loaded: &crate::lane::LoadedLane,
-    results: &LaneResults,
-    body: &str,
-    head_sha: Option<String>,
-    lane_out: &Path,
-    dry_run: bool,
-) -> Result<Posted, CliError> {
-    let lane = &loaded.lane;
-    let version = lane.version.to_string();
-    let verdict = conclusion(results);
-    let targets = targets(lane);
-    let mut output = Posted::default();
-    let repo_name = lane.github_repo().ok_or_else(|| {
-        CliError::new(
-            Exit::InvalidInput,
-            anyhow!("the lane names no GitHub repository (github.repo, or a github.com upstream)"),
-        )
-    })?;
-    let repo = Repo::parse(&repo_name).map_err(|e| CliError::new(Exit::InvalidInput, e))?;
-    let head_sha = head_sha.or_else(|| self::head_sha(loaded));
-    let check = head_sha.map(|sha| {
-        let summary = render_comment(
-            results,
-            &RenderOptions {
-                limit: 65_535,
-                marker: false,
-            },
-        );
-        CheckRun {
-            name: format!("lane {version}"),
-            head_sha: sha,
-            conclusion: verdict.conclusion.as_str().to_owned(),
-            title: format!("lane {version}: {}", verdict.conclusion.as_str()),
-            summary: summary.body,
-            details_url: results
-                .report_url
-                .clone()
-                .filter(|u| u.starts_with("https://")),
-        }
-    });
-    if check.is_none() {
-        tracing::warn!("no head commit for the check run (give --head-sha)");
-    }
-    if dry_run {
-        output.requests = self::dry_run(lane_out, &repo, &targets, body, check.as_ref())?;
-    } else {
-        post(&repo, &targets, &version, body, check.as_ref(), &mut output)?;
-    }
-    Ok(output)
-}
-
-/// Loads and renders the lane's results folder and posts it
-/// ([`post_lane_report`]): `lane mint --post`.
-pub fn post_results(
-    loaded: &crate::lane::LoadedLane,
-    results_dir: &Path,
-    head_sha: Option<String>,
-    lane_out: &Path,
-) -> Result<Posted, CliError> {
-    let model = load(&loaded.lane, results_dir, None)?;
-    let rendered = render_comment(&model, &RenderOptions::default());
-    post_lane_report(loaded, &model, &rendered.body, head_sha, lane_out, false)
-}
-
 /// Runs `lane report`.
-pub fn run(args: Args) -> CliResult {
-    let loaded = crate::lane::load(&args.lane)?;
-    let lane = &loaded.lane;
-    let version = lane.version.to_string();
-    let lane_out = PathBuf::from("out/lanes").join(&version);
-    let results_dir = args
-        .results
-        .clone()
-        .unwrap_or_else(|| lane_out.join("results"));
-    let results = load(lane, &results_dir, args.baseline_results.as_deref())?;
-    let verdict = conclusion(&results);
-    let rendered = render_comment(&results, &RenderOptions::default());
-    let md_path = args
-        .out
-        .clone()
-        .unwrap_or_else(|| lane_out.join("report.md"));
-    write(&md_path, &rendered.body)?;
-    let dir = md_path.parent().unwrap_or(Path::new(""));
-    let json_path = dir.join("report.json");
-    let html_path = dir.join("report.html");
-    write_json_and_html(&results, &json_path, &html_path)?;
-
-    let targets = targets(lane);
-    let mut output = ReportOutput {
-        markdown: md_path.clone(),
-        json_report: json_path,
-        html: html_path,
-        level: rendered.level,
-        conclusion: verdict.clone(),
-        targets: targets.clone(),
-        requests: Vec::new(),
-        comments: Vec::new(),
-        check_run: None,
-    };
-    if args.post {
-        let posted = post_lane_report(
-            &loaded,
-            &results,
-            &rendered.body,
-            args.head_sha.clone(),
-            &lane_out,
-            args.dry_run,
-        )?;
-        output.requests = posted.requests;
-        output.comments = posted.comments;
-        output.check_run = posted.check_run;
-    }
+pub fn run(args: Args) -> Result<(), AppError> {
+    let output = lane_app::report(&ReportRequest {
+        lane: args.lane,
+        results: args.results,
+        baseline_results: args.baseline_results,
+        post: args.post,
+        dry_run: args.dry_run,
+        head_sha: args.head_sha,
+        out: args.out,
+    })?;
     if args.json {
         print_json(&output)?;
     } else {
-        println!("{}", md_path.display());
-        for r in &output.requests {
+        println!("{}", output.markdown.display());
+        for r in &output.posted.requests {
             println!("{}", r.display());
         }
-        for c in &output.comments {
+        for c in &output.posted.comments {
             println!(
                 "#{}: comment {} {:?}{}",
                 c.issue,
@@ -340,112 +71,14 @@ pub fn run(args: Args) -> CliResult {
                 }
             );
         }
-        if let Some(c) = &output.check_run {
-            println!("check run {} ({})", c.id, verdict.conclusion.as_str());
+        if let Some(c) = &output.posted.check_run {
+            println!(
+                "check run {} ({})",
+                c.id,
+                output.conclusion.conclusion.as_str()
+            );
         }
     }
-    // Everything is written and posted; a slot whose report could not be
-    // read makes the lane not green (exit 7), as `lane mint` says too.
-    let unreadable = results::unreadable(&results.cells);
-    for slot in &unreadable {
-        eprintln!("unreadable report: {slot} (its row says why; the lane is not green)");
-    }
-    Ok(if unreadable.is_empty() {
-        Exit::Ok
-    } else {
-        Exit::Findings
-    })
-}
-
-/// The PRs and issues posted to: the picks' PRs (unless
-/// `github.post_to_picks: false`) and `github.post_to`, deduplicated.
-fn targets(lane: &lane_file::LaneFile) -> Vec<u64> {
-    let picks = lane.github.as_ref().is_none_or(|g| g.post_to_picks);
-    let mut out: Vec<u64> = Vec::new();
-    if picks {
-        for p in &lane.picks {
-            if let PickRef::Pr(n) = p.target {
-                out.push(n);
-            }
-        }
-    }
-    if let Some(g) = &lane.github {
-        out.extend(g.post_to.iter().copied());
-    }
-    let mut seen = std::collections::BTreeSet::new();
-    out.retain(|n| seen.insert(*n));
-    out
-}
-
-/// The lane branch's head in the lane's local repository (no clone).
-fn head_sha(loaded: &crate::lane::LoadedLane) -> Option<String> {
-    if loaded.lane.upstream.is_url() {
-        return None;
-    }
-    let path = crate::lane::repository(loaded, None).ok()?;
-    let repo = lane_git::repo::open(&path).ok()?;
-    let commit =
-        lane_git::repo::resolve_commit(&repo, "lane branch", &loaded.lane.branch_name()).ok()?;
-    Some(commit.id().to_string())
-}
-
-fn dry_run(
-    lane_out: &Path,
-    repo: &Repo,
-    targets: &[u64],
-    body: &str,
-    check: Option<&CheckRun>,
-) -> Result<Vec<PathBuf>, CliError> {
-    let dir = lane_out.join("requests");
-    let mut written = Vec::new();
-    let mut n = 0;
-    let mut put = |name: String, req: plan::PlannedRequest| -> Result<(), CliError> {
-        n += 1;
-        let path = dir.join(format!("{n:03}-{name}.json"));
-        let text = serde_json::to_string_pretty(&req).map_err(fail)? + "\n";
-        write(&path, &text)?;
-        written.push(path);
-        Ok(())
-    };
-    for t in targets {
-        put(format!("comment-{t}"), plan::comment(repo, *t, body))?;
-    }
-    if let Some(c) = check {
-        put("check-run".to_owned(), plan::check_run(repo, c))?;
-    }
-    Ok(written)
-}
-
-fn post(
-    repo: &Repo,
-    targets: &[u64],
-    version: &str,
-    body: &str,
-    check: Option<&CheckRun>,
-    output: &mut Posted,
-) -> Result<(), CliError> {
-    let auth = Auth::from_env().ok_or_else(|| fail(lane_github::GithubError::NoCredentials))?;
-    let config = ClientConfig::from_env(auth);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(fail)?;
-    let marker = marker(version);
-    runtime.block_on(async {
-        let client = GithubClient::connect(config, repo.clone())
-            .await
-            .map_err(fail)?;
-        for t in targets {
-            let outcome = client
-                .upsert_comment(*t, &marker, body)
-                .await
-                .map_err(fail)?;
-            tracing::info!(issue = t, id = outcome.comment_id, "comment posted");
-            output.comments.push(outcome);
-        }
-        if let Some(c) = check {
-            output.check_run = Some(client.upsert_check_run(c).await.map_err(fail)?);
-        }
-        Ok(())
-    })
+    crate::output::unreadable(&output.unreadable);
+    output.verdict()
 }

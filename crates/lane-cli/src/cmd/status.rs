@@ -1,9 +1,9 @@
-//! `lane status`: where every mint of a lane stands, read from its run store.
+//! `lane status`: where every mint of a lane stands (see `lane_app::status`).
 
 use std::path::PathBuf;
 
-use crate::exit::{CliError, CliResult, Exit};
-use crate::lane::load;
+use lane_app::{AppError, StatusRequest};
+
 use crate::output::print_json;
 
 /// Arguments of `lane status`.
@@ -20,45 +20,32 @@ pub struct Args {
 }
 
 /// Runs `lane status`.
-pub fn run(args: Args) -> CliResult {
-    let loaded = load(&args.lane)?;
-    let out = args.out.join("lanes").join(loaded.lane.version.as_str());
-    let path = lane_mint::local::store_path(&out);
-    if !path.exists() {
-        return Err(CliError::new(
-            Exit::Precondition,
-            anyhow::anyhow!(
-                "no run of lane {} in {} (run `lane mint` first)",
-                loaded.lane.version,
-                out.display()
-            ),
-        ));
-    }
-    let store =
-        lane_mint::store::RunStore::open(&path).map_err(|e| CliError::new(Exit::Failure, e))?;
-    let rows = store.rows().map_err(|e| CliError::new(Exit::Failure, e))?;
+pub fn run(args: Args) -> Result<(), AppError> {
+    let outcome = lane_app::status(&StatusRequest {
+        lane: args.lane,
+        out: args.out,
+    })?;
     if args.json {
-        print_json(&rows)?;
-    } else {
-        println!("lane {}: {} attempts", loaded.lane.version, rows.len());
-        for r in &rows {
-            let outcome = r
-                .outcome
-                .map(|o| format!("{o:?}"))
-                .unwrap_or_else(|| "-".into());
-            let wall = r
-                .wall_s
-                .map(|w| format!("{w:.3} s"))
-                .unwrap_or_else(|| "-".into());
-            println!(
-                "  {:<44} {:<10} {:<9} {:>10}  {}",
-                r.id.to_string(),
-                r.state.name(),
-                outcome,
-                wall,
-                r.reason.as_deref().unwrap_or("")
-            );
-        }
+        return print_json(&outcome.rows);
     }
-    Ok(Exit::Ok)
+    println!("lane {}: {} attempts", outcome.lane, outcome.rows.len());
+    for r in &outcome.rows {
+        let outcome = r
+            .outcome
+            .map(|o| format!("{o:?}"))
+            .unwrap_or_else(|| "-".into());
+        let wall = r
+            .wall_s
+            .map(|w| format!("{w:.3} s"))
+            .unwrap_or_else(|| "-".into());
+        println!(
+            "  {:<44} {:<10} {:<9} {:>10}  {}",
+            r.id.to_string(),
+            r.state.name(),
+            outcome,
+            wall,
+            r.reason.as_deref().unwrap_or("")
+        );
+    }
+    Ok(())
 }

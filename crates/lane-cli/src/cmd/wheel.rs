@@ -38,37 +38,14 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Maps a wheel error to its documented exit code.
+/// A wheel error with its documented exit code (decided in `AppError::exit`).
 pub fn wheel_exit(e: WheelError) -> CliError {
-    let exit = match &e {
-        WheelError::NoBranch { .. } => Exit::Precondition,
-        WheelError::IdentityMismatch { .. }
-        | WheelError::RecordMismatch { .. }
-        | WheelError::RecordIncomplete { .. }
-        | WheelError::PackageFileDiffers { .. }
-        | WheelError::NotInTree { .. }
-        | WheelError::MissingFromWheel { .. }
-        | WheelError::Malformed { .. } => Exit::Verification,
-        WheelError::Store(s) => store_code(s),
-        _ => Exit::Failure,
-    };
-    CliError::new(exit, e)
-}
-
-/// The exit code of a store error: a refused overwrite or a missing object
-/// is a precondition (6), a bad location or missing setting invalid input (3).
-fn store_code(s: &lane_store::StoreError) -> Exit {
-    use lane_store::StoreError as S;
-    match s {
-        S::Conflict { .. } | S::NotFound { .. } => Exit::Precondition,
-        S::BadKey { .. } | S::BadLocation { .. } | S::MissingSetting { .. } => Exit::InvalidInput,
-        _ => Exit::Failure,
-    }
+    lane_app::AppError::from(e).into()
 }
 
 /// Opens `--store`.
 pub fn open_store(location: &str) -> Result<Box<dyn lane_store::ArtifactStore>, CliError> {
-    lane_store::open(location).map_err(|e| CliError::new(store_code(&e), e))
+    Ok(lane_app::lane::open_store(location)?)
 }
 
 #[derive(serde::Serialize)]

@@ -8,17 +8,12 @@ use std::path::Path;
 use lane_core::{GuardRecord, Provenance, WheelRef};
 use sha2::{Digest, Sha256};
 
-use crate::exit::{CliError, Exit};
+use crate::error::AppError;
 use crate::lane::LoadedLane;
 
 /// The wheel file the local backend installs, fingerprinted.
-pub fn wheel_file(path: &Path) -> Result<WheelRef, CliError> {
-    let fail = |e: std::io::Error| {
-        CliError::new(
-            Exit::InvalidInput,
-            anyhow::anyhow!("--wheel {}: {e}", path.display()),
-        )
-    };
+pub fn wheel_file(path: &Path) -> Result<WheelRef, AppError> {
+    let fail = |e: std::io::Error| AppError::invalid(format!("--wheel {}", path.display()), e);
     let mut f = std::fs::File::open(path).map_err(fail)?;
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 1 << 16];
@@ -43,7 +38,7 @@ pub fn wheel_file(path: &Path) -> Result<WheelRef, CliError> {
 /// The guards on the lane branch's head, when the lane's repository is on
 /// this machine (`--repo`, or a local upstream) and the branch exists. A
 /// URL upstream is not cloned for this: minting never needs the network.
-pub fn guards(loaded: &LoadedLane, repo: Option<&Path>) -> Result<Option<GuardRecord>, CliError> {
+pub fn guards(loaded: &LoadedLane, repo: Option<&Path>) -> Result<Option<GuardRecord>, AppError> {
     if repo.is_none() && loaded.lane.upstream.is_url() {
         tracing::info!("guards not recorded: the upstream is a URL and no --repo was given");
         return Ok(None);
@@ -58,12 +53,10 @@ pub fn guards(loaded: &LoadedLane, repo: Option<&Path>) -> Result<Option<GuardRe
         tracing::info!(%branch, "guards not recorded: the lane branch does not exist");
         return Ok(None);
     };
-    let base = lane_git::repo::resolve_commit(&repo, "base tag", loaded.lane.base.as_str())
-        .map_err(crate::cmd::cut::git_exit)?;
+    let base = lane_git::repo::resolve_commit(&repo, "base tag", loaded.lane.base.as_str())?;
     let mut ids = lane_git::repo::PatchIds::default();
     let report =
-        lane_git::guard::check_after(&repo, &loaded.lane, base.id(), head.id(), &branch, &mut ids)
-            .map_err(crate::cmd::cut::git_exit)?;
+        lane_git::guard::check_after(&repo, &loaded.lane, base.id(), head.id(), &branch, &mut ids)?;
     Ok(Some(report.record(head.id())))
 }
 
@@ -72,7 +65,7 @@ pub fn local(
     loaded: &LoadedLane,
     wheel: Option<&Path>,
     repo: Option<&Path>,
-) -> Result<Provenance, CliError> {
+) -> Result<Provenance, AppError> {
     Ok(Provenance {
         wheel: wheel.map(wheel_file).transpose()?,
         guard: guards(loaded, repo)?,

@@ -13,7 +13,6 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::anyhow;
 use lane_diff::DEFAULT_MAX_CONTENT_BYTES;
 use lane_ledger::report::DEFAULT_MAX_REPORT_BYTES;
 use lane_ledger::{compare, from_report, MintBreakdown, NoiseRule};
@@ -22,14 +21,14 @@ use serde_json::Value;
 
 use lane_core::results::Contract;
 
-use crate::exit::{CliError, Exit};
+use crate::error::AppError;
 
-fn io(path: &Path, e: impl std::fmt::Display) -> CliError {
-    CliError::new(Exit::Failure, anyhow!("{}: {e}", path.display()))
+fn io(path: &Path, e: std::io::Error) -> AppError {
+    AppError::io(path, e)
 }
 
-fn invalid(path: &Path, e: impl std::fmt::Display) -> CliError {
-    CliError::new(Exit::InvalidInput, anyhow!("{}: {e}", path.display()))
+fn invalid(path: &Path, e: impl std::fmt::Display) -> AppError {
+    AppError::invalid(path.display(), e)
 }
 
 /// `summary.json`, when present.
@@ -42,10 +41,9 @@ pub struct Summary {
     pub replay: bool,
 }
 
-/// A file lane wrote, read back through the type that wrote it: `None`
-/// when it does not exist; above the cap, or not that type, is an invalid
-/// input naming the file, line, column and JSON path.
-fn read_contract<T: Contract>(path: &Path) -> Result<Option<T>, CliError> {
+/// A whole file of at most the report cap: `None` when it does not exist;
+/// above the cap is an invalid input naming the file.
+fn read_capped(path: &Path) -> Result<Option<Vec<u8>>, AppError> {
     match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io(path, e)),
@@ -54,24 +52,25 @@ fn read_contract<T: Contract>(path: &Path) -> Result<Option<T>, CliError> {
         }
         Ok(_) => {}
     }
-    let bytes = std::fs::read(path).map_err(|e| io(path, e))?;
-    T::from_json(&path.display().to_string(), &bytes)
-        .map(Some)
-        .map_err(|e| CliError::new(Exit::InvalidInput, e))
+    std::fs::read(path).map(Some).map_err(|e| io(path, e))
+}
+
+/// A file lane wrote, read back through the type that wrote it: `None`
+/// when it does not exist; above the cap, or not that type, is an invalid
+/// input naming the file, line, column and JSON path.
+fn read_contract<T: Contract>(path: &Path) -> Result<Option<T>, AppError> {
+    let Some(bytes) = read_capped(path)? else {
+        return Ok(None);
+    };
+    Ok(Some(T::from_json(&path.display().to_string(), &bytes)?))
 }
 
 /// A foreign JSON file lane reads whole (at most the report cap): `None`
 /// when it does not exist; not JSON is an invalid input naming line and column.
-pub(crate) fn read_json(path: &Path) -> Result<Option<Value>, CliError> {
-    match std::fs::metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(io(path, e)),
-        Ok(m) if m.len() > DEFAULT_MAX_REPORT_BYTES => {
-            return Err(invalid(path, "file above the 256 MiB cap"))
-        }
-        Ok(_) => {}
-    }
-    let bytes = std::fs::read(path).map_err(|e| io(path, e))?;
+pub(crate) fn read_json(path: &Path) -> Result<Option<Value>, AppError> {
+    let Some(bytes) = read_capped(path)? else {
+        return Ok(None);
+    };
     serde_json::from_slice(&bytes).map(Some).map_err(|e| {
         invalid(
             path,
@@ -85,7 +84,7 @@ pub(crate) fn read_json(path: &Path) -> Result<Option<Value>, CliError> {
 }
 
 /// Reads `summary.json` (absent: everything unknown).
-pub fn summary(dir: &Path) -> Result<Summary, CliError> {
+pub fn summary(dir: &Path) -> Result<Summary, AppError> {
     let Some(s) = read_contract::<lane_core::Summary>(&dir.join(lane_core::Summary::FILE))? else {
         return Ok(Summary::default());
     };
@@ -98,7 +97,7 @@ pub fn summary(dir: &Path) -> Result<Summary, CliError> {
     })
 }
 
-fn subdirs(dir: &Path) -> Result<Vec<(String, PathBuf)>, CliError> {
+fn subdirs(dir: &Path) -> Result<Vec<(String, PathBuf)>, AppError> {
     let mut out = Vec::new();
     for e in std::fs::read_dir(dir).map_err(|e| io(dir, e))? {
         let e = e.map_err(|e| io(dir, e))?;
@@ -110,7 +109,7 @@ fn subdirs(dir: &Path) -> Result<Vec<(String, PathBuf)>, CliError> {
     Ok(out)
 }
 
-fn breakdown(path: &Path, label: &str) -> Result<MintBreakdown, CliError> {
+fn breakdown(path: &Path, label: &str) -> Result<MintBreakdown, AppError> {
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -170,7 +169,7 @@ pub fn unreadable(cells: &[CellResult]) -> Vec<String> {
 }
 
 /// One cell on one GPU, without its baseline comparison.
-fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, CliError> {
+fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, AppError> {
     let mut runs: Vec<(u32, PathBuf)> = subdirs(dir)?
         .into_iter()
         .filter_map(|(name, p)| Some((name.strip_prefix('r')?.parse().ok()?, p)))
@@ -202,7 +201,7 @@ fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, CliError> {
     // A pair the diff cannot read is said on its cell; the lane still reports.
     let mut diff_note = None;
     let determinism = if let [a, b] = artifacts.as_slice() {
-        match crate::cmd::diff::diff_paths(a, b, DEFAULT_MAX_CONTENT_BYTES) {
+        match crate::diff::diff_paths(a, b, DEFAULT_MAX_CONTENT_BYTES) {
             Ok(d) => Some(d),
             Err(e) => {
                 tracing::warn!(cell, gpu, error = %e, "determinism diff failed");
@@ -226,15 +225,11 @@ fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, CliError> {
 }
 
 /// Every cell of a results folder, sorted by cell then GPU.
-pub fn cells(dir: &Path) -> Result<Vec<CellResult>, CliError> {
+pub fn cells(dir: &Path) -> Result<Vec<CellResult>, AppError> {
     if !dir.is_dir() {
-        return Err(CliError::new(
-            Exit::InvalidInput,
-            anyhow!(
-                "no results folder at {} (run `lane mint` first, or give --results)",
-                dir.display()
-            ),
-        ));
+        return Err(AppError::NoResults {
+            dir: dir.to_owned(),
+        });
     }
     let mut out = Vec::new();
     for (c, cdir) in subdirs(dir)? {

@@ -1,10 +1,9 @@
 //! Finding and loading a lane: `0.93.3` means `lanes/0.93.3.yaml` (looked up
 //! from the current folder upwards); a path is taken as it is.
 
-use anyhow::Context;
 use std::path::{Path, PathBuf};
 
-use crate::exit::{CliError, Exit};
+use crate::error::AppError;
 
 /// A loaded lane file.
 pub struct LoadedLane {
@@ -15,37 +14,30 @@ pub struct LoadedLane {
 }
 
 /// Resolves a LANE argument to a lane file path.
-pub fn lane_path(arg: &str) -> Result<PathBuf, CliError> {
+pub fn lane_path(arg: &str) -> Result<PathBuf, AppError> {
     let p = Path::new(arg);
     if arg.ends_with(".yaml") || arg.ends_with(".yml") || p.components().count() > 1 {
         return Ok(p.to_owned());
     }
-    let cwd = std::env::current_dir()
-        .context("reading the current folder")
-        .map_err(|e| CliError::new(Exit::Failure, e))?;
+    let cwd = std::env::current_dir().map_err(|e| AppError::io(".", e))?;
     for dir in cwd.ancestors() {
         let candidate = dir.join("lanes").join(format!("{arg}.yaml"));
         if candidate.is_file() {
             return Ok(candidate);
         }
     }
-    Err(CliError::new(
-        Exit::InvalidInput,
-        anyhow::anyhow!(
-            "no lane file lanes/{arg}.yaml in {} or any folder above it",
-            cwd.display()
-        ),
-    ))
+    Err(AppError::NoLaneFile {
+        name: arg.to_owned(),
+        dir: cwd,
+    })
 }
 
 /// Reads and parses a lane file.
-pub fn load(arg: &str) -> Result<LoadedLane, CliError> {
+pub fn load(arg: &str) -> Result<LoadedLane, AppError> {
     let path = lane_path(arg)?;
     let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read lane file {}", path.display()))
-        .map_err(|e| CliError::new(Exit::InvalidInput, e))?;
-    let lane = lane_file::parse(&path.display().to_string(), &text)
-        .map_err(|e| CliError::new(Exit::InvalidInput, e))?;
+        .map_err(|e| AppError::invalid(format!("cannot read lane file {}", path.display()), e))?;
+    let lane = lane_file::parse(&path.display().to_string(), &text)?;
     Ok(LoadedLane { path, lane })
 }
 
@@ -66,14 +58,13 @@ pub fn cache_root() -> PathBuf {
 
 /// The repository a lane operates on: `--repo`, else the upstream's local
 /// path (relative to the lane file), else a cached clone of its URL.
-pub fn repository(loaded: &LoadedLane, repo_override: Option<&Path>) -> Result<PathBuf, CliError> {
+pub fn repository(loaded: &LoadedLane, repo_override: Option<&Path>) -> Result<PathBuf, AppError> {
     if let Some(r) = repo_override {
         return Ok(r.to_owned());
     }
     let up = &loaded.lane.upstream;
     if up.is_url() {
-        return lane_git::remote::clone_or_fetch(&cache_root(), &up.repo)
-            .map_err(|e| CliError::new(Exit::Failure, e));
+        return Ok(lane_git::remote::clone_or_fetch(&cache_root(), &up.repo)?);
     }
     let p = Path::new(&up.repo);
     if p.is_absolute() {
@@ -93,6 +84,11 @@ pub fn today() -> String {
         .and_then(|s| jiff::Timestamp::from_second(s).ok())
         .unwrap_or_else(jiff::Timestamp::now);
     ts.strftime("%Y-%m-%d").to_string()
+}
+
+/// Opens an artifact store location (`file:///path`, a path, `s3://...`).
+pub fn open_store(location: &str) -> Result<Box<dyn lane_store::ArtifactStore>, AppError> {
+    Ok(lane_store::open(location)?)
 }
 
 #[cfg(test)]

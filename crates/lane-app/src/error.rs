@@ -1,0 +1,325 @@
+//! The one error type of lane's commands, and the one place its exit codes
+//! are decided ([`AppError::exit`]).
+
+use std::path::PathBuf;
+
+use crate::exit::Exit;
+
+/// Everything a lane command can fail with. The library errors are wrapped
+/// as they are (their messages and sources kept); lane's own failures are
+/// one variant each.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AppError {
+    /// The command line asked for something that cannot be done (exit 2).
+    #[error("{0}")]
+    Usage(String),
+    /// An input lane reads is invalid: `at` names the file (and where in it).
+    #[error("{at}: {problem}")]
+    InvalidInput {
+        /// The file, and where in it.
+        at: String,
+        /// What is wrong, and what was expected.
+        problem: String,
+    },
+    /// No lane file of that name in the current folder or any above it.
+    #[error("no lane file lanes/{name}.yaml in {} or any folder above it", .dir.display())]
+    NoLaneFile {
+        /// The lane argument.
+        name: String,
+        /// The folder the search started in.
+        dir: PathBuf,
+    },
+    /// A results folder that is not there.
+    #[error("no results folder at {} (run `lane mint` first, or give --results)", .dir.display())]
+    NoResults {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// A given baseline results folder that is not there.
+    #[error("no baseline results folder at {}", .dir.display())]
+    NoBaseline {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// A results folder of another lane.
+    #[error("{}: these results are lane {theirs}'s, not lane {lane}'s (give the lane they were minted for)", .dir.display())]
+    ResultsOfAnotherLane {
+        /// The results folder.
+        dir: PathBuf,
+        /// The lane they were minted for.
+        theirs: String,
+        /// The lane given.
+        lane: String,
+    },
+    /// Posting needs a GitHub repository the lane does not name.
+    #[error("the lane names no GitHub repository (github.repo, or a github.com upstream)")]
+    NoGithubRepo,
+    /// A precondition failed (a run not started, a lane not cut, ...).
+    #[error("{0}")]
+    Precondition(String),
+    /// A cell needs the upstream's tree and the lane branch cannot give it.
+    #[error("a cell needs the upstream's tree (`source: true`): cut the lane first, or give --source DIR")]
+    NeedsLaneTree(#[source] lane_wheel::WheelError),
+    /// A run restarted from another lane file, wheel or configuration.
+    #[error("run `{run}` of lane {lane} was started from another lane file, wheel or configuration ({at} differs): give this run a new --run-id")]
+    RunSpecDiffers {
+        /// The run.
+        run: String,
+        /// The lane.
+        lane: String,
+        /// The kept spec's place in the store.
+        at: String,
+    },
+    /// The staged wheel (or its manifest) could not be read from the store.
+    #[error(transparent)]
+    StagedWheel(lane_store::StoreError),
+    /// A verification failed: `at` names what disagrees.
+    #[error("{0}")]
+    Verification(String),
+    /// The lane's mints are in and it is not green (exit 7).
+    #[error("lane {lane} is not green: {why}")]
+    NotGreen {
+        /// The lane.
+        lane: String,
+        /// Why, in words.
+        why: String,
+    },
+    /// The determinism verdict is at or above `--fail-on` (exit 7).
+    #[error("the determinism verdict is {verdict}, at or above --fail-on {fail_on}")]
+    VerdictAtLeast {
+        /// The verdict.
+        verdict: String,
+        /// The threshold.
+        fail_on: String,
+    },
+    /// A file or folder could not be read or written.
+    #[error("{}", .path.display())]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The async runtime (for GitHub or Kubernetes) could not start.
+    #[error("cannot start the async runtime")]
+    Runtime(#[source] std::io::Error),
+    /// A value lane made could not be written as JSON.
+    #[error("cannot write JSON")]
+    Json(#[source] serde_json::Error),
+    /// A lane file.
+    #[error(transparent)]
+    LaneFile(#[from] lane_file::LaneFileError),
+    /// A file lane wrote, read back through its type.
+    #[error(transparent)]
+    Contract(#[from] lane_core::results::ContractError),
+    /// The git edge.
+    #[error(transparent)]
+    Git(#[from] lane_git::GitError),
+    /// The mint runner.
+    #[error(transparent)]
+    Mint(#[from] lane_mint::MintError),
+    /// The agent.
+    #[error(transparent)]
+    Agent(#[from] lane_agent::AgentError),
+    /// The wheel: build, verify, stage.
+    #[error(transparent)]
+    Wheel(#[from] lane_wheel::WheelError),
+    /// The artifact store.
+    #[error(transparent)]
+    Store(#[from] lane_store::StoreError),
+    /// GitHub.
+    #[error(transparent)]
+    Github(#[from] lane_github::GithubError),
+    /// Reading a side of a determinism diff.
+    #[error(transparent)]
+    Ingest(#[from] lane_diff::ingest::IngestError),
+    /// The determinism diff.
+    #[error(transparent)]
+    Diff(#[from] lane_diff::DiffError),
+    /// A Kubernetes Job spec or the kube backend's configuration.
+    #[error(transparent)]
+    Job(#[from] lane_kube_job::JobError),
+    /// The Kubernetes API.
+    #[cfg(feature = "kube")]
+    #[error(transparent)]
+    Kube(#[from] lane_kube::KubeError),
+}
+
+impl AppError {
+    /// An invalid input at `at` (a file, and where in it).
+    pub fn invalid(at: impl std::fmt::Display, problem: impl std::fmt::Display) -> AppError {
+        AppError::InvalidInput {
+            at: at.to_string(),
+            problem: problem.to_string(),
+        }
+    }
+
+    /// A file or folder that could not be read or written.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> AppError {
+        AppError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// The documented exit code of this error: the one place lane decides
+    /// them (`docs/cli.md` lists the table).
+    pub fn exit(&self) -> Exit {
+        use lane_git::GitError as G;
+        use lane_wheel::WheelError as W;
+        match self {
+            AppError::Usage(_) => Exit::Usage,
+            AppError::InvalidInput { .. }
+            | AppError::NoLaneFile { .. }
+            | AppError::NoResults { .. }
+            | AppError::NoBaseline { .. }
+            | AppError::ResultsOfAnotherLane { .. }
+            | AppError::NoGithubRepo
+            | AppError::LaneFile(_)
+            | AppError::Contract(_)
+            | AppError::Ingest(_)
+            | AppError::Diff(_)
+            | AppError::Job(_) => Exit::InvalidInput,
+            AppError::Precondition(_)
+            | AppError::NeedsLaneTree(_)
+            | AppError::RunSpecDiffers { .. }
+            | AppError::StagedWheel(_) => Exit::Precondition,
+            AppError::Verification(_) => Exit::Verification,
+            AppError::NotGreen { .. } | AppError::VerdictAtLeast { .. } => Exit::Findings,
+            AppError::Io { .. } | AppError::Runtime(_) | AppError::Json(_) | AppError::Agent(_) => {
+                Exit::Failure
+            }
+            AppError::Mint(lane_mint::MintError::NoMatrix { .. }) => Exit::InvalidInput,
+            AppError::Mint(_) => Exit::Failure,
+            AppError::Git(e) => match e {
+                G::DirtyWorkTree { .. }
+                | G::RefExists { .. }
+                | G::CutInProgress { .. }
+                | G::NoCutInProgress { .. } => Exit::Precondition,
+                G::StillConflicted { .. } => Exit::Conflict,
+                G::Unresolved { .. } | G::PrNotFound { .. } | G::PrAmbiguous { .. } => {
+                    Exit::InvalidInput
+                }
+                G::VersionFile { .. } | G::VersionsDisagree { .. } | G::Changelog { .. } => {
+                    Exit::Verification
+                }
+                _ => Exit::Failure,
+            },
+            AppError::Wheel(e) => match e {
+                W::NoBranch { .. } => Exit::Precondition,
+                W::IdentityMismatch { .. }
+                | W::RecordMismatch { .. }
+                | W::RecordIncomplete { .. }
+                | W::PackageFileDiffers { .. }
+                | W::NotInTree { .. }
+                | W::MissingFromWheel { .. }
+                | W::Malformed { .. } => Exit::Verification,
+                W::Store(s) => store_exit(s),
+                _ => Exit::Failure,
+            },
+            AppError::Store(s) => store_exit(s),
+            AppError::Github(lane_github::GithubError::InvalidRepo { .. }) => Exit::InvalidInput,
+            AppError::Github(_) => Exit::Failure,
+            #[cfg(feature = "kube")]
+            AppError::Kube(lane_kube::KubeError::SpecChanged { .. }) => Exit::Precondition,
+            #[cfg(feature = "kube")]
+            AppError::Kube(_) => Exit::Failure,
+        }
+    }
+}
+
+/// A store error's code: a refused overwrite or a missing object is a
+/// precondition (6), a bad location or missing setting invalid input (3).
+fn store_exit(s: &lane_store::StoreError) -> Exit {
+    use lane_store::StoreError as S;
+    match s {
+        S::Conflict { .. } | S::NotFound { .. } => Exit::Precondition,
+        S::BadKey { .. } | S::BadLocation { .. } | S::MissingSetting { .. } => Exit::InvalidInput,
+        _ => Exit::Failure,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn io_error() -> std::io::Error {
+        std::io::Error::other("disk on fire")
+    }
+
+    #[test]
+    fn every_lane_level_variant_maps_to_its_documented_code() {
+        let table: Vec<(AppError, Exit)> = vec![
+            (AppError::Usage("--x".into()), Exit::Usage),
+            (AppError::invalid("a.json", "line 1"), Exit::InvalidInput),
+            (
+                AppError::NoLaneFile {
+                    name: "9.9.9".into(),
+                    dir: "/".into(),
+                },
+                Exit::InvalidInput,
+            ),
+            (AppError::NoResults { dir: "r".into() }, Exit::InvalidInput),
+            (AppError::NoBaseline { dir: "b".into() }, Exit::InvalidInput),
+            (AppError::NoGithubRepo, Exit::InvalidInput),
+            (AppError::Precondition("no run".into()), Exit::Precondition),
+            (
+                AppError::RunSpecDiffers {
+                    run: "r".into(),
+                    lane: "1".into(),
+                    at: "k".into(),
+                },
+                Exit::Precondition,
+            ),
+            (AppError::Verification("differs".into()), Exit::Verification),
+            (
+                AppError::NotGreen {
+                    lane: "1".into(),
+                    why: "a mint failed".into(),
+                },
+                Exit::Findings,
+            ),
+            (
+                AppError::VerdictAtLeast {
+                    verdict: "unexplained".into(),
+                    fail_on: "unexplained".into(),
+                },
+                Exit::Findings,
+            ),
+            (AppError::io("x", io_error()), Exit::Failure),
+            (AppError::Runtime(io_error()), Exit::Failure),
+        ];
+        for (e, want) in table {
+            assert_eq!(e.exit(), want, "{e}");
+        }
+    }
+
+    #[test]
+    fn one_library_error_maps_by_its_variant() {
+        let missing = lane_store::StoreError::NotFound { key: "k".into() };
+        assert_eq!(AppError::Store(missing).exit(), Exit::Precondition);
+        let mint = lane_mint::MintError::NoMatrix { lane: "1".into() };
+        assert_eq!(AppError::Mint(mint).exit(), Exit::InvalidInput);
+        assert_eq!(
+            AppError::Mint(lane_mint::MintError::Interrupted).exit(),
+            Exit::Failure
+        );
+        let repo = lane_github::GithubError::InvalidRepo { repo: "x".into() };
+        assert_eq!(AppError::Github(repo).exit(), Exit::InvalidInput);
+        assert_eq!(
+            AppError::Github(lane_github::GithubError::NoCredentials).exit(),
+            Exit::Failure
+        );
+    }
+
+    #[test]
+    fn a_staged_wheel_missing_from_the_store_is_a_precondition_even_where_a_bad_key_is_not() {
+        let bad = lane_store::StoreError::BadKey {
+            key: "..".into(),
+            why: "dots".into(),
+        };
+        assert_eq!(AppError::StagedWheel(bad).exit(), Exit::Precondition);
+    }
+}

@@ -1,0 +1,36 @@
+//! lane's commands as a library: what `lane` does, without the terminal.
+//!
+//! **What it owns.** One function per command, a request struct in and an
+//! outcome struct out ([`mint`], [`status`], [`diff`], [`report`],
+//! [`cancel`]); the one error type, [`AppError`], and the one place exit
+//! codes are decided, [`AppError::exit`] (the [`Exit`] table, kept in step
+//! with `docs/cli.md`); the backends behind one trait, [`Backend`] (local
+//! agents and Kubernetes Jobs, both reporting [`lane_core::Progress`]).
+//! Finding and loading a lane file ([`lane`]) lives here too.
+//!
+//! **What it must not touch.** No printing: it emits `tracing` events and
+//! returns values. No clap, no process exit, no signals (a caller hands in
+//! a stop flag), no terminal or progress-bar decisions: the `lane` binary
+//! (lane-cli) parses arguments, calls one function, and prints its outcome;
+//! a service could call the same functions.
+
+pub mod backend;
+#[cfg(feature = "kube")]
+mod cancel;
+mod diff;
+mod error;
+mod exit;
+pub mod lane;
+pub mod mint;
+pub mod report;
+mod status;
+
+pub use backend::{Backend, Cancelled, DryRun, JobState, Minted};
+#[cfg(feature = "kube")]
+pub use cancel::{cancel, CancelOutcome, CancelRequest};
+pub use diff::{diff, diff_paths, DiffOutcome, DiffRequest};
+pub use error::AppError;
+pub use exit::Exit;
+pub use mint::{mint, LaneMinted, MintOutcome, MintRequest};
+pub use report::{report, LaneReportFiles, Posted, ReportOutcome, ReportRequest};
+pub use status::{status, StatusOutcome, StatusRequest};

@@ -1,0 +1,411 @@
+//! The Kubernetes backend: one Job per mint. A dry run shows them as YAML
+//! and creates nothing. Otherwise the lane's existing Jobs are adopted, the
+//! missing ones created, all of them watched to their end, and every slot
+//! is gathered from the result bundles the pods put in the store (the pod
+//! log's tail stands in where a bundle is missing).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+use lane_core::Progress;
+use lane_kube::{KubeConfig, MintJob, StagedWheel};
+use lane_mint::collect::{collect, NoBundle};
+
+use super::{lane_out, provenance, MintRequest};
+use crate::backend::{Backend, Cancelled, DryRun, JobState, Minted};
+use crate::error::AppError;
+use crate::lane::LoadedLane;
+
+/// How much of a pod's log stands in for a missing bundle.
+const LOG_TAIL_BYTES: i64 = 64 * 1024;
+
+fn invalid(path: &Path, e: impl std::fmt::Display) -> AppError {
+    AppError::invalid(path.display(), e)
+}
+
+/// Reads the kube backend's configuration (YAML, `docs/kubernetes.md`).
+pub fn load_config(path: &Path) -> Result<KubeConfig, AppError> {
+    let text = std::fs::read_to_string(path).map_err(|e| invalid(path, e))?;
+    let cfg: KubeConfig = serde_yaml::from_str(&text).map_err(|e| invalid(path, e))?;
+    cfg.check().map_err(|e| invalid(path, e))?;
+    Ok(cfg)
+}
+
+fn hex64(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// The staged wheel behind `key` and the source archive beside it (when
+/// the manifest names one): the manifest gives their sha256; the URLs are
+/// presigned for `ttl`.
+fn staged_wheel(
+    store: &dyn lane_store::ArtifactStore,
+    key: &str,
+    ttl: Duration,
+) -> Result<(StagedWheel, Option<StagedWheel>, lane_core::WheelRef), AppError> {
+    let wheel_key = lane_store::StoreKey::new(key.to_owned())
+        .map_err(|e| AppError::Usage(format!("--wheel-key: {e}")))?;
+    let (dir, file) = key.rsplit_once('/').ok_or_else(|| {
+        AppError::Usage(format!(
+            "--wheel-key must be lanes/<lane>/<commit>/<file>.whl, found `{key}`"
+        ))
+    })?;
+    let manifest_key =
+        lane_store::StoreKey::new(format!("{dir}/manifest.json")).map_err(AppError::StagedWheel)?;
+    let bytes = store.get(&manifest_key).map_err(AppError::StagedWheel)?;
+    let at = format!("{}/{manifest_key}", store.location());
+    // The type `lane wheel` wrote it with.
+    let manifest: lane_wheel::WheelManifest = serde_json::from_slice(&bytes).map_err(|e| {
+        AppError::invalid(&at, format!("line {} column {}: {e}", e.line(), e.column()))
+    })?;
+    if !hex64(&manifest.sha256) {
+        return Err(AppError::invalid(
+            &at,
+            format!("sha256 must be 64 hex digits, found `{}`", manifest.sha256),
+        ));
+    }
+    if manifest.wheel != file {
+        return Err(AppError::Verification(format!(
+            "{at} is the manifest of {}, not {file}",
+            manifest.wheel
+        )));
+    }
+    let staged = |key: &lane_store::StoreKey, sha256: String| -> Result<StagedWheel, AppError> {
+        Ok(
+            match store
+                .fetch_location(key, ttl)
+                .map_err(AppError::StagedWheel)?
+            {
+                lane_store::FetchLocation::Url(url) => StagedWheel { url, sha256 },
+                lane_store::FetchLocation::Path(p) => StagedWheel {
+                    url: format!("file://{}", p.display()),
+                    sha256,
+                },
+            },
+        )
+    };
+    let source = match manifest.source {
+        Some(src) if hex64(&src.sha256) && !src.file.contains('/') => {
+            let key = lane_store::StoreKey::new(format!("{dir}/{}", src.file))
+                .map_err(AppError::StagedWheel)?;
+            Some(staged(&key, src.sha256)?)
+        }
+        Some(_) => {
+            return Err(AppError::invalid(
+                &at,
+                "source: `file` must be a file name and `sha256` 64 hex digits",
+            ))
+        }
+        None => None,
+    };
+    let shown = lane_core::WheelRef {
+        file: manifest.wheel.clone(),
+        sha256: manifest.sha256.clone(),
+        key: Some(key.to_owned()),
+        commit: Some(manifest.commit.clone()),
+    };
+    Ok((staged(&wheel_key, manifest.sha256)?, source, shown))
+}
+
+/// A run is what it runs: its first `lane mint` keeps every mint's spec
+/// digest (`lane.dev/spec`) in the store, write-once, as
+/// `lanes/<lane>/runs/<run>/spec.json`. A restart from another lane file,
+/// wheel or configuration is refused (exit 6) before anything is created or
+/// reused, even when the run's Jobs are gone.
+fn keep_run_spec(
+    store: &dyn lane_store::ArtifactStore,
+    lane: &lane_file::LaneFile,
+    run: &str,
+    jobs: &[lane_kube::Job],
+) -> Result<(), AppError> {
+    let specs: BTreeMap<&str, &str> = jobs
+        .iter()
+        .filter_map(|j| Some((lane_kube::mint_id_of(j)?, lane_kube::spec_of(j)?)))
+        .collect();
+    let bytes = serde_json::to_vec_pretty(&specs).map_err(AppError::Json)?;
+    let key = format!(
+        "{}spec.json",
+        lane_agent::bundle::lane_prefix(lane.version.as_str(), Some(run))
+    );
+    let store_key =
+        lane_store::StoreKey::new(key.clone()).map_err(|e| AppError::Usage(e.to_string()))?;
+    match store.put_atomic(&store_key, lane_store::Content::Bytes(&bytes)) {
+        Ok(_) => Ok(()),
+        Err(lane_store::StoreError::Conflict { .. }) => Err(AppError::RunSpecDiffers {
+            run: run.to_owned(),
+            lane: lane.version.to_string(),
+            at: format!("{}/{key}", store.location()),
+        }),
+        Err(e) => Err(AppError::Mint(lane_mint::MintError::ArtifactStore {
+            what: format!("keeping {key}"),
+            source: e,
+        })),
+    }
+}
+
+/// Mints in a Kubernetes cluster (the ambient kubeconfig or service account).
+#[derive(Default)]
+pub struct KubeBackend {
+    /// The store the run's bundles are in, and the run's prefix in it
+    /// (after a run).
+    kept: Option<(Box<dyn lane_store::ArtifactStore>, String)>,
+    /// The configuration, for `cancel` (`lane cancel`).
+    config: Option<KubeConfig>,
+}
+
+impl std::fmt::Debug for KubeBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KubeBackend")
+            .field("config", &self.config.as_ref().map(|c| &c.namespace))
+            .finish_non_exhaustive()
+    }
+}
+
+impl KubeBackend {
+    /// A backend for `lane cancel`: its configuration only.
+    pub fn with_config(config: KubeConfig) -> KubeBackend {
+        KubeBackend {
+            kept: None,
+            config: Some(config),
+        }
+    }
+}
+
+/// What both a dry run and a run need: the configuration, the store, the
+/// wheel and the Jobs' plan.
+struct Prepared {
+    cfg: KubeConfig,
+    store: Option<Box<dyn lane_store::ArtifactStore>>,
+    mints: Vec<MintJob>,
+    wheel_ref: Option<lane_core::WheelRef>,
+    notes: Vec<String>,
+}
+
+fn prepare(loaded: &LoadedLane, request: &MintRequest) -> Result<Prepared, AppError> {
+    let lane = &loaded.lane;
+    let dry_run = request.dry_run;
+    super::check_run_id(&request.run_id)?;
+    let Some(path) = &request.kube_config else {
+        return Err(AppError::Usage("--backend kube needs --kube-config FILE (images, namespace, store, GPU classes; see docs/kubernetes.md)".to_owned()));
+    };
+    if request.wheel.is_some() {
+        return Err(AppError::Usage("--wheel is a local file; pods fetch the staged wheel: pass --wheel-key (as `lane wheel --store ...` printed it)".to_owned()));
+    }
+    let mut cfg = load_config(path)?;
+    if let Some(s) = &request.store {
+        if lane_store::has_userinfo(s) {
+            return Err(AppError::Usage("--store carries credentials in its URL (`user:password@`): they would be plain text in every Job; give them through the kube config's storeSecret".to_owned()));
+        }
+        cfg.store = Some(s.clone());
+    }
+    let store = match &cfg.store {
+        Some(location) => Some(crate::lane::open_store(location)?),
+        None if dry_run => None,
+        None => {
+            return Err(AppError::Usage(format!("{}: the kube backend needs `store:` (or --store): pods put their result bundles there and lane gathers them from it", path.display())))
+        }
+    };
+    let deadline_s = lane
+        .mint
+        .as_ref()
+        .map(|m| (m.timeout_s + cfg.startup_grace_s) * (u64::from(m.retry.crashed) + 1))
+        .unwrap_or(0);
+    let wheel = match (&request.wheel_key, &store) {
+        (Some(key), Some(store)) => Some(staged_wheel(
+            store.as_ref(),
+            key,
+            // Valid for the longest a Job can run, plus a day of queueing
+            // (SigV4 caps presigned URLs at 7 days).
+            Duration::from_secs((deadline_s + 86_400).min(7 * 86_400)),
+        )?),
+        (Some(_), None) => {
+            return Err(AppError::Usage(
+                "--wheel-key needs a store (`store:` in the kube config, or --store)".to_owned(),
+            ))
+        }
+        (None, _) => None,
+    };
+    let (wheel, source, wheel_ref) = match wheel {
+        Some((w, s, r)) => (Some(w), s, Some(r)),
+        None => (None, None, None),
+    };
+    let mut notes = Vec::new();
+    let needs_source = lane
+        .mint
+        .as_ref()
+        .is_some_and(|m| m.cells.iter().any(|c| c.source));
+    if needs_source && source.is_none() && dry_run {
+        notes.push("dry run: no staged source archive (--wheel-key): the cells with `source: true` are shown without one".to_owned());
+    } else if needs_source && source.is_none() {
+        return Err(AppError::Precondition(
+            "a cell needs the upstream's tree (`source: true`), and pods get it only as the source archive `lane wheel` stages beside the wheel: give --wheel-key of a wheel staged by this lane".to_owned(),
+        ));
+    }
+    // A presigned URL is a bearer secret until it expires: a dry run shows
+    // where the wheel and the source are, not URLs that fetch them.
+    let unsigned = |s: Option<StagedWheel>| match s {
+        Some(w) if dry_run => Some(StagedWheel {
+            url: lane_store::redact_url(&w.url),
+            sha256: w.sha256,
+        }),
+        w => w,
+    };
+    if dry_run && wheel.is_some() {
+        notes.push("dry run: presigned URLs are shown without their signatures".to_owned());
+    }
+    let (wheel, source) = (unsigned(wheel), unsigned(source));
+    let mints = MintJob::plan_with_source(
+        lane,
+        &request.run_id,
+        wheel.as_ref(),
+        source.as_ref(),
+        cfg.store.as_deref(),
+    )?;
+    Ok(Prepared {
+        cfg,
+        store,
+        mints,
+        wheel_ref,
+        notes,
+    })
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, AppError> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(AppError::Runtime)
+}
+
+impl Backend for KubeBackend {
+    fn name(&self) -> &'static str {
+        "kube"
+    }
+
+    fn dry_run(&mut self, loaded: &LoadedLane, request: &MintRequest) -> Result<DryRun, AppError> {
+        let p = prepare(loaded, request)?;
+        Ok(DryRun::Jobs {
+            yaml: lane_kube::jobs_yaml(&p.mints, &p.cfg)?,
+            notes: p.notes,
+        })
+    }
+
+    fn mint(
+        &mut self,
+        loaded: &LoadedLane,
+        request: &MintRequest,
+        on: &mut (dyn FnMut(Progress) + Send),
+    ) -> Result<Minted, AppError> {
+        let lane = &loaded.lane;
+        let run_id = &request.run_id;
+        let Prepared {
+            cfg,
+            store,
+            mints,
+            wheel_ref,
+            notes: _,
+        } = prepare(loaded, request)?;
+        let store =
+            store.ok_or_else(|| AppError::Usage("the kube backend needs a store".to_owned()))?;
+        let all = mints
+            .iter()
+            .map(|m| lane_kube::job_for(m, &cfg))
+            .collect::<Result<Vec<_>, _>>()?;
+        keep_run_spec(store.as_ref(), lane, run_id, &all)?;
+        // A slot of this run whose result is already final in the store is
+        // not minted again (its Job may be gone: the TTL controller).
+        let ended = lane_mint::collect::ended_slots(lane, store.as_ref(), Some(run_id))?;
+        let wanted: Vec<_> = all
+            .into_iter()
+            .zip(&mints)
+            .filter(|(_, m)| !ended.contains(&m.id.slot().to_string()))
+            .map(|(j, _)| j)
+            .collect();
+        let rt = runtime()?;
+        let lane_name = lane.version.to_string();
+        let unschedulable_after = Duration::from_secs(cfg.unschedulable_after_s);
+        let (backend, ends) = rt.block_on(async {
+            let backend = lane_kube::KubeBackend::connect(cfg.clone()).await?;
+            let ends = backend
+                .run_lane(&lane_name, run_id, wanted, unschedulable_after, on)
+                .await?;
+            Ok::<_, lane_kube::KubeError>((backend, ends))
+        })?;
+
+        // Every Job has ended: gather each slot from its bundles in the store.
+        let provenance = lane_core::Provenance {
+            wheel: wheel_ref,
+            guard: provenance::guards(loaded, request.repo.as_deref())?,
+        };
+        let out = lane_out(request, loaded)?;
+        let mut no_bundle = |id: &lane_core::MintId| {
+            let end = ends.get(&id.to_string());
+            let job = end
+                .map(|e| e.job.clone())
+                .unwrap_or_else(|| lane_kube::job_name(id, run_id));
+            let log_tail = match rt.block_on(backend.mint_log(&job, LOG_TAIL_BYTES)) {
+                Ok(log) => log,
+                Err(e) => Some(format!("(the pod log could not be read: {e})")),
+            };
+            NoBundle {
+                reason: match end {
+                    Some(e) => format!("Job {job}: {}", e.state),
+                    None => format!("Job {job} was not seen"),
+                },
+                seconds: end.and_then(|e| e.seconds),
+                log_tail,
+            }
+        };
+        let summary = collect(
+            lane,
+            store.as_ref(),
+            Some(run_id),
+            &out,
+            &provenance,
+            &mut no_bundle,
+        )?;
+        let prefix = lane_agent::bundle::lane_prefix(lane.version.as_str(), Some(run_id));
+        self.kept = Some((store, prefix));
+        let jobs = ends
+            .iter()
+            .map(|(id, e)| {
+                (
+                    id.clone(),
+                    JobState {
+                        job: e.job.clone(),
+                        state: e.state.to_string(),
+                        seconds: e.seconds,
+                    },
+                )
+            })
+            .collect();
+        Ok(Minted {
+            summary,
+            jobs: Some(jobs),
+            ended: ended.into_iter().collect(),
+        })
+    }
+
+    fn keeps(&self) -> Option<(&dyn lane_store::ArtifactStore, String)> {
+        self.kept.as_ref().map(|(s, p)| (s.as_ref(), p.clone()))
+    }
+
+    fn cancel(&mut self, lane: &str) -> Result<Cancelled, AppError> {
+        let cfg = self
+            .config
+            .clone()
+            .ok_or_else(|| AppError::Usage("lane cancel needs --kube-config FILE".to_owned()))?;
+        let namespace = cfg.namespace.clone();
+        let report = runtime()?.block_on(async {
+            let backend = lane_kube::KubeBackend::connect(cfg).await?;
+            backend.cancel(lane).await
+        })?;
+        Ok(Cancelled {
+            lane: lane.to_owned(),
+            namespace,
+            jobs: report.jobs,
+            pods: report.pods,
+        })
+    }
+}

@@ -1,0 +1,313 @@
+//! `lane mint`: every cell × GPU class × cold repeat of a lane, on a
+//! [`Backend`]; when every mint is in, the per-cell report (HTML, markdown,
+//! JSON), kept in the store for a run in pods, and posted on request.
+//! Crash-safe: run again, it re-attaches to running mints and never
+//! submits a duplicate.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use lane_core::Progress;
+use lane_mint::MintError;
+
+use crate::backend::{Backend, DryRun, Minted};
+use crate::error::AppError;
+use crate::lane::{load, LoadedLane};
+use crate::report::{LaneReportFiles, Posted};
+
+#[cfg(feature = "kube")]
+pub(crate) mod kube;
+pub(crate) mod local;
+mod provenance;
+mod source;
+
+#[cfg(feature = "kube")]
+pub use kube::load_config as load_kube_config;
+
+/// What `lane mint` is asked.
+#[derive(Debug, Clone)]
+pub struct MintRequest {
+    /// The lane: a version (`0.93.3`) or a lane file path.
+    pub lane: String,
+    /// Where the lane's run lives (`<out>/lanes/<version>/`).
+    pub out: PathBuf,
+    /// The Kubernetes backend's configuration (YAML, `docs/kubernetes.md`).
+    pub kube_config: Option<PathBuf>,
+    /// The run (kube backend): its Jobs carry it, and its bundles and
+    /// report live under `lanes/<lane>/runs/<run>/` in the store.
+    pub run_id: String,
+    /// When every mint is in, post the report.
+    pub post: bool,
+    /// With `post`: the commit the check run reports on.
+    pub head_sha: Option<String>,
+    /// Mints at once (local backend).
+    pub concurrency: Option<usize>,
+    /// The wheel every mint installs first (local backend).
+    pub wheel: Option<PathBuf>,
+    /// The staged wheel's store key (kube backend).
+    pub wheel_key: Option<String>,
+    /// The artifact store every mint's result bundle goes to.
+    pub store: Option<String>,
+    /// The upstream's source tree every mint gets as `$LANE_SOURCE_DIR`.
+    pub source: Option<PathBuf>,
+    /// With the default source: export from this local clone.
+    pub repo: Option<PathBuf>,
+    /// Mint only these cells of the lane's matrix.
+    pub cells: Vec<String>,
+    /// Mint only on these GPU classes of the lane's matrix.
+    pub gpus: Vec<String>,
+    /// Show the plan and run nothing.
+    pub dry_run: bool,
+    /// The command that runs one mint where it runs (the local backend
+    /// spawns it, with the mint's arguments after it).
+    pub agent: Vec<String>,
+    /// Set (by a signal) to stop the run; its state is kept.
+    pub stop: Arc<AtomicBool>,
+}
+
+/// What `lane mint` did.
+#[derive(Debug)]
+pub enum MintOutcome {
+    /// A dry run: nothing ran.
+    DryRun(DryRun),
+    /// Every mint is in and reported.
+    Minted(Box<LaneMinted>),
+}
+
+/// A lane minted and reported.
+#[derive(Debug)]
+pub struct LaneMinted {
+    /// What the backend gave.
+    pub minted: Minted,
+    /// The results folder.
+    pub results: PathBuf,
+    /// The report files written.
+    pub report: LaneReportFiles,
+    /// Where in the store the summary and report were kept (a run in pods).
+    pub kept: Option<String>,
+    /// What posting did (`post`).
+    pub posted: Option<Posted>,
+}
+
+impl MintOutcome {
+    /// A lane that is not green, or has a report that could not be read,
+    /// is a finding (exit 7).
+    pub fn verdict(&self) -> Result<(), AppError> {
+        let MintOutcome::Minted(m) = self else {
+            return Ok(());
+        };
+        let summary = &m.minted.summary;
+        if !summary.green {
+            let failed = summary
+                .mints
+                .iter()
+                .filter(|s| s.status.fails_lane())
+                .count();
+            return Err(AppError::NotGreen {
+                lane: summary.lane.clone(),
+                why: format!("{failed} of {} slots did not mint", summary.mints.len()),
+            });
+        }
+        crate::report::unreadable_verdict(&summary.lane, &m.report.unreadable)
+    }
+}
+
+/// GPUs this machine shows: `CUDA_VISIBLE_DEVICES`, else `/dev/nvidia<N>` devices.
+pub fn visible_gpus() -> usize {
+    if let Ok(v) = std::env::var("CUDA_VISIBLE_DEVICES") {
+        return v
+            .split(',')
+            .filter(|s| !s.trim().is_empty() && s.trim() != "-1")
+            .count();
+    }
+    std::fs::read_dir("/dev")
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|e| {
+                    let n = e.file_name().to_string_lossy().into_owned();
+                    n.strip_prefix("nvidia")
+                        .is_some_and(|r| !r.is_empty() && r.chars().all(|c| c.is_ascii_digit()))
+                })
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+/// `lane mint` on `backend`: every progress event goes to `on`.
+pub fn mint(
+    request: &MintRequest,
+    backend: &mut dyn Backend,
+    on: &mut (dyn FnMut(Progress) + Send),
+) -> Result<MintOutcome, AppError> {
+    let mut loaded = load(&request.lane)?;
+    select(&mut loaded.lane, &request.cells, &request.gpus)?;
+    if loaded.lane.mint.is_none() {
+        return Err(MintError::NoMatrix {
+            lane: loaded.lane.version.to_string(),
+        }
+        .into());
+    }
+    if request.dry_run {
+        return Ok(MintOutcome::DryRun(backend.dry_run(&loaded, request)?));
+    }
+    let minted = backend.mint(&loaded, request, on)?;
+    let out = lane_out(request, &loaded)?;
+    let results = lane_mint::local::results_dir(&out);
+    let report =
+        crate::report::write_lane_report(&loaded.lane, &results, None, &out.join("report"))?;
+    let kept = match backend.keeps() {
+        Some((store, prefix)) => Some(keep(store, &prefix, &results, &report)?),
+        None => None,
+    };
+    let posted = if request.post {
+        Some(crate::report::post_results(
+            &loaded,
+            &results,
+            head_sha(request),
+            &out,
+        )?)
+    } else {
+        None
+    };
+    Ok(MintOutcome::Minted(Box::new(LaneMinted {
+        minted,
+        results,
+        report,
+        kept,
+        posted,
+    })))
+}
+
+/// The lane's run folder, `<out>/lanes/<version>/`, absolute.
+fn lane_out(request: &MintRequest, loaded: &LoadedLane) -> Result<PathBuf, AppError> {
+    let out = request.out.join("lanes").join(loaded.lane.version.as_str());
+    std::path::absolute(&out).map_err(|e| AppError::io(out, e))
+}
+
+/// The check run's commit: `head_sha`, else the commit the wheel's key
+/// names (the wheel was built from it).
+fn head_sha(request: &MintRequest) -> Option<String> {
+    let from_wheel = request.wheel_key.as_deref().and_then(|k| {
+        let commit = k.split('/').nth(2)?;
+        (commit.len() == 40 && commit.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| commit.to_owned())
+    });
+    request.head_sha.clone().or(from_wheel)
+}
+
+/// A run in pods keeps its summary and report in the store too (a
+/// CronJob's own filesystem goes with its pod); returns where.
+fn keep(
+    store: &dyn lane_store::ArtifactStore,
+    prefix: &str,
+    results: &Path,
+    files: &LaneReportFiles,
+) -> Result<String, AppError> {
+    let summary = results.join("summary.json");
+    for (name, path) in [
+        ("summary.json", &summary),
+        ("report/report.md", &files.markdown),
+        ("report/report.json", &files.json),
+        ("report/report.html", &files.html),
+    ] {
+        let key = format!("{prefix}{name}");
+        let put = lane_store::StoreKey::new(key.clone())
+            .and_then(|k| store.put_atomic(&k, lane_store::Content::File(path)));
+        match put {
+            Ok(_) => {}
+            Err(e @ lane_store::StoreError::Conflict { .. }) => {
+                tracing::warn!(%key, error = %e, "the store keeps this run's earlier copy (write-once)")
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(format!("{}/{prefix}report/", store.location()))
+}
+
+/// `--cell`/`--gpu`: keeps only those of the lane's matrix (a name the
+/// matrix lacks is a usage error naming what it has).
+fn select(
+    lane: &mut lane_file::LaneFile,
+    cells: &[String],
+    gpus: &[String],
+) -> Result<(), AppError> {
+    let Some(m) = lane.mint.as_mut() else {
+        return Ok(());
+    };
+    let missing = |what: &str, name: &str, have: Vec<&str>| {
+        AppError::Usage(format!(
+            "--{what} {name}: the lane's matrix has no such {what} (it has {})",
+            have.join(", ")
+        ))
+    };
+    for c in cells {
+        if !m.cells.iter().any(|x| x.name.as_str() == c) {
+            return Err(missing(
+                "cell",
+                c,
+                m.cells.iter().map(|x| x.name.as_str()).collect(),
+            ));
+        }
+    }
+    for g in gpus {
+        if !m.gpus.iter().any(|x| x.as_str() == g) {
+            return Err(missing(
+                "gpu",
+                g,
+                m.gpus.iter().map(|x| x.as_str()).collect(),
+            ));
+        }
+    }
+    if !cells.is_empty() {
+        m.cells
+            .retain(|x| cells.iter().any(|c| c == x.name.as_str()));
+    }
+    if !gpus.is_empty() {
+        m.gpus.retain(|x| gpus.iter().any(|g| g == x.as_str()));
+    }
+    Ok(())
+}
+
+/// A run id: a label value and a store key segment as it is (else a usage error).
+pub fn check_run_id(run: &str) -> Result<(), AppError> {
+    if lane_kube_job::valid_run_id(run) {
+        return Ok(());
+    }
+    Err(AppError::Usage(format!("--run-id must be 1 to 63 of [A-Za-z0-9._-], starting and ending with a letter or digit; found `{run}`")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_check_runs_commit_comes_from_the_wheel_key_when_not_given() {
+        let commit = "a".repeat(40);
+        let mut request = MintRequest {
+            lane: "1.0.0".into(),
+            out: "out".into(),
+            kube_config: None,
+            run_id: "manual".into(),
+            post: true,
+            head_sha: None,
+            concurrency: None,
+            wheel: None,
+            wheel_key: Some(format!("lanes/1.0.0/{commit}/w.whl")),
+            store: None,
+            source: None,
+            repo: None,
+            cells: vec![],
+            gpus: vec![],
+            dry_run: false,
+            agent: vec![],
+            stop: Arc::default(),
+        };
+        assert_eq!(head_sha(&request), Some(commit));
+        request.head_sha = Some("b".repeat(40));
+        assert_eq!(head_sha(&request), Some("b".repeat(40)));
+        request.head_sha = None;
+        request.wheel_key = Some("lanes/1.0.0/not-a-commit/w.whl".into());
+        assert_eq!(head_sha(&request), None);
+    }
+}

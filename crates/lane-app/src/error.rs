@@ -93,6 +93,28 @@ pub enum AppError {
         /// The threshold.
         fail_on: String,
     },
+    /// Reports that could not be read (each `<file>: <why>`); every other
+    /// mint was still read (exit 3).
+    #[error("{}", .0.join("\n"))]
+    UnreadableReports(Vec<String>),
+    /// A finding at or above `--fail-on` (exit 7).
+    #[error("findings at or above --fail-on {threshold}")]
+    FindingsAtLeast {
+        /// The threshold.
+        threshold: String,
+    },
+    /// A TORCH_TRACE log that could not be read.
+    #[error("{}", .path.display())]
+    Trace {
+        /// The log.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: lane_ledger::TraceError,
+    },
+    /// Two sides of a ledger comparison that cannot be compared.
+    #[error(transparent)]
+    Compare(#[from] lane_ledger::CompareError),
     /// A file or folder could not be read or written.
     #[error("{}", .path.display())]
     Io {
@@ -181,13 +203,22 @@ impl AppError {
             | AppError::Contract(_)
             | AppError::Ingest(_)
             | AppError::Diff(_)
-            | AppError::Job(_) => Exit::InvalidInput,
+            | AppError::Job(_)
+            | AppError::UnreadableReports(_)
+            | AppError::Compare(_) => Exit::InvalidInput,
+            AppError::Trace {
+                source: lane_ledger::TraceError::Io { .. },
+                ..
+            } => Exit::Failure,
+            AppError::Trace { .. } => Exit::InvalidInput,
             AppError::Precondition(_)
             | AppError::NeedsLaneTree(_)
             | AppError::RunSpecDiffers { .. }
             | AppError::StagedWheel(_) => Exit::Precondition,
             AppError::Verification(_) => Exit::Verification,
-            AppError::NotGreen { .. } | AppError::VerdictAtLeast { .. } => Exit::Findings,
+            AppError::NotGreen { .. }
+            | AppError::VerdictAtLeast { .. }
+            | AppError::FindingsAtLeast { .. } => Exit::Findings,
             AppError::Io { .. } | AppError::Runtime(_) | AppError::Json(_) | AppError::Agent(_) => {
                 Exit::Failure
             }
@@ -285,6 +316,16 @@ mod tests {
                 AppError::VerdictAtLeast {
                     verdict: "unexplained".into(),
                     fail_on: "unexplained".into(),
+                },
+                Exit::Findings,
+            ),
+            (
+                AppError::UnreadableReports(vec!["a.json: truncated".into()]),
+                Exit::InvalidInput,
+            ),
+            (
+                AppError::FindingsAtLeast {
+                    threshold: "warning".into(),
                 },
                 Exit::Findings,
             ),

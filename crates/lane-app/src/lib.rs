@@ -2,7 +2,7 @@
 //!
 //! **What it owns.** One function per command, a request struct in and an
 //! outcome struct out ([`mint`], [`status`], [`diff`], [`report`],
-//! [`cancel`]); the one error type, [`AppError`], and the one place exit
+//! [`ledger`], `cancel`); the one error type, [`AppError`], and the one place exit
 //! codes are decided, [`AppError::exit`] (the [`Exit`] table, kept in step
 //! with `docs/cli.md`); the backends behind one trait, [`Backend`] (local
 //! agents and Kubernetes Jobs, both reporting [`lane_core::Progress`]).
@@ -21,6 +21,7 @@ mod diff;
 mod error;
 mod exit;
 pub mod lane;
+mod ledger;
 pub mod mint;
 pub mod report;
 mod status;
@@ -31,6 +32,7 @@ pub use cancel::{cancel, CancelOutcome, CancelRequest};
 pub use diff::{diff, diff_paths, DiffOutcome, DiffRequest};
 pub use error::AppError;
 pub use exit::Exit;
+pub use ledger::{ledger, LedgerOutcome, LedgerRequest};
 pub use mint::{mint, LaneMinted, MintOutcome, MintRequest};
 pub use report::{report, LaneReportFiles, Posted, ReportOutcome, ReportRequest};
 pub use status::{status, StatusOutcome, StatusRequest};

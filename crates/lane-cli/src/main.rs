@@ -114,7 +114,7 @@ fn main() -> ExitCode {
         Command::Cut(args) => cmd::cut::run(args),
         Command::Guard(args) => cmd::guard::run(args),
         Command::Schema(args) => cmd::schema::run(args),
-        Command::Ledger(args) => cmd::ledger::run(args),
+        Command::Ledger(args) => app(cmd::ledger::run(args)),
         Command::Diff(args) => app(cmd::diff::run(args)),
         #[cfg(feature = "demo")]
         Command::Demo(args) => cmd::demo::run(args),

@@ -74,6 +74,31 @@ pub enum AppError {
     /// The staged wheel (or its manifest) could not be read from the store.
     #[error(transparent)]
     StagedWheel(lane_store::StoreError),
+    /// A guard refused (exit 4).
+    #[error("a guard of lane {lane} refused {at}")]
+    GuardRefused {
+        /// The lane.
+        lane: String,
+        /// The ref or branch refused.
+        at: String,
+    },
+    /// A cut stopped on a cherry-pick conflict (exit 5).
+    #[error("the cut of lane {lane} stopped on a conflict{}", if *.resumable { " (resumable)" } else { "" })]
+    CutConflict {
+        /// The lane.
+        lane: String,
+        /// Left checked out to resolve, rather than undone.
+        resumable: bool,
+    },
+    /// The version files disagree after a cut's bump (exit 8).
+    #[error("the version files of lane {lane} disagree after the bump")]
+    CutVersionsDisagree {
+        /// The lane.
+        lane: String,
+    },
+    /// Pushing a cut failed.
+    #[error(transparent)]
+    Push(lane_git::GitError),
     /// A verification failed: `at` names what disagrees.
     #[error("{0}")]
     Verification(String),
@@ -215,13 +240,17 @@ impl AppError {
             | AppError::NeedsLaneTree(_)
             | AppError::RunSpecDiffers { .. }
             | AppError::StagedWheel(_) => Exit::Precondition,
-            AppError::Verification(_) => Exit::Verification,
+            AppError::Verification(_) | AppError::CutVersionsDisagree { .. } => Exit::Verification,
+            AppError::GuardRefused { .. } => Exit::GuardRefused,
+            AppError::CutConflict { .. } => Exit::Conflict,
             AppError::NotGreen { .. }
             | AppError::VerdictAtLeast { .. }
             | AppError::FindingsAtLeast { .. } => Exit::Findings,
-            AppError::Io { .. } | AppError::Runtime(_) | AppError::Json(_) | AppError::Agent(_) => {
-                Exit::Failure
-            }
+            AppError::Io { .. }
+            | AppError::Runtime(_)
+            | AppError::Json(_)
+            | AppError::Agent(_)
+            | AppError::Push(_) => Exit::Failure,
             AppError::Mint(lane_mint::MintError::NoMatrix { .. }) => Exit::InvalidInput,
             AppError::Mint(_) => Exit::Failure,
             AppError::Git(e) => match e {
@@ -306,6 +335,24 @@ mod tests {
             ),
             (AppError::Verification("differs".into()), Exit::Verification),
             (
+                AppError::GuardRefused {
+                    lane: "1".into(),
+                    at: "release/1".into(),
+                },
+                Exit::GuardRefused,
+            ),
+            (
+                AppError::CutConflict {
+                    lane: "1".into(),
+                    resumable: true,
+                },
+                Exit::Conflict,
+            ),
+            (
+                AppError::CutVersionsDisagree { lane: "1".into() },
+                Exit::Verification,
+            ),
+            (
                 AppError::NotGreen {
                     lane: "1".into(),
                     why: "a mint failed".into(),
@@ -347,6 +394,8 @@ mod tests {
             AppError::Mint(lane_mint::MintError::Interrupted).exit(),
             Exit::Failure
         );
+        let nothing = lane_git::GitError::NoCutInProgress { path: "/r".into() };
+        assert_eq!(AppError::Git(nothing).exit(), Exit::Precondition);
         let repo = lane_github::GithubError::InvalidRepo { repo: "x".into() };
         assert_eq!(AppError::Github(repo).exit(), Exit::InvalidInput);
         assert_eq!(

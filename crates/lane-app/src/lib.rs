@@ -2,7 +2,7 @@
 //!
 //! **What it owns.** One function per command, a request struct in and an
 //! outcome struct out ([`mint`], [`status`], [`diff`], [`report`],
-//! [`ledger`], `cancel`); the one error type, [`AppError`], and the one place exit
+//! [`ledger`], [`guard`], [`cut`], `cancel`); the one error type, [`AppError`], and the one place exit
 //! codes are decided, [`AppError::exit`] (the [`Exit`] table, kept in step
 //! with `docs/cli.md`); the backends behind one trait, [`Backend`] (local
 //! agents and Kubernetes Jobs, both reporting [`lane_core::Progress`]).
@@ -17,9 +17,11 @@
 pub mod backend;
 #[cfg(feature = "kube")]
 mod cancel;
+mod cut;
 mod diff;
 mod error;
 mod exit;
+mod guard;
 pub mod lane;
 mod ledger;
 pub mod mint;
@@ -29,9 +31,11 @@ mod status;
 pub use backend::{Backend, Cancelled, DryRun, JobState, Minted};
 #[cfg(feature = "kube")]
 pub use cancel::{cancel, CancelOutcome, CancelRequest};
+pub use cut::{cut, CutOutcome, CutRequest};
 pub use diff::{diff, diff_paths, DiffOutcome, DiffRequest};
 pub use error::AppError;
 pub use exit::Exit;
+pub use guard::{guard, GuardOutcome, GuardRequest};
 pub use ledger::{ledger, LedgerOutcome, LedgerRequest};
 pub use mint::{mint, LaneMinted, MintOutcome, MintRequest};
 pub use report::{report, LaneReportFiles, Posted, ReportOutcome, ReportRequest};

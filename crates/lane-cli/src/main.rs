@@ -111,8 +111,8 @@ fn main() -> ExitCode {
     };
     install_tracing();
     let result = match cli.command {
-        Command::Cut(args) => cmd::cut::run(args),
-        Command::Guard(args) => cmd::guard::run(args),
+        Command::Cut(args) => app(cmd::cut::run(args)),
+        Command::Guard(args) => app(cmd::guard::run(args)),
         Command::Schema(args) => cmd::schema::run(args),
         Command::Ledger(args) => app(cmd::ledger::run(args)),
         Command::Diff(args) => app(cmd::diff::run(args)),

@@ -1,15 +1,16 @@
-//! `lane cut`: cut a patch release branch from its base tag.
+//! `lane cut`: cut a patch release branch from its base tag (see
+//! `lane_app::cut`); the report for people.
 
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use lane_git::cut::{CutOptions, CutReport, CutStatus, OnConflict, PickOutcome};
+use lane_app::{AppError, CutOutcome, CutRequest};
+use lane_git::cut::{CutReport, CutStatus, OnConflict, PickOutcome};
 use lane_git::guard::GuardReport;
 use lane_git::GitError;
 
-use crate::exit::{CliError, CliResult, Exit};
-use crate::lane::{load, repository, today};
+use crate::exit::CliError;
 use crate::output::print_json;
 
 /// Arguments of `lane cut`.
@@ -66,97 +67,36 @@ pub fn git_exit(e: GitError) -> CliError {
 }
 
 /// Runs `lane cut`.
-pub fn run(args: Args) -> CliResult {
-    if args.abort || args.continue_ {
-        return resume(args);
-    }
-    let Some(lane_arg) = args.lane.as_deref() else {
-        return Err(CliError::new(
-            Exit::Usage,
-            anyhow::anyhow!("lane cut needs a LANE (a version such as 0.93.3, or a lane file)"),
-        ));
-    };
-    let loaded = load(lane_arg)?;
-    let repo_dir = repository(&loaded, args.repo.as_deref())?;
-    let repo = lane_git::repo::open(&repo_dir).map_err(git_exit)?;
+pub fn run(args: Args) -> Result<(), AppError> {
     let on_conflict = match args.on_conflict {
         Some(ConflictArg::Abort) => OnConflict::Abort,
         Some(ConflictArg::Stop) => OnConflict::Stop,
+        // A person at a terminal can resolve a conflict; a script cannot.
         None if std::io::stdin().is_terminal() => OnConflict::Stop,
         None => OnConflict::Abort,
     };
-    let opts = CutOptions {
+    let outcome = lane_app::cut(&CutRequest {
+        lane: args.lane,
+        repo: args.repo,
         dry_run: args.dry_run,
-        on_conflict,
-        date: args.date.clone().unwrap_or_else(today),
         tag: args.tag,
-        lane_file: std::fs::canonicalize(&loaded.path).unwrap_or(loaded.path.clone()),
-    };
-    let report = lane_git::cut::cut(&repo, &loaded.lane, &opts).map_err(git_exit)?;
-    if args.push && report.status == CutStatus::Cut {
-        let workdir = repo.workdir().unwrap_or(repo.path()).to_owned();
-        lane_git::remote::push(
-            &workdir,
-            &args.remote,
-            &report.branch,
-            report.tag.as_deref(),
-        )
-        .map_err(|e| CliError::new(Exit::Failure, e))?;
+        push: args.push,
+        remote: args.remote,
+        on_conflict,
+        continue_: args.continue_,
+        abort: args.abort,
+        date: args.date,
+    })?;
+    match &outcome {
+        CutOutcome::Aborted(done) if args.json => print_json(done)?,
+        CutOutcome::Aborted(done) => println!(
+            "aborted the cut of {}: deleted {}, HEAD is {} again",
+            done.lane, done.branch, done.head
+        ),
+        CutOutcome::Cut { report, .. } if args.json => print_json(report)?,
+        CutOutcome::Cut { report, pushed } => print!("{}", render(report, *pushed)),
     }
-    emit(&report, args.json, args.push)
-}
-
-fn resume(args: Args) -> CliResult {
-    let dir = args.repo.clone().unwrap_or_else(|| PathBuf::from("."));
-    let repo = lane_git::repo::open(&dir).map_err(git_exit)?;
-    if args.abort {
-        let done = lane_git::resume::abort(&repo).map_err(git_exit)?;
-        if args.json {
-            print_json(&done)?;
-        } else {
-            println!(
-                "aborted the cut of {}: deleted {}, HEAD is {} again",
-                done.lane, done.branch, done.head
-            );
-        }
-        return Ok(Exit::Ok);
-    }
-    let state = lane_git::resume::in_progress(&repo).map_err(git_exit)?;
-    let lane_arg = args
-        .lane
-        .clone()
-        .unwrap_or_else(|| state.lane_file.display().to_string());
-    let loaded = load(&lane_arg)?;
-    let report = lane_git::resume::continue_cut(&repo, &loaded.lane).map_err(git_exit)?;
-    if args.push && report.status == CutStatus::Cut {
-        let workdir = repo.workdir().unwrap_or(repo.path()).to_owned();
-        lane_git::remote::push(
-            &workdir,
-            &args.remote,
-            &report.branch,
-            report.tag.as_deref(),
-        )
-        .map_err(|e| CliError::new(Exit::Failure, e))?;
-    }
-    emit(&report, args.json, args.push)
-}
-
-fn status_exit(status: CutStatus) -> Exit {
-    match status {
-        CutStatus::Planned | CutStatus::Cut | CutStatus::AlreadyCut => Exit::Ok,
-        CutStatus::Refused => Exit::GuardRefused,
-        CutStatus::Aborted | CutStatus::Stopped => Exit::Conflict,
-        CutStatus::VersionsDisagree => Exit::Verification,
-    }
-}
-
-fn emit(report: &CutReport, json: bool, pushed: bool) -> CliResult {
-    if json {
-        print_json(report)?;
-    } else {
-        print!("{}", render(report, pushed));
-    }
-    Ok(status_exit(report.status))
+    outcome.verdict()
 }
 
 /// The cut report for people.

@@ -1,14 +1,11 @@
 //! `lane guard`: run the lane's guards alone on an existing ref, for a
-//! release branch's CI.
+//! release branch's CI (see `lane_app::guard`).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use serde::Serialize;
+use lane_app::{AppError, GuardRequest};
 
-use crate::cmd::cut::git_exit;
-use crate::exit::{CliError, CliResult, Exit};
-use crate::lane::{load, repository};
 use crate::output::print_json;
 
 /// Arguments of `lane guard`.
@@ -27,66 +24,25 @@ pub struct Args {
     pub json: bool,
 }
 
-#[derive(Serialize)]
-struct GuardOutput<'a> {
-    lane: &'a str,
-    r#ref: &'a str,
-    head: String,
-    base: &'a str,
-    passed: bool,
-    report: &'a lane_git::guard::GuardReport,
-}
-
 /// Runs `lane guard`.
-pub fn run(args: Args) -> CliResult {
-    let loaded = load(&args.lane)?;
-    let lane = &loaded.lane;
-    let repo_dir = repository(&loaded, args.repo.as_deref())?;
-    let repo = lane_git::repo::open(&repo_dir).map_err(git_exit)?;
-    let branch = lane.branch_name();
-    let name = match &args.ref_ {
-        Some(r) => r.clone(),
-        None => {
-            if repo.find_reference(&format!("refs/heads/{branch}")).is_ok() {
-                branch.clone()
-            } else if repo
-                .find_reference(&format!("refs/remotes/origin/{branch}"))
-                .is_ok()
-            {
-                format!("origin/{branch}")
-            } else {
-                return Err(CliError::new(
-                    Exit::Precondition,
-                    anyhow::anyhow!("neither {branch} nor origin/{branch} exists: pass --ref"),
-                ));
-            }
-        }
-    };
-    let head = lane_git::repo::resolve_commit(&repo, "ref", &name).map_err(git_exit)?;
-    let base =
-        lane_git::repo::resolve_commit(&repo, "base tag", lane.base.as_str()).map_err(git_exit)?;
-    let mut ids = lane_git::repo::PatchIds::default();
-    let report = lane_git::guard::check_after(&repo, lane, base.id(), head.id(), &name, &mut ids)
-        .map_err(git_exit)?;
-    let passed = report.passed();
+pub fn run(args: Args) -> Result<(), AppError> {
+    let outcome = lane_app::guard(&GuardRequest {
+        lane: args.lane,
+        ref_: args.ref_,
+        repo: args.repo,
+    })?;
     if args.json {
-        print_json(&GuardOutput {
-            lane: lane.version.as_str(),
-            r#ref: &name,
-            head: head.id().to_string(),
-            base: lane.base.as_str(),
-            passed,
-            report: &report,
-        })?;
+        print_json(&outcome)?;
     } else {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "lane {}: guards on {name} ({})",
-            lane.version,
-            &head.id().to_string()[..12]
+            "lane {}: guards on {} ({})",
+            outcome.lane,
+            outcome.r#ref,
+            &outcome.head[..12.min(outcome.head.len())]
         );
-        for v in &report.verdicts {
+        for v in &outcome.report.verdicts {
             let _ = writeln!(
                 s,
                 "guard {}: {}",
@@ -106,5 +62,5 @@ pub fn run(args: Args) -> CliResult {
         }
         print!("{s}");
     }
-    Ok(if passed { Exit::Ok } else { Exit::GuardRefused })
+    outcome.verdict()
 }

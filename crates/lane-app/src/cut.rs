@@ -1,0 +1,137 @@
+//! `lane cut`: cut a patch release branch from its base tag (picks, guards,
+//! version bump, changelog), resume or undo one stopped on a conflict, and
+//! push it.
+
+use std::path::PathBuf;
+
+use lane_git::cut::{CutOptions, CutReport, CutStatus, OnConflict};
+use lane_git::resume::AbortReport;
+
+use crate::error::AppError;
+use crate::lane::{load, repository, today};
+
+/// What `lane cut` is asked.
+#[derive(Debug, Clone)]
+pub struct CutRequest {
+    /// The lane (optional when resuming or undoing: the stopped cut names it).
+    pub lane: Option<String>,
+    /// Operate on this local clone instead of the lane's upstream.
+    pub repo: Option<PathBuf>,
+    /// Plan only; write nothing.
+    pub dry_run: bool,
+    /// Also create the annotated release tag.
+    pub tag: bool,
+    /// Push the branch (and tag) afterwards, fast-forward only.
+    pub push: bool,
+    /// The remote `push` pushes to.
+    pub remote: String,
+    /// What a conflicting pick does.
+    pub on_conflict: OnConflict,
+    /// Finish a cut stopped on a conflict.
+    pub continue_: bool,
+    /// Undo a cut stopped on a conflict.
+    pub abort: bool,
+    /// The changelog date (default: today, or `$SOURCE_DATE_EPOCH`).
+    pub date: Option<String>,
+}
+
+/// What `lane cut` did.
+#[derive(Debug)]
+pub enum CutOutcome {
+    /// A stopped cut was undone.
+    Aborted(AbortReport),
+    /// A cut (planned, made, resumed, refused or stopped).
+    Cut {
+        /// The report.
+        report: Box<CutReport>,
+        /// Whether the branch (and tag) were pushed.
+        pushed: bool,
+    },
+}
+
+impl CutOutcome {
+    /// A cut refused by a guard (exit 4), stopped on a conflict (exit 5)
+    /// or whose version files disagree (exit 8) is an error, after its
+    /// report is shown.
+    pub fn verdict(&self) -> Result<(), AppError> {
+        let CutOutcome::Cut { report, .. } = self else {
+            return Ok(());
+        };
+        let lane = report.lane.clone();
+        match report.status {
+            CutStatus::Planned | CutStatus::Cut | CutStatus::AlreadyCut => Ok(()),
+            CutStatus::Refused => Err(AppError::GuardRefused {
+                lane,
+                at: report.branch.clone(),
+            }),
+            CutStatus::Aborted | CutStatus::Stopped => Err(AppError::CutConflict {
+                lane,
+                resumable: report.status == CutStatus::Stopped,
+            }),
+            CutStatus::VersionsDisagree => Err(AppError::CutVersionsDisagree { lane }),
+        }
+    }
+}
+
+/// `lane cut` (and `--continue`, `--abort`).
+pub fn cut(request: &CutRequest) -> Result<CutOutcome, AppError> {
+    if request.abort || request.continue_ {
+        return resume(request);
+    }
+    let Some(lane_arg) = request.lane.as_deref() else {
+        return Err(AppError::Usage(
+            "lane cut needs a LANE (a version such as 0.93.3, or a lane file)".to_owned(),
+        ));
+    };
+    let loaded = load(lane_arg)?;
+    let repo_dir = repository(&loaded, request.repo.as_deref())?;
+    let repo = lane_git::repo::open(&repo_dir)?;
+    let opts = CutOptions {
+        dry_run: request.dry_run,
+        on_conflict: request.on_conflict,
+        date: request.date.clone().unwrap_or_else(today),
+        tag: request.tag,
+        lane_file: std::fs::canonicalize(&loaded.path).unwrap_or(loaded.path.clone()),
+    };
+    let report = lane_git::cut::cut(&repo, &loaded.lane, &opts)?;
+    push(request, &repo, report)
+}
+
+fn resume(request: &CutRequest) -> Result<CutOutcome, AppError> {
+    let dir = request.repo.clone().unwrap_or_else(|| PathBuf::from("."));
+    let repo = lane_git::repo::open(&dir)?;
+    if request.abort {
+        return Ok(CutOutcome::Aborted(lane_git::resume::abort(&repo)?));
+    }
+    let state = lane_git::resume::in_progress(&repo)?;
+    let lane_arg = request
+        .lane
+        .clone()
+        .unwrap_or_else(|| state.lane_file.display().to_string());
+    let loaded = load(&lane_arg)?;
+    let report = lane_git::resume::continue_cut(&repo, &loaded.lane)?;
+    push(request, &repo, report)
+}
+
+/// `push`: a made cut goes to the remote, fast-forward only.
+fn push(
+    request: &CutRequest,
+    repo: &git2::Repository,
+    report: CutReport,
+) -> Result<CutOutcome, AppError> {
+    let pushed = request.push && report.status == CutStatus::Cut;
+    if pushed {
+        let workdir = repo.workdir().unwrap_or(repo.path()).to_owned();
+        lane_git::remote::push(
+            &workdir,
+            &request.remote,
+            &report.branch,
+            report.tag.as_deref(),
+        )
+        .map_err(AppError::Push)?;
+    }
+    Ok(CutOutcome::Cut {
+        report: Box::new(report),
+        pushed: request.push,
+    })
+}

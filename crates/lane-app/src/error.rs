@@ -96,6 +96,15 @@ pub enum AppError {
         /// The lane.
         lane: String,
     },
+    /// The publish record could not be read or written in the store.
+    #[error("publish record {key}")]
+    Record {
+        /// Its store key.
+        key: String,
+        /// Why.
+        #[source]
+        source: lane_store::StoreError,
+    },
     /// Pushing a cut failed.
     #[error(transparent)]
     Push(lane_git::GitError),
@@ -250,7 +259,8 @@ impl AppError {
             | AppError::Runtime(_)
             | AppError::Json(_)
             | AppError::Agent(_)
-            | AppError::Push(_) => Exit::Failure,
+            | AppError::Push(_)
+            | AppError::Record { .. } => Exit::Failure,
             AppError::Mint(lane_mint::MintError::NoMatrix { .. }) => Exit::InvalidInput,
             AppError::Mint(_) => Exit::Failure,
             AppError::Git(e) => match e {

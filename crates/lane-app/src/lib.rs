@@ -2,7 +2,7 @@
 //!
 //! **What it owns.** One function per command, a request struct in and an
 //! outcome struct out ([`mint`], [`status`], [`diff`], [`report`],
-//! [`ledger`], [`guard`], [`cut`], `cancel`); the one error type, [`AppError`], and the one place exit
+//! [`ledger`], [`guard`], [`cut`], [`wheel`], [`publish`], `cancel`); the one error type, [`AppError`], and the one place exit
 //! codes are decided, [`AppError::exit`] (the [`Exit`] table, kept in step
 //! with `docs/cli.md`); the backends behind one trait, [`Backend`] (local
 //! agents and Kubernetes Jobs, both reporting [`lane_core::Progress`]).
@@ -25,8 +25,10 @@ mod guard;
 pub mod lane;
 mod ledger;
 pub mod mint;
+mod publish;
 pub mod report;
 mod status;
+mod wheel;
 
 pub use backend::{Backend, Cancelled, DryRun, JobState, Minted};
 #[cfg(feature = "kube")]
@@ -38,5 +40,7 @@ pub use exit::Exit;
 pub use guard::{guard, GuardOutcome, GuardRequest};
 pub use ledger::{ledger, LedgerOutcome, LedgerRequest};
 pub use mint::{mint, LaneMinted, MintOutcome, MintRequest};
+pub use publish::{publish, PublishOutcome, PublishRecord, PublishRequest};
 pub use report::{report, LaneReportFiles, Posted, ReportOutcome, ReportRequest};
 pub use status::{status, StatusOutcome, StatusRequest};
+pub use wheel::{wheel, WheelOutcome, WheelRequest};

@@ -125,8 +125,8 @@ fn main() -> ExitCode {
         Command::Agent(args) => cmd::agent::run(args),
         #[cfg(feature = "demo")]
         Command::ReplayMint(args) => cmd::replay::run(args),
-        Command::Wheel(args) => cmd::wheel::run(args),
-        Command::Publish(args) => cmd::publish::run(args),
+        Command::Wheel(args) => app(cmd::wheel::run(args)),
+        Command::Publish(args) => app(cmd::publish::run(args)),
         Command::Report(args) => app(cmd::report::run(args)),
     };
     match result {

@@ -1,14 +1,12 @@
 //! `lane wheel`: build the lane's wheel from its branch's tree with uv,
 //! verify it is that tree, and stage it (with its manifest) in the artifact
-//! store where GPU pods fetch it.
+//! store where GPU pods fetch it (see `lane_app::wheel`).
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use lane_wheel::{BuildRequest, WheelError};
+use lane_app::{AppError, WheelRequest};
 
-use crate::exit::{CliError, CliResult, Exit};
-use crate::lane::{load, repository};
 use crate::output::print_json;
 
 /// Arguments of `lane wheel`.
@@ -38,55 +36,30 @@ pub struct Args {
     pub json: bool,
 }
 
-/// A wheel error with its documented exit code (decided in `AppError::exit`).
-pub fn wheel_exit(e: WheelError) -> CliError {
-    lane_app::AppError::from(e).into()
-}
-
-/// Opens `--store`.
-pub fn open_store(location: &str) -> Result<Box<dyn lane_store::ArtifactStore>, CliError> {
-    Ok(lane_app::lane::open_store(location)?)
-}
-
 #[derive(serde::Serialize)]
 struct Report<'a> {
     manifest: &'a lane_wheel::WheelManifest,
-    staged: Option<lane_wheel::Staged>,
+    staged: &'a Option<lane_wheel::Staged>,
     timings: &'a lane_wheel::Timings,
 }
 
 /// Runs `lane wheel`.
-pub fn run(args: Args) -> CliResult {
-    let loaded = load(&args.lane)?;
-    let repo_dir = repository(&loaded, args.repo.as_deref())?;
-    let repo = lane_git::repo::open(&repo_dir).map_err(crate::cmd::cut::git_exit)?;
-    let request = BuildRequest {
-        lane: loaded.lane.version.to_string(),
-        branch: loaded.lane.branch_name(),
-        tools_dir: args.tools_dir.clone(),
-    };
-    let mut built = lane_wheel::build(&repo, &request).map_err(wheel_exit)?;
-    // Opened after the build so a refused build leaves no store folder behind.
-    let store = if args.dry_run {
-        None
-    } else {
-        Some(open_store(&args.store)?)
-    };
-    let staged = match &store {
-        Some(s) => Some(
-            lane_wheel::stage(s.as_ref(), &mut built, Duration::from_secs(args.url_ttl))
-                .map_err(wheel_exit)?,
-        ),
-        None => None,
-    };
-    let m = &built.manifest;
+pub fn run(args: Args) -> Result<(), AppError> {
+    let outcome = lane_app::wheel(&WheelRequest {
+        lane: args.lane,
+        repo: args.repo,
+        store: args.store,
+        tools_dir: args.tools_dir,
+        url_ttl: Duration::from_secs(args.url_ttl),
+        dry_run: args.dry_run,
+    })?;
+    let m = &outcome.built.manifest;
     if args.json {
-        print_json(&Report {
+        return print_json(&Report {
             manifest: m,
-            staged,
-            timings: &built.timings,
-        })?;
-        return Ok(Exit::Ok);
+            staged: &outcome.staged,
+            timings: &outcome.built.timings,
+        });
     }
     println!(
         "built {} from {} at {} (tree {})",
@@ -103,7 +76,7 @@ pub fn run(args: Args) -> CliResult {
         "sha256 {}  {} bytes  ({}, {})",
         m.sha256, m.size, m.tools.uv, m.tools.python
     );
-    match staged {
+    match outcome.staged {
         Some(s) => {
             let how = |o: &lane_store::PutOutcome| match o {
                 lane_store::PutOutcome::Written { .. } => "staged",
@@ -123,5 +96,5 @@ pub fn run(args: Args) -> CliResult {
         }
         None => println!("dry run: nothing staged"),
     }
-    Ok(Exit::Ok)
+    Ok(())
 }

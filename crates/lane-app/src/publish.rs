@@ -1,0 +1,177 @@
+//! `lane publish`: upload the lane's staged, verified wheel to a package
+//! index, only when the lane's mint results are green (the release policy:
+//! publish only after a pod run has proven it), unless `--force` with a
+//! reason, which is recorded.
+//!
+//! The gate reads `out/lanes/<version>/results/summary.json`
+//! (`{"green": true, ...}`), which the mints write; absent or not green is
+//! refused with exit 6. Every publish leaves a record in the store at
+//! `lanes/<lane>/<commit>/publish.json`.
+
+use std::path::PathBuf;
+
+use lane_store::{lane_key, Content};
+use lane_wheel::index::{IndexTarget, IndexToken};
+
+use crate::error::AppError;
+use crate::lane::{load, open_store, repository};
+
+/// What `lane publish` is asked.
+#[derive(Debug, Clone)]
+pub struct PublishRequest {
+    /// The lane: a version (`0.93.3`) or a lane file path.
+    pub lane: String,
+    /// Operate on this local clone instead of the lane's upstream.
+    pub repo: Option<PathBuf>,
+    /// The artifact store `lane wheel` staged into.
+    pub store: String,
+    /// The index's upload URL (twine's repository URL).
+    pub index_url: String,
+    /// The index user name.
+    pub index_user: String,
+    /// The index token (never printed); `None` is refused.
+    pub token: Option<IndexToken>,
+    /// The mint results summary (default `out/lanes/<version>/results/summary.json`).
+    pub results: Option<PathBuf>,
+    /// Publish even though the mint results are not green; needs `reason`.
+    pub force: bool,
+    /// Why `force` was used; recorded in the publish record.
+    pub reason: Option<String>,
+}
+
+/// What `lane publish` did.
+#[derive(Debug)]
+pub struct PublishOutcome {
+    /// The record kept in the store.
+    pub record: PublishRecord,
+    /// Where: `<store>/<key>`.
+    pub at: String,
+}
+
+/// The record written to `lanes/<lane>/<commit>/publish.json`.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub struct PublishRecord {
+    /// The lane.
+    pub lane: String,
+    /// The commit published.
+    pub commit: String,
+    /// Its tree.
+    pub tree: String,
+    /// The wheel's file name.
+    pub wheel: String,
+    /// Its sha256.
+    pub sha256: String,
+    /// The upload URL (never the token).
+    pub index_url: String,
+    /// What the gate said: `green`, `not green`, or `no results`.
+    pub gate: String,
+    /// Whether `--force` overrode the gate.
+    pub forced: bool,
+    /// The `--force` reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// Reads the gate: `Ok(true)` when the summary says `"green": true`.
+fn gate(path: &std::path::Path) -> Result<(bool, String), AppError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok((false, "no results".into()))
+        }
+        Err(e) => return Err(AppError::io(path, e)),
+    };
+    let v: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| AppError::invalid(path.display(), format!("not JSON: {e}")))?;
+    match v.get("green").and_then(serde_json::Value::as_bool) {
+        Some(true) => Ok((true, "green".into())),
+        Some(false) => Ok((false, "not green".into())),
+        None => Err(AppError::invalid(path.display(), "no boolean `green`")),
+    }
+}
+
+/// `lane publish`: only a green lane's wheel (or one forced with a
+/// reason), re-verified against the lane tree, and a record kept.
+pub fn publish(request: &PublishRequest) -> Result<PublishOutcome, AppError> {
+    let loaded = load(&request.lane)?;
+    let lane = loaded.lane.version.to_string();
+    let token = request.token.clone().ok_or_else(|| {
+        AppError::Precondition(
+            "LANE_INDEX_TOKEN is not set: the index token is read from the environment only"
+                .to_owned(),
+        )
+    })?;
+    let results = request
+        .results
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("out/lanes/{lane}/results/summary.json")));
+    let (green, gate_text) = gate(&results)?;
+    if !green && !request.force {
+        return Err(AppError::Precondition(format!(
+            "refusing to publish {lane}: the mint results are {gate_text} ({}); publish only after a pod run has proven the wheel, or pass --force --reason \"...\"",
+            results.display()
+        )));
+    }
+    let reason = request.reason.clone().filter(|r| !r.trim().is_empty());
+    if request.force && reason.is_none() {
+        return Err(AppError::Usage(
+            "--force needs a non-empty --reason".to_owned(),
+        ));
+    }
+
+    let repo_dir = repository(&loaded, request.repo.as_deref())?;
+    let repo = lane_git::repo::open(&repo_dir)?;
+    let branch = loaded.lane.branch_name();
+    let tree = lane_wheel::LaneTree::read(&repo, &branch)?;
+    let commit = tree.commit.to_string();
+    let store = open_store(&request.store)?;
+    let record_key = lane_key(&lane, &commit, "publish.json")?;
+    let kept = |source| AppError::Record {
+        key: record_key.to_string(),
+        source,
+    };
+    if store.exists(&record_key).map_err(kept)? {
+        return Err(AppError::Precondition(format!(
+            "{lane} at {commit} is already published ({}/{record_key})",
+            store.location()
+        )));
+    }
+    let (manifest, wheel) =
+        lane_wheel::load_staged(store.as_ref(), &lane, &commit).map_err(|e| match e {
+            lane_wheel::WheelError::Store(lane_store::StoreError::NotFound { key }) => {
+                AppError::Precondition(format!(
+                    "no staged wheel for {lane} at {} ({key} is not in {}): run `lane wheel {lane}` first",
+                    &commit[..12],
+                    store.location()
+                ))
+            }
+            e => e.into(),
+        })?;
+    let verified = lane_wheel::reverify(&repo, &manifest, &wheel)?;
+    let target = IndexTarget {
+        upload_url: request.index_url.clone(),
+        username: request.index_user.clone(),
+        token,
+    };
+    lane_wheel::index::upload(&target, &verified, &wheel)?;
+    let record = PublishRecord {
+        lane: lane.clone(),
+        commit: commit.clone(),
+        tree: manifest.tree.clone(),
+        wheel: manifest.wheel.clone(),
+        sha256: manifest.sha256.clone(),
+        // The record is kept and printed: never with `user:password@`.
+        index_url: lane_store::redact_url(&request.index_url),
+        gate: gate_text,
+        forced: !green,
+        reason: if green { None } else { reason },
+    };
+    let json = serde_json::to_vec_pretty(&record).map_err(AppError::Json)?;
+    store
+        .put_atomic(&record_key, Content::Bytes(&json))
+        .map_err(kept)?;
+    Ok(PublishOutcome {
+        record,
+        at: format!("{}/{record_key}", store.location()),
+    })
+}

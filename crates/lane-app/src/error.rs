@@ -105,6 +105,18 @@ pub enum AppError {
         #[source]
         source: lane_store::StoreError,
     },
+    /// The store an agent numbers its attempt in could not be used.
+    #[error(transparent)]
+    AttemptStore(lane_store::StoreError),
+    /// A mint ended neither minted nor abandoned, and the agent was asked
+    /// to exit by its outcome (a Job's `podFailurePolicy` reads the code).
+    #[error("mint {id} ended {status} (--exit-by-outcome)")]
+    MintEnded {
+        /// The attempt.
+        id: String,
+        /// How it ended.
+        status: lane_core::MintStatus,
+    },
     /// Pushing a cut failed.
     #[error(transparent)]
     Push(lane_git::GitError),
@@ -258,9 +270,17 @@ impl AppError {
             AppError::Io { .. }
             | AppError::Runtime(_)
             | AppError::Json(_)
-            | AppError::Agent(_)
+            | AppError::AttemptStore(_)
             | AppError::Push(_)
             | AppError::Record { .. } => Exit::Failure,
+            AppError::Agent(lane_agent::AgentError::Claimed { .. }) => Exit::Claimed,
+            AppError::Agent(lane_agent::AgentError::Interrupted) => Exit::Interrupted,
+            AppError::Agent(_) => Exit::Failure,
+            AppError::MintEnded { status, .. } => match status {
+                lane_core::MintStatus::Refused => Exit::MintRefused,
+                lane_core::MintStatus::Failed => Exit::MintFailed,
+                _ => Exit::Failure,
+            },
             AppError::Mint(lane_mint::MintError::NoMatrix { .. }) => Exit::InvalidInput,
             AppError::Mint(_) => Exit::Failure,
             AppError::Git(e) => match e {
@@ -406,6 +426,22 @@ mod tests {
         );
         let nothing = lane_git::GitError::NoCutInProgress { path: "/r".into() };
         assert_eq!(AppError::Git(nothing).exit(), Exit::Precondition);
+        assert_eq!(
+            AppError::Agent(lane_agent::AgentError::Interrupted).exit(),
+            Exit::Interrupted
+        );
+        for (status, want) in [
+            (lane_core::MintStatus::Refused, Exit::MintRefused),
+            (lane_core::MintStatus::Failed, Exit::MintFailed),
+            (lane_core::MintStatus::Crashed, Exit::Failure),
+            (lane_core::MintStatus::Resource, Exit::Failure),
+        ] {
+            let ended = AppError::MintEnded {
+                id: "1/c/g/r1/a1".into(),
+                status,
+            };
+            assert_eq!(ended.exit(), want, "{status}");
+        }
         let repo = lane_github::GithubError::InvalidRepo { repo: "x".into() };
         assert_eq!(AppError::Github(repo).exit(), Exit::InvalidInput);
         assert_eq!(

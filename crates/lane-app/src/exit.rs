@@ -23,6 +23,15 @@ pub enum Exit {
     Findings,
     /// 8: a verification failed (version files disagree, wheel mismatch).
     Verification,
+    /// 10 (`lane agent --exit-by-outcome`): the mint was refused; the Job
+    /// fails at once (its `podFailurePolicy`).
+    MintRefused,
+    /// 11 (`lane agent --exit-by-outcome`): the mint failed; the Job fails at once.
+    MintFailed,
+    /// 75 (`lane agent`): another live agent holds the mint folder.
+    Claimed,
+    /// 130 (`lane agent`): stopped by SIGTERM or SIGINT, no result.
+    Interrupted,
 }
 
 impl Exit {
@@ -38,6 +47,66 @@ impl Exit {
             Exit::Precondition => 6,
             Exit::Findings => 7,
             Exit::Verification => 8,
+            Exit::MintRefused => agent_code(lane_kube_job::EXIT_REFUSED),
+            Exit::MintFailed => agent_code(lane_kube_job::EXIT_FAILED),
+            Exit::Claimed => agent_code(lane_agent::agent::EXIT_CLAIMED),
+            Exit::Interrupted => 130,
         }
+    }
+}
+
+/// The agent's codes are shared with the Job spec (`podFailurePolicy`) as
+/// `i32`; each is a small positive number.
+fn agent_code(code: i32) -> u8 {
+    u8::try_from(code).unwrap_or(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Exit;
+
+    const ALL: [Exit; 13] = [
+        Exit::Ok,
+        Exit::Failure,
+        Exit::Usage,
+        Exit::InvalidInput,
+        Exit::GuardRefused,
+        Exit::Conflict,
+        Exit::Precondition,
+        Exit::Findings,
+        Exit::Verification,
+        Exit::MintRefused,
+        Exit::MintFailed,
+        Exit::Claimed,
+        Exit::Interrupted,
+    ];
+
+    #[test]
+    fn every_exit_code_is_in_the_table_of_docs_cli_md() {
+        let doc = include_str!("../../../docs/cli.md");
+        let table = &doc[doc.find("## Exit codes").expect("the table's heading")..];
+        for e in ALL {
+            assert!(
+                table.contains(&format!("\n| {} |", e.code())),
+                "{e:?} ({}) is not in docs/cli.md's exit code table",
+                e.code()
+            );
+        }
+    }
+
+    #[test]
+    fn the_agents_codes_are_the_ones_the_job_spec_reads() {
+        assert_eq!(
+            i32::from(Exit::MintRefused.code()),
+            lane_kube_job::EXIT_REFUSED
+        );
+        assert_eq!(
+            i32::from(Exit::MintFailed.code()),
+            lane_kube_job::EXIT_FAILED
+        );
+        assert_eq!(
+            i32::from(Exit::Claimed.code()),
+            lane_agent::agent::EXIT_CLAIMED
+        );
     }
 }

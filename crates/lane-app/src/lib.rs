@@ -2,7 +2,8 @@
 //!
 //! **What it owns.** One function per command, a request struct in and an
 //! outcome struct out ([`mint`], [`status`], [`diff`], [`report`],
-//! [`ledger`], [`guard`], [`cut`], [`wheel`], [`publish`], `cancel`); the one error type, [`AppError`], and the one place exit
+//! [`ledger`], [`guard`], [`cut`], [`wheel`], [`publish`], [`agent`],
+//! `cancel`); the one error type, [`AppError`], and the one place exit
 //! codes are decided, [`AppError::exit`] (the [`Exit`] table, kept in step
 //! with `docs/cli.md`); the backends behind one trait, [`Backend`] (local
 //! agents and Kubernetes Jobs, both reporting [`lane_core::Progress`]).
@@ -14,6 +15,7 @@
 //! (lane-cli) parses arguments, calls one function, and prints its outcome;
 //! a service could call the same functions.
 
+mod agent;
 pub mod backend;
 #[cfg(feature = "kube")]
 mod cancel;
@@ -30,6 +32,7 @@ pub mod report;
 mod status;
 mod wheel;
 
+pub use agent::{agent, AgentOutcome, AgentRequest};
 pub use backend::{Backend, Cancelled, DryRun, JobState, Minted};
 #[cfg(feature = "kube")]
 pub use cancel::{cancel, CancelOutcome, CancelRequest};

@@ -122,7 +122,7 @@ fn main() -> ExitCode {
         Command::Status(args) => app(cmd::status::run(args)),
         #[cfg(feature = "kube")]
         Command::Cancel(args) => app(cmd::cancel::run(args)),
-        Command::Agent(args) => cmd::agent::run(args),
+        Command::Agent(args) => app(cmd::agent::run(args)),
         #[cfg(feature = "demo")]
         Command::ReplayMint(args) => cmd::replay::run(args),
         Command::Wheel(args) => app(cmd::wheel::run(args)),

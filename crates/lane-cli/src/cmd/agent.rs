@@ -1,16 +1,15 @@
 //! `lane agent`: wrap one mint where it runs (a child of `lane mint`'s local
-//! backend now, a pod later). Not usually typed by people.
+//! backend, or a pod; see `lane_app::agent`). Not usually typed by people.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
-use lane_agent::agent::{run_agent, AgentSpec, WheelSource, EXIT_CLAIMED};
+use lane_agent::agent::WheelSource;
 use lane_agent::source::SourceTree;
-use lane_agent::AgentError;
-use lane_core::{MintId, MintStatus};
+use lane_app::{AgentRequest, AppError};
 
-use crate::exit::{CliError, CliResult, Exit};
 use crate::output::print_json;
 
 /// Arguments of `lane agent`.
@@ -82,145 +81,57 @@ pub struct Args {
     pub command: Vec<String>,
 }
 
-fn parse_id(s: &str) -> Option<MintId> {
-    let p: Vec<&str> = s.split('/').collect();
-    let [lane, cell, gpu, r, a] = p.as_slice() else {
-        return None;
-    };
-    Some(MintId {
-        lane: (*lane).to_owned(),
-        cell: (*cell).to_owned(),
-        gpu: (*gpu).to_owned(),
-        repeat: r.strip_prefix('r')?.parse().ok()?,
-        attempt: a.strip_prefix('a')?.parse().ok()?,
-    })
-}
-
 /// Runs `lane agent`. Exits 0 whenever a result was written (the mint's own
 /// outcome is in it), 75 when another live agent holds the folder.
-pub fn run(args: Args) -> CliResult {
-    if let Some(run) = &args.run_id {
-        lane_app::mint::check_run_id(run)?;
-    }
-    let mut id = parse_id(&args.id).ok_or_else(|| {
-        CliError::new(
-            Exit::Usage,
-            anyhow::anyhow!(
-                "--id must be <lane>/<cell>/<gpu>/r<N>/a<M>, found `{}`",
-                args.id
-            ),
-        )
-    })?;
-    let mut env = BTreeMap::new();
-    for kv in &args.env {
-        let (k, v) = kv.split_once('=').ok_or_else(|| {
-            CliError::new(
-                Exit::Usage,
-                anyhow::anyhow!("--env takes KEY=VALUE, found `{kv}`"),
-            )
-        })?;
-        env.insert(k.to_owned(), v.to_owned());
-    }
-    if let (true, Some(location)) = (args.attempt_from_store, &args.store) {
-        let store = lane_store::open(location).map_err(|e| CliError::new(Exit::Failure, e))?;
-        // Who takes the number: the pod (its hostname), the process, the time.
-        let host = std::env::var("HOSTNAME")
-            .ok()
-            .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
-            .unwrap_or_default();
-        let who = serde_json::json!({
-            "host": host.trim(),
-            "pid": std::process::id(),
-            "claimed_at": std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_secs_f64())
-                .unwrap_or(0.0),
-        })
-        .to_string();
-        id.attempt =
-            lane_agent::bundle::claim_attempt(store.as_ref(), &id, args.run_id.as_deref(), &who)
-                .map_err(|e| CliError::new(Exit::Failure, e))?;
-    }
+pub fn run(args: Args) -> Result<(), AppError> {
     let wheel = match (args.wheel, args.wheel_url, args.wheel_sha256) {
         (Some(p), _, _) => Some(WheelSource::File(p)),
         (None, Some(url), Some(sha256)) => Some(WheelSource::Url { url, sha256 }),
         _ => None,
     };
-    if let Some(report) = &args.report {
-        // Inside the mint folder: the same rule as the lane file's `report`.
-        if lane_file::RepoPath::parse(report).is_err() || report.ends_with('/') {
-            return Err(CliError::new(
-                Exit::Usage,
-                anyhow::anyhow!(
-                    "--report must be a relative file path inside the mint folder, found `{report}`"
-                ),
-            ));
-        }
-    }
     let source = match (args.source, args.source_url, args.source_sha256) {
         (Some(dir), _, _) => Some(SourceTree::Dir(dir)),
         (None, Some(url), Some(sha256)) => Some(SourceTree::Archive { url, sha256 }),
         _ => None,
     };
-    let spec = AgentSpec {
+    let outcome = lane_app::agent(AgentRequest {
+        mint_dir: args.mint_dir,
+        id: args.id,
+        recipe: args.recipe,
+        timeout: Duration::from_secs(args.timeout_s),
+        wheel,
         report: args.report,
         source,
         max_artifact_bytes: args.max_artifact_bytes,
-        id,
-        recipe: args.recipe,
-        mint_dir: args.mint_dir,
-        command: args.command,
-        env,
-        timeout: Duration::from_secs(args.timeout_s),
-        wheel,
+        run_id: args.run_id,
+        attempt_from_store: args.attempt_from_store,
         store: args.store,
-        run: args.run_id,
-        stop: Some(stop_flag()?),
-    };
-    match run_agent(&spec) {
-        Ok(result) => {
-            if args.json {
-                print_json(&result)?;
-            } else {
-                let wall = result
-                    .wall_s
-                    .map_or_else(|| "not measured".to_owned(), |s| format!("{s:.3} s"));
-                println!(
-                    "{}: {} in {wall}: {}",
-                    result.id, result.outcome, result.reason
-                );
-            }
-            if args.exit_by_outcome {
-                let code = match result.outcome {
-                    MintStatus::Minted | MintStatus::Abandoned => 0,
-                    MintStatus::Refused => lane_kube_job::EXIT_REFUSED,
-                    MintStatus::Failed => lane_kube_job::EXIT_FAILED,
-                    MintStatus::Crashed | MintStatus::Resource => 1,
-                };
-                if code != 0 {
-                    std::process::exit(code);
-                }
-            }
-            Ok(Exit::Ok)
-        }
-        Err(e @ AgentError::Interrupted) => {
-            eprintln!("stopped: {e}");
-            std::process::exit(130);
-        }
-        Err(e @ AgentError::Claimed { .. }) => {
-            eprintln!("error: {e}");
-            std::process::exit(EXIT_CLAIMED);
-        }
-        Err(e) => Err(CliError::new(Exit::Failure, e)),
+        env: args.env,
+        exit_by_outcome: args.exit_by_outcome,
+        command: args.command,
+        stop: stop_flag()?,
+    })?;
+    let result = &outcome.result;
+    if args.json {
+        print_json(result)?;
+    } else {
+        let wall = result
+            .wall_s
+            .map_or_else(|| "not measured".to_owned(), |s| format!("{s:.3} s"));
+        println!(
+            "{}: {} in {wall}: {}",
+            result.id, result.outcome, result.reason
+        );
     }
+    outcome.verdict()
 }
 
 /// SIGTERM and SIGINT set this flag; the agent then stops its mint.
-fn stop_flag() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>, CliError> {
-    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+fn stop_flag() -> Result<Arc<AtomicBool>, AppError> {
+    let flag = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
-        signal_hook::flag::register(sig, std::sync::Arc::clone(&flag))
-            .map_err(|e| CliError::new(Exit::Failure, e))?;
+        signal_hook::flag::register(sig, Arc::clone(&flag))
+            .map_err(|e| AppError::io("signal handler", e))?;
     }
     Ok(flag)
 }

@@ -2,9 +2,11 @@
 //! version bump, changelog), resume or undo one stopped on a conflict, and
 //! push it.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use lane_git::cut::{CutOptions, CutReport, CutStatus, OnConflict};
+use lane_git::cut::{CutOptions, CutReport, CutStatus, OnConflict, PickOutcome};
+use lane_git::guard::GuardReport;
 use lane_git::resume::AbortReport;
 
 use crate::error::AppError;
@@ -134,4 +136,123 @@ fn push(
         report: Box::new(report),
         pushed: request.push,
     })
+}
+
+/// The cut report for people.
+pub fn render(r: &CutReport, pushed: bool) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "lane {}: {} from {} ({})",
+        r.lane,
+        r.branch,
+        r.base,
+        &r.base_commit[..12.min(r.base_commit.len())]
+    );
+    if !r.picks.is_empty() {
+        let _ = writeln!(s, "picks:");
+    }
+    for p in &r.picks {
+        let what = match &p.outcome {
+            PickOutcome::Applied { new_commit } => {
+                format!("applied as {}", &new_commit[..12.min(new_commit.len())])
+            }
+            PickOutcome::Skipped { reason } => format!("skipped: {reason}"),
+            PickOutcome::Conflict { paths } => format!("CONFLICT in {}", paths.join(", ")),
+            PickOutcome::NotReached => "not reached".to_owned(),
+        };
+        let id = p.pick.commit.to_string();
+        let _ = writeln!(
+            s,
+            "  {:<12} {}  {}\n      {}",
+            p.pick.target.to_string(),
+            &id[..12],
+            p.pick.subject,
+            what
+        );
+    }
+    for g in [&r.guards_before, &r.guards_after].into_iter().flatten() {
+        render_guards(&mut s, g);
+    }
+    if !r.version_files.is_empty() {
+        let _ = writeln!(s, "version files:");
+        for b in &r.version_files {
+            let _ = writeln!(s, "  {}: {} -> {}", b.path, b.from, b.to);
+        }
+    }
+    if let Some(cl) = &r.changelog {
+        let used = if cl.fragments.is_empty() {
+            "no fragments".to_owned()
+        } else {
+            cl.fragments.join(", ")
+        };
+        let _ = writeln!(s, "changelog: {} assembled from {used}", cl.file);
+        for i in &cl.missing_fragments {
+            let _ = writeln!(s, "  warning: no fragment for issue {i}");
+        }
+        for p in &cl.picks_without_issue {
+            let _ = writeln!(
+                s,
+                "  warning: {p} names no issue, so no fragment was looked for"
+            );
+        }
+    }
+    if !r.files_changed.is_empty() {
+        let _ = writeln!(s, "files changed ({}):", r.files_changed.len());
+        for f in &r.files_changed {
+            let _ = writeln!(s, "  {f}");
+        }
+    }
+    let head = r
+        .head
+        .as_deref()
+        .map(|h| &h[..12.min(h.len())])
+        .unwrap_or("-");
+    let line = match r.status {
+        CutStatus::Planned => "dry run: nothing was written".to_owned(),
+        CutStatus::Cut => {
+            let mut l = format!("cut {} at {head}", r.branch);
+            if let Some(t) = &r.tag {
+                let _ = write!(l, ", tagged {t}");
+            }
+            if pushed {
+                l.push_str(", pushed");
+            }
+            l
+        }
+        CutStatus::AlreadyCut => format!("{} already holds this cut at {head}; nothing was written", r.branch),
+        CutStatus::Refused => "REFUSED by a guard: nothing was written".to_owned(),
+        CutStatus::Aborted => {
+            "stopped on a conflict; the repository is exactly as it was (use --on-conflict stop to resolve by hand)"
+                .to_owned()
+        }
+        CutStatus::Stopped => format!(
+            "stopped on a conflict with {} checked out: resolve, `git add`, then `lane cut --continue` (or `lane cut --abort`)",
+            r.branch
+        ),
+        CutStatus::VersionsDisagree => "version files disagree after the bump: nothing was written".to_owned(),
+    };
+    let _ = writeln!(s, "result: {line}");
+    s
+}
+
+fn render_guards(s: &mut String, g: &GuardReport) {
+    let stage = match g.stage {
+        lane_git::guard::GuardStage::Before => "before",
+        lane_git::guard::GuardStage::After => "after",
+    };
+    for v in &g.verdicts {
+        let verdict = if v.refusals.is_empty() {
+            "passed"
+        } else {
+            "REFUSED"
+        };
+        let _ = writeln!(s, "guard {} ({stage}): {verdict}", v.guard);
+        for r in &v.refusals {
+            let _ = writeln!(s, "  refused: {r}");
+        }
+        for p in &v.proven {
+            let _ = writeln!(s, "  proven: {p}");
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! **What it owns.** One function per command, a request struct in and an
 //! outcome struct out ([`mint`], [`status`], [`diff`], [`report`],
 //! [`ledger`], [`guard`], [`cut`], [`wheel`], [`publish`], [`agent`],
-//! `cancel`); the one error type, [`AppError`], and the one place exit
+//! [`schema`], `cancel`); the one error type, [`AppError`], and the one place exit
 //! codes are decided, [`AppError::exit`] (the [`Exit`] table, kept in step
 //! with `docs/cli.md`); the backends behind one trait, [`Backend`] (local
 //! agents and Kubernetes Jobs, both reporting [`lane_core::Progress`]).
@@ -19,7 +19,7 @@ mod agent;
 pub mod backend;
 #[cfg(feature = "kube")]
 mod cancel;
-mod cut;
+pub mod cut;
 mod diff;
 mod error;
 mod exit;
@@ -29,6 +29,7 @@ mod ledger;
 pub mod mint;
 mod publish;
 pub mod report;
+mod schema;
 mod status;
 mod wheel;
 
@@ -45,5 +46,6 @@ pub use ledger::{ledger, LedgerOutcome, LedgerRequest};
 pub use mint::{mint, LaneMinted, MintOutcome, MintRequest};
 pub use publish::{publish, PublishOutcome, PublishRecord, PublishRequest};
 pub use report::{report, LaneReportFiles, Posted, ReportOutcome, ReportRequest};
+pub use schema::{schema, SCHEMA_FILES};
 pub use status::{status, StatusOutcome, StatusRequest};
 pub use wheel::{wheel, WheelOutcome, WheelRequest};

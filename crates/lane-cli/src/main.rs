@@ -113,7 +113,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Cut(args) => app(cmd::cut::run(args)),
         Command::Guard(args) => app(cmd::guard::run(args)),
-        Command::Schema(args) => cmd::schema::run(args),
+        Command::Schema(args) => app(cmd::schema::run(args)),
         Command::Ledger(args) => app(cmd::ledger::run(args)),
         Command::Diff(args) => app(cmd::diff::run(args)),
         #[cfg(feature = "demo")]

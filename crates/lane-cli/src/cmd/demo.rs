@@ -13,8 +13,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use lane_git::cut::{CutOptions, CutStatus, OnConflict};
 
-use crate::cmd::cut::{git_exit, render};
+use crate::cmd::cut::git_exit;
 use crate::exit::{CliError, CliResult, Exit, WithExit};
+use lane_app::cut::render;
 
 /// Arguments of `lane demo`.
 #[derive(Debug, clap::Args)]

@@ -117,6 +117,26 @@ pub enum AppError {
         /// How it ended.
         status: lane_core::MintStatus,
     },
+    /// A mint report that does not read.
+    #[error("{}", .path.display())]
+    Report {
+        /// The report.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: lane_ledger::ReportError,
+    },
+    /// The demo upstream could not be generated.
+    #[cfg(feature = "demo")]
+    #[error("generating the demo upstream")]
+    Fixture(#[source] lane_fixture::FixtureError),
+    /// The demo's cut did not complete.
+    #[cfg(feature = "demo")]
+    #[error("the demo cut did not complete: {status}")]
+    DemoCutIncomplete {
+        /// How it ended.
+        status: String,
+    },
     /// Pushing a cut failed.
     #[error(transparent)]
     Push(lane_git::GitError),
@@ -273,6 +293,9 @@ impl AppError {
             | AppError::AttemptStore(_)
             | AppError::Push(_)
             | AppError::Record { .. } => Exit::Failure,
+            AppError::Report { .. } => Exit::InvalidInput,
+            #[cfg(feature = "demo")]
+            AppError::Fixture(_) | AppError::DemoCutIncomplete { .. } => Exit::Failure,
             AppError::Agent(lane_agent::AgentError::Claimed { .. }) => Exit::Claimed,
             AppError::Agent(lane_agent::AgentError::Interrupted) => Exit::Interrupted,
             AppError::Agent(_) => Exit::Failure,

@@ -3,7 +3,8 @@
 //! **What it owns.** One function per command, a request struct in and an
 //! outcome struct out ([`mint`], [`status`], [`diff`], [`report`],
 //! [`ledger`], [`guard`], [`cut`], [`wheel`], [`publish`], [`agent`],
-//! [`schema`], `cancel`); the one error type, [`AppError`], and the one place exit
+//! [`schema`], `cancel` (feature `kube`), `demo` and `replay` (feature
+//! `demo`)); the one error type, [`AppError`], and the one place exit
 //! codes are decided, [`AppError::exit`] (the [`Exit`] table, kept in step
 //! with `docs/cli.md`); the backends behind one trait, [`Backend`] (local
 //! agents and Kubernetes Jobs, both reporting [`lane_core::Progress`]).
@@ -20,6 +21,8 @@ pub mod backend;
 #[cfg(feature = "kube")]
 mod cancel;
 pub mod cut;
+#[cfg(feature = "demo")]
+mod demo;
 mod diff;
 mod error;
 mod exit;
@@ -28,6 +31,8 @@ pub mod lane;
 mod ledger;
 pub mod mint;
 mod publish;
+#[cfg(feature = "demo")]
+mod replay;
 pub mod report;
 mod schema;
 mod status;
@@ -38,6 +43,8 @@ pub use backend::{Backend, Cancelled, DryRun, JobState, Minted};
 #[cfg(feature = "kube")]
 pub use cancel::{cancel, CancelOutcome, CancelRequest};
 pub use cut::{cut, CutOutcome, CutRequest};
+#[cfg(feature = "demo")]
+pub use demo::{demo, DemoEvent, DemoOutcome, DemoRequest};
 pub use diff::{diff, diff_paths, DiffOutcome, DiffRequest};
 pub use error::AppError;
 pub use exit::Exit;
@@ -45,6 +52,8 @@ pub use guard::{guard, GuardOutcome, GuardRequest};
 pub use ledger::{ledger, LedgerOutcome, LedgerRequest};
 pub use mint::{mint, LaneMinted, MintOutcome, MintRequest};
 pub use publish::{publish, PublishOutcome, PublishRecord, PublishRequest};
+#[cfg(feature = "demo")]
+pub use replay::{replay, ReplayRequest};
 pub use report::{report, LaneReportFiles, Posted, ReportOutcome, ReportRequest};
 pub use schema::{schema, SCHEMA_FILES};
 pub use status::{status, StatusOutcome, StatusRequest};

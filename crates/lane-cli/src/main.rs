@@ -9,20 +9,12 @@
 //! script sees.
 
 mod cmd;
-mod exit;
 mod output;
-
-use lane_app::lane;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-use crate::exit::{CliError, CliResult, Exit};
-
-/// A moved command's result, as the unmoved ones return it.
-fn app(result: Result<(), lane_app::AppError>) -> CliResult {
-    result.map(|()| Exit::Ok).map_err(CliError::from)
-}
+use lane_app::Exit;
 
 /// The error and its causes on one line, each cause said once (a library
 /// message that already quotes its source does not repeat it).
@@ -100,10 +92,11 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
+            // clap's own errors are usage errors; `--help` and `--version` are not errors.
             let code = if e.use_stderr() {
-                Exit::Usage.code()
+                lane_app::AppError::Usage(e.to_string()).exit().code()
             } else {
-                0
+                Exit::Ok.code()
             };
             let _ = e.print();
             return ExitCode::from(code);
@@ -111,29 +104,29 @@ fn main() -> ExitCode {
     };
     install_tracing();
     let result = match cli.command {
-        Command::Cut(args) => app(cmd::cut::run(args)),
-        Command::Guard(args) => app(cmd::guard::run(args)),
-        Command::Schema(args) => app(cmd::schema::run(args)),
-        Command::Ledger(args) => app(cmd::ledger::run(args)),
-        Command::Diff(args) => app(cmd::diff::run(args)),
+        Command::Cut(args) => cmd::cut::run(args),
+        Command::Guard(args) => cmd::guard::run(args),
+        Command::Schema(args) => cmd::schema::run(args),
+        Command::Ledger(args) => cmd::ledger::run(args),
+        Command::Diff(args) => cmd::diff::run(args),
         #[cfg(feature = "demo")]
         Command::Demo(args) => cmd::demo::run(args),
-        Command::Mint(args) => app(cmd::mint::run(args)),
-        Command::Status(args) => app(cmd::status::run(args)),
+        Command::Mint(args) => cmd::mint::run(args),
+        Command::Status(args) => cmd::status::run(args),
         #[cfg(feature = "kube")]
-        Command::Cancel(args) => app(cmd::cancel::run(args)),
-        Command::Agent(args) => app(cmd::agent::run(args)),
+        Command::Cancel(args) => cmd::cancel::run(args),
+        Command::Agent(args) => cmd::agent::run(args),
         #[cfg(feature = "demo")]
         Command::ReplayMint(args) => cmd::replay::run(args),
-        Command::Wheel(args) => app(cmd::wheel::run(args)),
-        Command::Publish(args) => app(cmd::publish::run(args)),
-        Command::Report(args) => app(cmd::report::run(args)),
+        Command::Wheel(args) => cmd::wheel::run(args),
+        Command::Publish(args) => cmd::publish::run(args),
+        Command::Report(args) => cmd::report::run(args),
     };
     match result {
-        Ok(exit) => ExitCode::from(exit.code()),
+        Ok(()) => ExitCode::from(Exit::Ok.code()),
         Err(err) => {
-            eprintln!("error: {}", message(err.error.as_ref()));
-            ExitCode::from(err.exit.code())
+            eprintln!("error: {}", message(&err));
+            ExitCode::from(err.exit().code())
         }
     }
 }

@@ -7,9 +7,7 @@ use std::path::PathBuf;
 use lane_app::cut::render;
 use lane_app::{AppError, CutOutcome, CutRequest};
 use lane_git::cut::OnConflict;
-use lane_git::GitError;
 
-use crate::exit::CliError;
 use crate::output::print_json;
 
 /// Arguments of `lane cut`.
@@ -58,11 +56,6 @@ pub enum ConflictArg {
     Abort,
     /// Leave the branch checked out with the conflict, resumable.
     Stop,
-}
-
-/// A git-edge error with its documented exit code (decided in `AppError::exit`).
-pub fn git_exit(e: GitError) -> CliError {
-    lane_app::AppError::from(e).into()
 }
 
 /// Runs `lane cut`.

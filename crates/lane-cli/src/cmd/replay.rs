@@ -1,15 +1,10 @@
 //! `lane replay-mint`: a mint command that replays a real mint lane
-//! recorded (the gen-worker 0.93.3 mints of `tests/data/gw-0.93.3-h200/`)
-//! instead of compiling: it writes the recorded report where the cell's
-//! report goes and the recorded cell where that report's `artifact` says,
-//! byte for byte, so the agent reads, checks and gathers them as it does a
-//! real mint child's. Every output of a lane that used it says "replay"
-//! (its cells set `LANE_REPLAY=1`). It lets the demo run the whole pipeline
-//! with no GPU.
+//! recorded instead of compiling (for the demo; labelled replay; see
+//! `lane_app::replay`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::exit::{CliError, CliResult, Exit, WithExit};
+use lane_app::{AppError, ReplayRequest};
 
 /// The real mints the demo replays: a results folder `lane mint` gathered
 /// on an H200 (`<cell>/H200/r<N>/{report.json, artifacts/}`).
@@ -30,74 +25,16 @@ pub struct Args {
     pub seconds: f64,
 }
 
-fn usage(e: impl std::fmt::Display) -> CliError {
-    CliError::new(Exit::Usage, anyhow::anyhow!("{e}"))
-}
-
-/// The recorded repeats of a slot folder: `r1`, `r2`, ... in order.
-fn repeats(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
-    let mut out: Vec<(u32, PathBuf)> = std::fs::read_dir(dir)
-        .map_err(|e| usage(format!("--recorded {}: {e}", dir.display())))?
-        .filter_map(Result::ok)
-        .filter_map(|e| {
-            let n = e.file_name().to_str()?.strip_prefix('r')?.parse().ok()?;
-            e.path()
-                .join("report.json")
-                .is_file()
-                .then(|| (n, e.path()))
-        })
-        .collect();
-    out.sort();
-    if out.is_empty() {
-        return Err(usage(format!(
-            "--recorded {}: no recorded repeat (r<N>/report.json) in it",
-            dir.display()
-        )));
-    }
-    Ok(out.into_iter().map(|(_, p)| p).collect())
-}
-
-/// Runs `lane replay-mint`.
-pub fn run(args: Args) -> CliResult {
-    let report_path = std::env::var_os("LANE_REPORT_PATH")
-        .map(PathBuf::from)
-        .ok_or_else(|| usage("LANE_REPORT_PATH is not set: run me under `lane agent`"))?;
-    let repeat: usize = std::env::var("LANE_REPEAT")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(1);
-    let recorded = repeats(&args.recorded)?;
-    let slot = &recorded[(repeat.max(1) - 1) % recorded.len()];
-    std::thread::sleep(std::time::Duration::from_secs_f64(
-        args.seconds.clamp(0.0, 3600.0),
-    ));
-    let bytes = std::fs::read(slot.join("report.json")).exit(Exit::Failure)?;
-    // The cell goes where the recorded report says the child packed it.
-    let named = serde_json::from_slice::<serde_json::Value>(&bytes)
-        .ok()
-        .and_then(|v| v.get("artifact")?.as_str().map(str::to_owned))
-        .filter(|a| !a.is_empty());
-    if let Some(named) = named {
-        let file = Path::new(&named)
-            .file_name()
-            .ok_or_else(|| usage(format!("the recorded artifact `{named}` has no file name")))?;
-        let from = slot.join("artifacts").join(file);
-        let to = Path::new(&named);
-        if to.is_absolute() || named.split('/').any(|c| c == "..") {
-            return Err(usage(format!(
-                "the recorded artifact `{named}` is not a path inside the mint folder"
-            )));
-        }
-        if let Some(parent) = to.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).exit(Exit::Failure)?;
-        }
-        std::fs::copy(&from, to).map_err(|e| {
-            CliError::new(Exit::Failure, anyhow::anyhow!("{}: {e}", from.display()))
-        })?;
-    }
-    if let Some(parent) = report_path.parent() {
-        std::fs::create_dir_all(parent).exit(Exit::Failure)?;
-    }
-    std::fs::write(&report_path, &bytes).exit(Exit::Failure)?;
-    Ok(Exit::Ok)
+/// Runs `lane replay-mint` (under `lane agent`, which sets
+/// `LANE_REPORT_PATH` and `LANE_REPEAT`).
+pub fn run(args: Args) -> Result<(), AppError> {
+    lane_app::replay(&ReplayRequest {
+        recorded: args.recorded,
+        seconds: args.seconds,
+        report_path: std::env::var_os("LANE_REPORT_PATH").map(PathBuf::from),
+        repeat: std::env::var("LANE_REPEAT")
+            .ok()
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(1),
+    })
 }

@@ -61,12 +61,20 @@ impl DiffOutcome {
     pub fn verdict(&self) -> Result<(), AppError> {
         match self.fail_on {
             Some(v) if self.report.verdict >= v => Err(AppError::VerdictAtLeast {
-                verdict: format!("{:?}", self.report.verdict),
-                fail_on: format!("{v:?}"),
+                verdict: verdict_name(self.report.verdict),
+                fail_on: verdict_name(v),
             }),
             _ => Ok(()),
         }
     }
+}
+
+/// A verdict as `--fail-on` spells it (`decisions-flipped`).
+fn verdict_name(v: DeterminismVerdict) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|n| n.as_str().map(|n| n.replace('_', "-")))
+        .unwrap_or_else(|| format!("{v:?}"))
 }
 
 /// `lane diff`: the determinism diff of two cold mints.
@@ -328,4 +336,21 @@ fn add_configs(side: &mut CellSide, path: &Path, max_bytes: u64) -> Result<(), A
         push_config(side, format!("configs/{}", name.replace('/', "_")), text);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_verdict_is_named_as_fail_on_spells_it() {
+        assert_eq!(
+            verdict_name(DeterminismVerdict::DecisionsFlipped),
+            "decisions-flipped"
+        );
+        assert_eq!(
+            verdict_name(DeterminismVerdict::PathNoiseOnly),
+            "path-noise-only"
+        );
+    }
 }

@@ -130,3 +130,22 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::message;
+
+    #[test]
+    fn a_cause_the_message_already_quotes_is_said_once() {
+        let io = std::io::Error::other("disk on fire");
+        let e = lane_app::AppError::io("/out/report.md", io);
+        assert_eq!(message(&e), "/out/report.md: disk on fire");
+        // A library message that embeds its source keeps it once.
+        let ingest = lane_diff::ingest::IngestError::Io {
+            origin: "cell.tar.gz".into(),
+            source: std::io::Error::other("truncated"),
+        };
+        let said = message(&lane_app::AppError::from(ingest));
+        assert_eq!(said.matches("truncated").count(), 1, "{said}");
+    }
+}

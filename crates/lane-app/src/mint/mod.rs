@@ -278,36 +278,4 @@ pub fn check_run_id(run: &str) -> Result<(), AppError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_check_runs_commit_comes_from_the_wheel_key_when_not_given() {
-        let commit = "a".repeat(40);
-        let mut request = MintRequest {
-            lane: "1.0.0".into(),
-            out: "out".into(),
-            kube_config: None,
-            run_id: "manual".into(),
-            post: true,
-            head_sha: None,
-            concurrency: None,
-            wheel: None,
-            wheel_key: Some(format!("lanes/1.0.0/{commit}/w.whl")),
-            store: None,
-            source: None,
-            repo: None,
-            cells: vec![],
-            gpus: vec![],
-            dry_run: false,
-            agent: vec![],
-            stop: Arc::default(),
-        };
-        assert_eq!(head_sha(&request), Some(commit));
-        request.head_sha = Some("b".repeat(40));
-        assert_eq!(head_sha(&request), Some("b".repeat(40)));
-        request.head_sha = None;
-        request.wheel_key = Some("lanes/1.0.0/not-a-commit/w.whl".into());
-        assert_eq!(head_sha(&request), None);
-    }
-}
+mod tests;

@@ -1,0 +1,178 @@
+//! `mint` drives any [`Backend`]: a stand-in backend (as a service's would
+//! be) gets the plan, reports progress, and the lane's report and verdict
+//! follow from what it returns.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use lane_core::results::Contract;
+use lane_core::{MintStatus, Progress, SlotSummary, Summary};
+
+use super::*;
+use crate::Exit;
+
+const PROBE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../lanes/probe.yaml");
+
+fn request(out: &Path) -> MintRequest {
+    MintRequest {
+        lane: PROBE.into(),
+        out: out.to_owned(),
+        kube_config: None,
+        run_id: "manual".into(),
+        post: false,
+        head_sha: None,
+        concurrency: None,
+        wheel: None,
+        wheel_key: None,
+        store: None,
+        source: None,
+        repo: None,
+        cells: vec![],
+        gpus: vec![],
+        dry_run: false,
+        agent: vec![],
+        stop: Arc::default(),
+    }
+}
+
+/// Ends every slot of the plan as `status`, as a backend gathers them.
+struct StandIn {
+    status: MintStatus,
+    calls: Vec<&'static str>,
+}
+
+impl Backend for StandIn {
+    fn name(&self) -> &'static str {
+        "stand-in"
+    }
+
+    fn dry_run(&mut self, lane: &LoadedLane, _: &MintRequest) -> Result<DryRun, AppError> {
+        self.calls.push("dry_run");
+        Ok(DryRun::Plan {
+            lane: lane.lane.version.to_string(),
+            mints: lane.lane.plan().iter().map(|p| p.id.to_string()).collect(),
+        })
+    }
+
+    fn mint(
+        &mut self,
+        loaded: &LoadedLane,
+        request: &MintRequest,
+        on: &mut (dyn FnMut(Progress) + Send),
+    ) -> Result<Minted, AppError> {
+        self.calls.push("mint");
+        let lane = &loaded.lane;
+        let mut mints = Vec::new();
+        for p in lane.plan() {
+            on(Progress::Finished {
+                mint: p.id.to_string(),
+                status: self.status,
+                wall_s: None,
+                reason: "stand-in".into(),
+            });
+            mints.push(SlotSummary {
+                slot: p.id.slot().to_string(),
+                attempt: p.id.attempt,
+                status: self.status,
+                reason: "stand-in".into(),
+                wall_s: None,
+                job_s: None,
+            });
+        }
+        let summary = Summary {
+            lane: lane.version.to_string(),
+            green: self.status.is_green(),
+            replay: false,
+            wheel: None,
+            guard: None,
+            mints,
+        };
+        let results = lane_mint::local::results_dir(&lane_out(request, loaded)?);
+        std::fs::create_dir_all(&results).unwrap();
+        let json = serde_json::to_string_pretty(&summary).unwrap();
+        std::fs::write(results.join(Summary::FILE), json).unwrap();
+        Ok(Minted {
+            summary,
+            jobs: None,
+            ended: vec![],
+        })
+    }
+}
+
+fn stand_in(status: MintStatus) -> StandIn {
+    StandIn {
+        status,
+        calls: vec![],
+    }
+}
+
+#[test]
+fn a_dry_run_asks_the_backend_for_its_plan_and_mints_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut backend = stand_in(MintStatus::Minted);
+    let mut r = request(dir.path());
+    r.dry_run = true;
+    let outcome = mint(&r, &mut backend, &mut |_| {}).unwrap();
+    let MintOutcome::DryRun(DryRun::Plan { mints, .. }) = &outcome else {
+        panic!("{outcome:?}");
+    };
+    assert_eq!(mints.len(), 4, "2 cells x 1 GPU x 2 repeats: {mints:?}");
+    assert_eq!(backend.calls, ["dry_run"]);
+    assert!(outcome.verdict().is_ok());
+}
+
+#[test]
+fn a_cell_the_matrix_lacks_is_a_usage_error_before_the_backend_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut backend = stand_in(MintStatus::Minted);
+    let mut r = request(dir.path());
+    r.cells = vec!["nope".into()];
+    let e = mint(&r, &mut backend, &mut |_| {}).unwrap_err();
+    assert_eq!(e.exit(), Exit::Usage);
+    assert!(e.to_string().contains("it has rig-dynamo, rig-aot"), "{e}");
+    assert!(backend.calls.is_empty());
+}
+
+#[test]
+fn a_green_lane_is_reported_and_its_verdict_is_ok() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut backend = stand_in(MintStatus::Minted);
+    let mut seen = Vec::new();
+    let outcome = mint(&request(dir.path()), &mut backend, &mut |p| seen.push(p)).unwrap();
+    assert_eq!(seen.len(), 4);
+    let MintOutcome::Minted(m) = &outcome else {
+        panic!("{outcome:?}");
+    };
+    for f in [&m.report.markdown, &m.report.json, &m.report.html] {
+        assert!(f.is_file(), "{}", f.display());
+    }
+    assert_eq!(m.kept, None);
+    assert!(outcome.verdict().is_ok());
+}
+
+#[test]
+fn a_lane_whose_slots_failed_is_not_green_exit_7_after_its_report_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut backend = stand_in(MintStatus::Failed);
+    let outcome = mint(&request(dir.path()), &mut backend, &mut |_| {}).unwrap();
+    let MintOutcome::Minted(m) = &outcome else {
+        panic!("{outcome:?}");
+    };
+    assert!(m.report.markdown.is_file());
+    let e = outcome.verdict().unwrap_err();
+    assert_eq!(e.exit(), Exit::Findings);
+    assert!(e.to_string().contains("4 of 4 slots"), "{e}");
+}
+
+#[test]
+fn the_check_runs_commit_comes_from_the_wheel_key_when_not_given() {
+    let commit = "a".repeat(40);
+    let mut r = request(&PathBuf::from("out"));
+    r.wheel_key = Some(format!("lanes/1.0.0/{commit}/w.whl"));
+    assert_eq!(head_sha(&r), Some(commit));
+    r.head_sha = Some("b".repeat(40));
+    assert_eq!(head_sha(&r), Some("b".repeat(40)));
+    r.head_sha = None;
+    r.wheel_key = Some("lanes/1.0.0/not-a-commit/w.whl".into());
+    assert_eq!(head_sha(&r), None);
+}

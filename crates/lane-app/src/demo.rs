@@ -18,6 +18,13 @@ use lane_git::cut::{CutOptions, CutReport, CutStatus, OnConflict};
 use crate::cut::render;
 use crate::error::AppError;
 
+/// The real mints the demo replays by default: a results folder `lane
+/// mint` gathered on an H200 (`<cell>/H200/r<N>/{report.json, artifacts/}`).
+pub const RECORDINGS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/data/gw-0.93.3-h200/h200-run/results"
+);
+
 /// What `lane demo` is asked.
 #[derive(Debug, Clone)]
 pub struct DemoRequest {

@@ -44,7 +44,7 @@ pub use backend::{Backend, Cancelled, DryRun, JobState, Minted};
 pub use cancel::{cancel, CancelOutcome, CancelRequest};
 pub use cut::{cut, CutOutcome, CutRequest};
 #[cfg(feature = "demo")]
-pub use demo::{demo, DemoEvent, DemoOutcome, DemoRequest};
+pub use demo::{demo, DemoEvent, DemoOutcome, DemoRequest, RECORDINGS as DEMO_RECORDINGS};
 pub use diff::{diff, diff_paths, DiffOutcome, DiffRequest};
 pub use error::AppError;
 pub use exit::Exit;

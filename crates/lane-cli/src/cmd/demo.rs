@@ -16,7 +16,7 @@ pub struct Args {
     pub out: PathBuf,
     /// The recorded results folder the cells replay (real gen-worker
     /// 0.93.3 mints: `<cell>/H200/r<N>/{report.json, artifacts/}`).
-    #[arg(long, value_name = "DIR", default_value = crate::cmd::replay::RECORDINGS)]
+    #[arg(long, value_name = "DIR", default_value = lane_app::DEMO_RECORDINGS)]
     pub recordings: PathBuf,
 }
 

@@ -6,13 +6,6 @@ use std::path::PathBuf;
 
 use lane_app::{AppError, ReplayRequest};
 
-/// The real mints the demo replays: a results folder `lane mint` gathered
-/// on an H200 (`<cell>/H200/r<N>/{report.json, artifacts/}`).
-pub const RECORDINGS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../tests/data/gw-0.93.3-h200/h200-run/results"
-);
-
 /// Arguments of `lane replay-mint`.
 #[derive(Debug, clap::Args)]
 pub struct Args {

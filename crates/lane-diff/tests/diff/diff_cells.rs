@@ -17,14 +17,7 @@ use lane_diff::{
 };
 use serde_json::{json, Value};
 
-const GW: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../tests/data/gw-0.93.3-h200"
-);
-
-fn gw(rel: &str) -> PathBuf {
-    Path::new(GW).join(rel)
-}
+use lane_testkit::data::gw;
 
 /// A side on disk, as `lane diff` lists it: a folder (walked, links
 /// listed not followed) or one file.

@@ -23,7 +23,7 @@
 use serde::Serialize;
 
 use crate::findings::{detect, Finding, COMPILED_NOTHING_S};
-use crate::json::UnknownKey;
+use lane_json::UnknownKey;
 use crate::keyset::{
     check_key_set, partition_from_raw, KeySetCheck, AOT_COMPILE_V1, WARM_SPANS_V1,
 };

@@ -33,7 +33,7 @@ mod records;
 use serde::Serialize;
 
 use crate::error::TraceError;
-use crate::json::MAX_SECONDS;
+use lane_json::MAX_SECONDS;
 use crate::report::Span;
 use lines::{first_key, record_json, skip_payload_lines};
 use records::{

@@ -76,10 +76,17 @@ pub struct PublishRecord {
     pub reason: Option<String>,
 }
 
-/// Reads the gate: `Ok(true)` when the summary says `"green": true`.
-fn gate(path: &std::path::Path) -> Result<(bool, String), CliError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
+/// The gate, read through the type `lane mint` wrote `summary.json` with:
+/// open only when the results are this lane's, green, and proved the
+/// staged wheel itself (its sha256). `(open, in words)`.
+fn gate(
+    path: &std::path::Path,
+    lane: &str,
+    staged_sha256: &str,
+) -> Result<(bool, String), CliError> {
+    use lane_core::results::Contract;
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Ok((false, "no results".into()))
         }
@@ -90,20 +97,29 @@ fn gate(path: &std::path::Path) -> Result<(bool, String), CliError> {
             ))
         }
     };
-    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-        CliError::new(
-            Exit::InvalidInput,
-            anyhow!("{} is not JSON: {e}", path.display()),
-        )
-    })?;
-    match v.get("green").and_then(serde_json::Value::as_bool) {
-        Some(true) => Ok((true, "green".into())),
-        Some(false) => Ok((false, "not green".into())),
-        None => Err(CliError::new(
-            Exit::InvalidInput,
-            anyhow!("{} has no boolean `green`", path.display()),
-        )),
+    let summary = lane_core::Summary::from_json(&path.display().to_string(), &bytes)
+        .map_err(|e| CliError::new(Exit::InvalidInput, e))?;
+    if summary.lane != lane {
+        return Ok((false, format!("lane {}'s, not {lane}'s", summary.lane)));
     }
+    if !summary.green {
+        return Ok((false, "not green".into()));
+    }
+    Ok(match &summary.wheel {
+        None => (
+            false,
+            "green without a wheel (the mints installed none)".into(),
+        ),
+        Some(w) if w.sha256 != staged_sha256 => (
+            false,
+            format!(
+                "green for another wheel ({} sha256 {}…, not the staged one)",
+                w.file,
+                &w.sha256[..w.sha256.len().min(12)]
+            ),
+        ),
+        Some(_) => (true, "green".into()),
+    })
 }
 
 /// Runs `lane publish`.
@@ -119,24 +135,6 @@ pub fn run(args: Args) -> CliResult {
         .results
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("out/lanes/{lane}/results/summary.json")));
-    let (green, gate_text) = gate(&results)?;
-    if !green && !args.force {
-        return Err(CliError::new(
-            Exit::Precondition,
-            anyhow!(
-                "refusing to publish {lane}: the mint results are {gate_text} ({}); publish only after a pod run has proven the wheel, or pass --force --reason \"...\"",
-                results.display()
-            ),
-        ));
-    }
-    let reason = args.reason.clone().filter(|r| !r.trim().is_empty());
-    if args.force && reason.is_none() {
-        return Err(CliError::new(
-            Exit::Usage,
-            anyhow!("--force needs a non-empty --reason"),
-        ));
-    }
-
     let repo_dir = repository(&loaded, args.repo.as_deref())?;
     let repo = lane_git::repo::open(&repo_dir).map_err(crate::cmd::cut::git_exit)?;
     let branch = loaded.lane.branch_name();
@@ -164,6 +162,24 @@ pub fn run(args: Args) -> CliResult {
         ),
         e => wheel_exit(e),
     })?;
+    let (green, gate_text) = gate(&results, &lane, &manifest.sha256)?;
+    if !green && !args.force {
+        return Err(CliError::new(
+            Exit::Precondition,
+            anyhow!(
+                "refusing to publish {lane}: the mint results are {gate_text} ({}); publish only after a pod run has proven the wheel, or pass --force --reason \"...\"",
+                results.display()
+            ),
+        ));
+    }
+    let reason = args.reason.clone().filter(|r| !r.trim().is_empty());
+    if args.force && reason.is_none() {
+        return Err(CliError::new(
+            Exit::Usage,
+            anyhow!("--force needs a non-empty --reason"),
+        ));
+    }
+
     let verified = lane_wheel::reverify(&repo, &manifest, &wheel).map_err(wheel_exit)?;
     let target = IndexTarget {
         upload_url: args.index_url.clone(),

@@ -318,11 +318,12 @@ pub(crate) fn read_value(
     unit: Unit,
 ) -> Result<FactValue, ReportError> {
     let number = |node: &Node| {
-        node.number().ok_or_else(|| lane_json::JsonError::WrongType {
-            path: path.clone(),
-            expected: "a number",
-            found: node.kind(),
-        })
+        node.number()
+            .ok_or_else(|| lane_json::JsonError::WrongType {
+                path: path.clone(),
+                expected: "a number",
+                found: node.kind(),
+            })
     };
     Ok(match unit {
         Unit::Seconds => lane_json::seconds(node, path)?

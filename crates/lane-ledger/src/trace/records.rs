@@ -5,8 +5,8 @@
 use serde::Deserialize;
 
 use super::{CompileRecord, MetricFields};
-use lane_json::MAX_SECONDS;
 use lane_json::walk::{for_each_member, Cursor, Scalar};
+use lane_json::MAX_SECONDS;
 
 #[derive(Deserialize)]
 pub(super) struct ChromiumEvent<'a> {

@@ -1,32 +1,16 @@
 //! Paths to the repository fixtures and loaders that play the CLI's part
 //! (walking a folder, hashing, loading content) for the diff's tests.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-pub use lane_testkit::data::{probe as h200, read};
+pub use lane_testkit::data::{files, probe as h200, read};
 
 use lane_diff::{ArtifactFile, ArtifactTree};
 use sha2::{Digest, Sha256};
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            walk(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 /// An artifact tree with fingerprints only (as the CLI builds it first).
 pub fn fingerprints(root: &Path) -> ArtifactTree {
-    let mut paths = Vec::new();
-    walk(root, &mut paths);
+    let paths = files(root);
     let files = paths
         .into_iter()
         .map(|p| {

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-pub use lane_testkit::data::{gw, probe as h200, read};
+pub use lane_testkit::data::{files, gw, probe as h200, read};
 
 /// The seed's pre-ledger phase table.
 pub const SEED_TABLE: &str = concat!(
@@ -22,21 +22,6 @@ pub fn trace_log() -> Vec<u8> {
     read(entry)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            walk(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 /// Reports written by the upstream's own table builders
 /// (`tests/ledger/upstream/write_reports.py`).
 pub const UPSTREAM_WRITTEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ledger/upstream");
@@ -48,8 +33,7 @@ pub fn upstream(name: &str) -> PathBuf {
 
 /// Every `report.json` under the real 0.93.3 data, whatever lands there.
 pub fn real_reports() -> Vec<PathBuf> {
-    let mut all = Vec::new();
-    walk(&gw(""), &mut all);
+    let mut all = files(&gw(""));
     all.retain(|p| p.file_name().is_some_and(|n| n == "report.json"));
     assert!(
         all.len() >= 4,

@@ -1,0 +1,56 @@
+//! The files lane really wrote, read back through today's types: every
+//! `summary.json`, `mint.json` and `result.json` the real H200 runs left in
+//! `tests/data/gw-0.93.3-h200/` (written by an earlier lane: what reads
+//! them now must still read them, or say where they stopped being its).
+
+use lane_core::results::Contract;
+use lane_core::{AgentResult, MintRecord, Summary};
+use lane_testkit::data::{files, gw, read};
+
+fn written(name: &str) -> Vec<std::path::PathBuf> {
+    let all: Vec<_> = files(&gw(""))
+        .into_iter()
+        .filter(|p| p.file_name().is_some_and(|n| n == name))
+        .collect();
+    assert!(
+        !all.is_empty(),
+        "no recorded {name} under {}",
+        gw("").display()
+    );
+    all
+}
+
+fn reads<T: Contract>(name: &str) -> Vec<T> {
+    written(name)
+        .into_iter()
+        .map(|p| {
+            T::from_json(&p.display().to_string(), &read(&p)).unwrap_or_else(|e| panic!("{e}"))
+        })
+        .collect()
+}
+
+#[test]
+fn every_recorded_summary_reads_through_the_summary_type() {
+    let all: Vec<Summary> = reads("summary.json");
+    assert_eq!(all.len(), 2, "h200-run and h200-run-unshimmed-gw");
+    for s in &all {
+        assert_eq!(s.lane, "0.0.0");
+        assert_eq!(s.mints.len(), 4, "{s:?}");
+    }
+    // One run minted every slot; the other's dynamo slots failed at the
+    // upstream's cubin gate.
+    assert_eq!(all.iter().filter(|s| s.green).count(), 1);
+}
+
+#[test]
+fn every_recorded_mint_record_and_agent_result_reads_through_its_type() {
+    let records: Vec<MintRecord> = reads("mint.json");
+    assert!(records.len() >= 8, "{}", records.len());
+    // A failed mint keeps its seconds.
+    assert!(records.iter().all(|r| r.wall_s.is_some()), "{records:?}");
+    let results: Vec<AgentResult> = reads("result.json");
+    assert!(results.len() >= 4, "{}", results.len());
+    for r in &results {
+        assert!(r.wall_s.is_some() && r.started_at.is_some(), "{:?}", r.id);
+    }
+}

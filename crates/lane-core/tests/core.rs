@@ -54,3 +54,65 @@ fn every_recorded_mint_record_and_agent_result_reads_through_its_type() {
         assert!(r.wall_s.is_some() && r.started_at.is_some(), "{:?}", r.id);
     }
 }
+
+/// The crates a package's normal build pulls in (`cargo tree`), by name.
+fn graph(args: &[&str]) -> std::collections::BTreeSet<String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args([
+            "tree",
+            "-q",
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+            "--locked",
+            "--offline",
+        ])
+        .args(args)
+        .current_dir(lane_testkit::tools::root())
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "cargo tree {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+        .collect()
+}
+
+/// The layers ARCHITECTURE.md draws, held by the dependency graph: the core
+/// depends on no lane crate; the Job builder compiles without tokio or
+/// kube-rs; the shipped binary (no `demo`) carries no demo generator.
+#[test]
+fn the_crate_graph_keeps_its_layers() {
+    let core = graph(&["-p", "lane-core"]);
+    let lane: Vec<_> = core.iter().filter(|c| c.starts_with("lane-")).collect();
+    assert_eq!(lane, ["lane-core"], "lane-core depends on no lane crate");
+    let job = graph(&["-p", "lane-kube-job"]);
+    for heavy in ["tokio", "kube", "kube-client", "hyper", "rusqlite"] {
+        assert!(!job.contains(heavy), "lane-kube-job pulls in {heavy}");
+    }
+    let shipped = graph(&[
+        "-p",
+        "lane-cli",
+        "--no-default-features",
+        "--features",
+        "kube",
+    ]);
+    assert!(
+        !shipped.contains("lane-fixture"),
+        "the shipped binary carries the demo generator"
+    );
+    assert!(
+        !shipped.contains("lane-testkit"),
+        "the shipped binary carries the test kit"
+    );
+    assert!(
+        shipped.contains("lane-kube"),
+        "the kube edge is in the shipped binary"
+    );
+}

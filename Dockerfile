@@ -12,8 +12,10 @@ RUN apt-get update \
  && rustup target add x86_64-unknown-linux-musl
 WORKDIR /src
 COPY . .
-RUN cargo build --release --locked -p lane-cli --target x86_64-unknown-linux-musl \
- && cp target/x86_64-unknown-linux-musl/release/lane /lane \
+# The dist profile (stripped, fat LTO), without the demo edge: `just dist`'s binary.
+RUN cargo build --profile dist --locked -p lane-cli --no-default-features --features kube \
+      --target x86_64-unknown-linux-musl \
+ && cp target/x86_64-unknown-linux-musl/dist/lane /lane \
  && ! ldd /lane 2>/dev/null | grep -q '=>'
 
 # ---- runtime: static binary, non-root, nothing else --------------------

@@ -72,22 +72,44 @@ pub struct PublishRecord {
     pub reason: Option<String>,
 }
 
-/// Reads the gate: `Ok(true)` when the summary says `"green": true`.
-fn gate(path: &std::path::Path) -> Result<(bool, String), AppError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
+/// The gate, read through the type `lane mint` wrote `summary.json` with:
+/// open only when the results are this lane's, green, and proved the
+/// staged wheel itself (its sha256). `(open, in words)`.
+fn gate(
+    path: &std::path::Path,
+    lane: &str,
+    staged_sha256: &str,
+) -> Result<(bool, String), AppError> {
+    use lane_core::results::Contract;
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Ok((false, "no results".into()))
         }
         Err(e) => return Err(AppError::io(path, e)),
     };
-    let v: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| AppError::invalid(path.display(), format!("not JSON: {e}")))?;
-    match v.get("green").and_then(serde_json::Value::as_bool) {
-        Some(true) => Ok((true, "green".into())),
-        Some(false) => Ok((false, "not green".into())),
-        None => Err(AppError::invalid(path.display(), "no boolean `green`")),
+    let summary = lane_core::Summary::from_json(&path.display().to_string(), &bytes)?;
+    if summary.lane != lane {
+        return Ok((false, format!("lane {}'s, not {lane}'s", summary.lane)));
     }
+    if !summary.green {
+        return Ok((false, "not green".into()));
+    }
+    Ok(match &summary.wheel {
+        None => (
+            false,
+            "green without a wheel (the mints installed none)".into(),
+        ),
+        Some(w) if w.sha256 != staged_sha256 => (
+            false,
+            format!(
+                "green for another wheel ({} sha256 {}…, not the staged one)",
+                w.file,
+                &w.sha256[..w.sha256.len().min(12)]
+            ),
+        ),
+        Some(_) => (true, "green".into()),
+    })
 }
 
 /// `lane publish`: only a green lane's wheel (or one forced with a
@@ -105,20 +127,6 @@ pub fn publish(request: &PublishRequest) -> Result<PublishOutcome, AppError> {
         .results
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("out/lanes/{lane}/results/summary.json")));
-    let (green, gate_text) = gate(&results)?;
-    if !green && !request.force {
-        return Err(AppError::Precondition(format!(
-            "refusing to publish {lane}: the mint results are {gate_text} ({}); publish only after a pod run has proven the wheel, or pass --force --reason \"...\"",
-            results.display()
-        )));
-    }
-    let reason = request.reason.clone().filter(|r| !r.trim().is_empty());
-    if request.force && reason.is_none() {
-        return Err(AppError::Usage(
-            "--force needs a non-empty --reason".to_owned(),
-        ));
-    }
-
     let repo_dir = repository(&loaded, request.repo.as_deref())?;
     let repo = lane_git::repo::open(&repo_dir)?;
     let branch = loaded.lane.branch_name();
@@ -147,6 +155,20 @@ pub fn publish(request: &PublishRequest) -> Result<PublishOutcome, AppError> {
             }
             e => e.into(),
         })?;
+    let (green, gate_text) = gate(&results, &lane, &manifest.sha256)?;
+    if !green && !request.force {
+        return Err(AppError::Precondition(format!(
+            "refusing to publish {lane}: the mint results are {gate_text} ({}); publish only after a pod run has proven the wheel, or pass --force --reason \"...\"",
+            results.display()
+        )));
+    }
+    let reason = request.reason.clone().filter(|r| !r.trim().is_empty());
+    if request.force && reason.is_none() {
+        return Err(AppError::Usage(
+            "--force needs a non-empty --reason".to_owned(),
+        ));
+    }
+
     let verified = lane_wheel::reverify(&repo, &manifest, &wheel)?;
     let target = IndexTarget {
         upload_url: request.index_url.clone(),

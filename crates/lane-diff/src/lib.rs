@@ -470,14 +470,29 @@ fn summary(
             )
         }
     };
-    let skipped = inputs.skipped_a.len() + inputs.skipped_b.len();
-    if skipped > 0 {
+    let count = |list: &[SkippedEntry], records: bool| {
+        list.iter()
+            .filter(|e| (e.kind == SkippedKind::MintRecord) == records)
+            .count()
+    };
+    let (la, lb) = (
+        count(&inputs.skipped_a, false),
+        count(&inputs.skipped_b, false),
+    );
+    if la + lb > 0 {
         s.push_str(&format!(
-            "; {} link/pipe/device entr{} skipped ({} in A, {} in B)",
-            skipped,
-            if skipped == 1 { "y" } else { "ies" },
-            inputs.skipped_a.len(),
-            inputs.skipped_b.len()
+            "; {} link/pipe/device entr{} skipped ({la} in A, {lb} in B)",
+            la + lb,
+            if la + lb == 1 { "y" } else { "ies" },
+        ));
+    }
+    let (ra, rb) = (
+        count(&inputs.skipped_a, true),
+        count(&inputs.skipped_b, true),
+    );
+    if ra + rb > 0 {
+        s.push_str(&format!(
+            "; lane's records of the mints left out ({ra} in A, {rb} in B: they describe the mint, not the cell)"
         ));
     }
     s

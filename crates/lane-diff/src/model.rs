@@ -45,6 +45,11 @@ pub enum SkippedKind {
     Device,
     /// A socket or an entry type lane does not know.
     Other,
+    /// lane's own record of the mint at the top of a results slot
+    /// (`mint.json`, the mint's `report.json`, `result.json`, the logs):
+    /// it describes the mint (its seconds, its attempt), not the cell, so
+    /// it is left out of the diff and named here.
+    MintRecord,
 }
 
 /// An entry left out of a tree: named in the report, never silently dropped.

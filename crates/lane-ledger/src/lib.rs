@@ -27,12 +27,10 @@ pub mod breakdown;
 pub mod compare;
 pub mod error;
 pub mod findings;
-pub mod json;
 pub mod keyset;
 pub mod partition;
 pub mod report;
 pub mod trace;
-mod tracejson;
 
 pub use breakdown::{from_report, from_trace, LedgerKind, MintBreakdown};
 pub use compare::{compare, Comparison, NoiseRule};

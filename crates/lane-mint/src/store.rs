@@ -198,9 +198,7 @@ impl RunStore {
         wall_s: Option<f64>,
         result_json: &str,
     ) -> Result<(), MintError> {
-        let o = serde_json::to_value(outcome)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned));
+        let o = outcome.as_str();
         self.conn
             .execute(
                 "UPDATE mints SET state = 'finished', outcome = ?2, reason = ?3, wall_s = ?4, result = ?5, updated_at = ?6 WHERE id = ?1",
@@ -257,8 +255,7 @@ impl RunStore {
                     state: MintState::parse(&r.get::<_, String>(5)?),
                     pid: r.get(6)?,
                     mint_dir: r.get::<_, Option<String>>(7)?.map(PathBuf::from),
-                    outcome: outcome
-                        .and_then(|o| serde_json::from_value(serde_json::Value::String(o)).ok()),
+                    outcome: outcome.and_then(|o| MintStatus::parse(&o)),
                     reason: r.get(9)?,
                     wall_s: r.get(10)?,
                     retry_after: r.get(11)?,

@@ -66,3 +66,34 @@ fn regression_a_cell_without_artifacts_gets_no_determinism_diff_not_an_error() {
     );
     assert!(out.join("lanes/0.93.3/report/report.json").is_file());
 }
+
+/// Regression: the demo's report said "Wheel: not staged" and "Guards: not
+/// recorded" right after it staged the wheel and passed the guards, because
+/// `summary.json` never recorded them and the report read fields no writer
+/// wrote.
+#[test]
+fn regression_the_demo_report_shows_the_wheel_and_the_guards_it_produced() {
+    use lane_core::results::Contract;
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("demo");
+    let o = lane(d.path(), &["demo", "--out", out.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let results = out.join("lanes/0.93.3/results/summary.json");
+    let summary =
+        lane_core::Summary::from_json("summary.json", &std::fs::read(&results).unwrap()).unwrap();
+    let wheel = summary.wheel.expect("the wheel the mints installed");
+    assert_eq!(wheel.file, "gen_worker-0.93.3-py3-none-any.whl");
+    let guard = summary.guard.expect("the guards on the commit minted");
+    assert!(guard.passed, "{guard:?}");
+    assert_eq!(wheel.commit.as_deref(), Some(guard.commit.as_str()));
+    let md = std::fs::read_to_string(out.join("lanes/0.93.3/report/report.md")).unwrap();
+    assert!(md.contains(&format!("(sha256 {}", wheel.sha256)), "{md}");
+    assert!(
+        md.contains("| Guards | passed — wire-v1: 3 checks held |"),
+        "{md}"
+    );
+    assert!(
+        !md.contains("not staged") && !md.contains("not recorded"),
+        "{md}"
+    );
+}

@@ -125,15 +125,19 @@ fn wheel_stages_locally_and_publish_is_gated_then_forced_with_a_reason() {
         "{}",
         stderr(&o)
     );
-    std::fs::create_dir_all(d.join("out/lanes/0.93.3/results")).unwrap();
-    std::fs::write(
-        d.join("out/lanes/0.93.3/results/summary.json"),
-        r#"{"green": false}"#,
-    )
-    .unwrap();
+    write_summary(d, false, None);
     let o = lane_with(d, &["publish", "0.93.3"], &env);
     assert_eq!(code(&o), 6, "{}", stderr(&o));
     assert!(stderr(&o).contains("not green"), "{}", stderr(&o));
+    // Green, but for another wheel than the staged one: the gate stays shut.
+    write_summary(d, true, Some(&"0".repeat(64)));
+    let o = lane_with(d, &["publish", "0.93.3"], &env);
+    assert_eq!(code(&o), 6, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("green for another wheel"),
+        "{}",
+        stderr(&o)
+    );
     let o = lane_with(d, &["publish", "0.93.3", "--force"], &env);
     assert_eq!(code(&o), 2, "--force needs --reason: {}", stderr(&o));
     let o = lane_with(
@@ -279,12 +283,8 @@ fn wheel_stages_in_s3_with_a_presigned_url_and_green_results_publish() {
         v["manifest"]["sha256"].as_str().unwrap()
     );
 
-    std::fs::create_dir_all(d.join("out/lanes/0.93.3/results")).unwrap();
-    std::fs::write(
-        d.join("out/lanes/0.93.3/results/summary.json"),
-        r#"{"green": true, "cells": 2}"#,
-    )
-    .unwrap();
+    // The results `lane mint` writes when every mint installed this wheel.
+    write_summary(d, true, v["manifest"]["sha256"].as_str());
     let pypi = PypiServer::start(d, "__token__", TOKEN);
     let (iport, index) = (pypi.port(), pypi.url());
     let mut env = s3_env.to_vec();
@@ -344,4 +344,26 @@ fn wheel_runs_uv_found_under_a_relative_tools_dir() {
             .is_some_and(|w| w.ends_with(".whl")),
         "{v}"
     );
+}
+
+/// `summary.json` as `lane mint` writes it (its own type), for lane 0.93.3:
+/// green or not, with the sha256 of the wheel the mints installed.
+fn write_summary(d: &std::path::Path, green: bool, wheel_sha256: Option<&str>) {
+    use lane_core::results::Contract;
+    let summary = lane_core::Summary {
+        lane: "0.93.3".into(),
+        green,
+        replay: false,
+        wheel: wheel_sha256.map(|sha| lane_core::WheelRef {
+            file: "gen_worker-0.93.3-py3-none-any.whl".into(),
+            sha256: sha.into(),
+            key: None,
+            commit: None,
+        }),
+        guard: None,
+        mints: Vec::new(),
+    };
+    let dir = d.join("out/lanes/0.93.3/results");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("summary.json"), summary.to_json()).unwrap();
 }

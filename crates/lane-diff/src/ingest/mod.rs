@@ -274,6 +274,23 @@ pub enum Keep<'p> {
     Only(&'p BTreeSet<String>),
 }
 
+/// The files lane (or its agent) writes at the top of a results slot or
+/// an attempt's folder, beside the cell.
+const MINT_RECORDS: [&str; 8] = [
+    "mint.json",
+    "report.json",
+    "result.json",
+    "agent.log",
+    "agent.lock",
+    "stdout.log",
+    "stderr.log",
+    "bundle.zip",
+];
+
+fn is_mint_record(path: &str) -> bool {
+    MINT_RECORDS.contains(&path)
+}
+
 /// Reads one side. See the module documentation.
 pub fn read_side(
     source: &mut dyn Source,
@@ -287,6 +304,11 @@ pub fn read_side(
         source,
     };
     let entries = source.entries().map_err(io_err)?;
+    // A results slot (`<cell>/<gpu>/r<N>/`, or an attempt's folder) holds
+    // lane's records beside the cell: they are not the cell.
+    let lane_folder = entries
+        .iter()
+        .any(|e| matches!(e.path.as_str(), "mint.json" | "result.json"));
     let mut r = Reader {
         keep,
         limits,
@@ -303,6 +325,13 @@ pub fn read_side(
                 kind,
                 target,
             }),
+            TopKind::File if lane_folder && is_mint_record(&e.path) => {
+                r.side.skipped.push(SkippedEntry {
+                    path: e.path,
+                    kind: SkippedKind::MintRecord,
+                    target: None,
+                })
+            }
             TopKind::File => {
                 let format = ArchiveFormat::of_name(&e.name);
                 let path = if e.path.is_empty() && format.is_none() {

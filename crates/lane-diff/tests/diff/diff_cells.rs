@@ -17,14 +17,7 @@ use lane_diff::{
 };
 use serde_json::{json, Value};
 
-const GW: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../tests/data/gw-0.93.3-h200"
-);
-
-fn gw(rel: &str) -> PathBuf {
-    Path::new(GW).join(rel)
-}
+use lane_testkit::data::gw;
 
 /// A side on disk, as `lane diff` lists it: a folder (walked, links
 /// listed not followed) or one file.
@@ -387,6 +380,46 @@ fn real_dynamo_pair_names_the_pad_mm_decision_and_five_kernel_configs() {
         .find(|f| f.role == FileRole::FxGraphEntry)
         .unwrap();
     assert_eq!(fx.class, DiffClass::Decision);
+}
+
+/// Regression: `lane diff r1/ r2/` on two results slots (the cell under
+/// `artifacts/` beside `mint.json` and the mint's `report.json`) was
+/// "unexplained": the records' seconds differ. They describe the mint, not
+/// the cell: they are left out and named, and the verdict is the cell's.
+#[test]
+fn a_results_slot_is_diffed_as_its_cell_with_lanes_records_left_out() {
+    let slot = |r: &str| gw(&format!("h200-run/results/rig-aot/H200/{r}"));
+    let whole = diff(&slot("r1"), &slot("r2"));
+    let cell = diff(&slot("r1").join("artifacts"), &slot("r2").join("artifacts"));
+    assert_ne!(
+        whole.verdict,
+        DeterminismVerdict::Unexplained,
+        "{}",
+        whole.summary
+    );
+    assert_eq!(whole.verdict, cell.verdict);
+    let left_out: Vec<(&str, SkippedKind)> = whole
+        .inputs
+        .skipped_a
+        .iter()
+        .map(|e| (e.path.as_str(), e.kind))
+        .collect();
+    assert_eq!(
+        left_out,
+        [
+            ("mint.json", SkippedKind::MintRecord),
+            ("report.json", SkippedKind::MintRecord)
+        ]
+    );
+    assert!(
+        whole
+            .summary
+            .contains("lane's records of the mints left out (2 in A, 2 in B"),
+        "{}",
+        whole.summary
+    );
+    // A folder of artifacts alone has no records to leave out.
+    assert!(cell.inputs.skipped_a.is_empty());
 }
 
 #[test]

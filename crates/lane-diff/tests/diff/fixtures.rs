@@ -1,46 +1,16 @@
 //! Paths to the repository fixtures and loaders that play the CLI's part
 //! (walking a folder, hashing, loading content) for the diff's tests.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+pub use lane_testkit::data::{files, probe as h200, read};
 
 use lane_diff::{ArtifactFile, ArtifactTree};
 use sha2::{Digest, Sha256};
 
-/// The H200 / torch 2.11 probe trees (real torch bytes, a guessed wrapper).
-pub const H200: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../tests/data/h200-torch2.11"
-);
-
-/// A file under the H200 probe fixture.
-pub fn h200(rel: &str) -> PathBuf {
-    Path::new(H200).join(rel)
-}
-
-/// Reads a fixture file.
-pub fn read(path: impl AsRef<Path>) -> Vec<u8> {
-    std::fs::read(path.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", path.as_ref().display()))
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            walk(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 /// An artifact tree with fingerprints only (as the CLI builds it first).
 pub fn fingerprints(root: &Path) -> ArtifactTree {
-    let mut paths = Vec::new();
-    walk(root, &mut paths);
+    let paths = files(root);
     let files = paths
         .into_iter()
         .map(|p| {

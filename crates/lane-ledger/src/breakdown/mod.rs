@@ -23,7 +23,6 @@
 use serde::Serialize;
 
 use crate::findings::{detect, Finding, COMPILED_NOTHING_S};
-use crate::json::UnknownKey;
 use crate::keyset::{
     check_key_set, partition_from_raw, KeySetCheck, AOT_COMPILE_V1, WARM_SPANS_V1,
 };
@@ -34,6 +33,7 @@ use crate::report::{
     AotCompileRecord, MintLedger, MintReport, MintStatus, Named, Recipe, Span, WarmLedger,
 };
 use crate::trace::{CompileRecord, SkippedLine, TraceMetrics};
+use lane_json::UnknownKey;
 
 pub mod aot;
 

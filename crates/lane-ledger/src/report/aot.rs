@@ -16,7 +16,7 @@
 use super::facts::{pool_unit, read_facts, totals_unit, Fact};
 use super::{failure, named_spans, named_spans_node, AotCompileRecord, Span};
 use crate::error::ReportError;
-use crate::json::{self, JsonPath, Node, Obj, UnknownKey};
+use lane_json::{self, JsonPath, Node, Obj, UnknownKey};
 use serde::Serialize;
 
 /// Every key an entry's (or the table's summed) `phases` may hold in
@@ -239,11 +239,11 @@ pub(super) fn read_aot_table(
                 }
             }
             other => {
-                return Err(ReportError::WrongType {
+                return Err(ReportError::from(lane_json::JsonError::WrongType {
                     path,
                     expected: "an object of entries by name",
                     found: other.kind(),
-                })
+                }))
             }
         }
     }
@@ -311,9 +311,9 @@ fn phase_spans(
             continue;
         }
         let v = if SIGNED_PHASE_KEYS.contains(&key) {
-            json::signed_seconds(value, &vpath)?
+            lane_json::signed_seconds(value, &vpath)?
         } else {
-            json::seconds(value, &vpath)?
+            lane_json::seconds(value, &vpath)?
         };
         if let Some(v) = v {
             spans.push(Span::new(key, v));
@@ -340,14 +340,14 @@ fn overlay_spans(
         if !known {
             let plausible = value
                 .number()
-                .is_some_and(|v| (0.0..=json::MAX_SECONDS).contains(&v));
+                .is_some_and(|v| (0.0..=lane_json::MAX_SECONDS).contains(&v));
             if !plausible {
                 keep_unknown(key, value, vpath, unknown, other);
                 continue;
             }
             unknown.push(UnknownKey::new(vpath.clone(), value));
         }
-        if let Some(v) = json::seconds(value, &vpath)? {
+        if let Some(v) = lane_json::seconds(value, &vpath)? {
             spans.push(Span::new(key, v));
         }
     }
@@ -375,11 +375,11 @@ fn read_entry(
     unknown: &mut Vec<UnknownKey>,
 ) -> Result<AotEntry, ReportError> {
     let Some(mut obj) = Obj::of(node, path.clone())? else {
-        return Err(ReportError::WrongType {
+        return Err(ReportError::from(lane_json::JsonError::WrongType {
             path,
             expected: "an entry object",
             found: "null",
-        });
+        }));
     };
     let name = name.to_owned();
     let export_s = obj.seconds("export_s")?;
@@ -429,11 +429,11 @@ pub(super) fn read_compile_record(
         Some((Node::U64(v), _)) => Some(i64::try_from(*v).unwrap_or(i64::MAX)),
         Some((Node::I64(v), _)) => Some(*v),
         Some((other, path)) => {
-            return Err(ReportError::WrongType {
+            return Err(ReportError::from(lane_json::JsonError::WrongType {
                 path,
                 expected: "an integer exit code",
                 found: other.kind(),
-            })
+            }))
         }
     };
     let export_s = obj.seconds("export_s")?;

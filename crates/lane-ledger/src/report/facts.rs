@@ -15,7 +15,7 @@
 use serde::Serialize;
 
 use crate::error::ReportError;
-use crate::json::{self, JsonPath, Node, Obj, UnknownKey};
+use lane_json::{self, JsonPath, Node, Obj, UnknownKey};
 
 /// How a known key's number is to be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -296,7 +296,7 @@ fn bytes(node: &Node, path: &JsonPath, not_read: bool) -> Result<FactValue, Repo
     if not_read && integer(node) == Some(-1) {
         return Ok(FactValue::NotRead);
     }
-    match json::count(node, path)? {
+    match lane_json::count(node, path)? {
         Some(n) => Ok(FactValue::Bytes(n)),
         None => unreachable_null(path),
     }
@@ -304,11 +304,11 @@ fn bytes(node: &Node, path: &JsonPath, not_read: bool) -> Result<FactValue, Repo
 
 fn unreachable_null(path: &JsonPath) -> Result<FactValue, ReportError> {
     // Callers filter `null` out first; keep an error rather than a panic.
-    Err(ReportError::WrongType {
+    Err(ReportError::from(lane_json::JsonError::WrongType {
         path: path.clone(),
         expected: "a value",
         found: "null",
-    })
+    }))
 }
 
 /// Reads `node` as `unit`. `null` is handled by the caller (absent).
@@ -318,18 +318,19 @@ pub(crate) fn read_value(
     unit: Unit,
 ) -> Result<FactValue, ReportError> {
     let number = |node: &Node| {
-        node.number().ok_or_else(|| ReportError::WrongType {
-            path: path.clone(),
-            expected: "a number",
-            found: node.kind(),
-        })
+        node.number()
+            .ok_or_else(|| lane_json::JsonError::WrongType {
+                path: path.clone(),
+                expected: "a number",
+                found: node.kind(),
+            })
     };
     Ok(match unit {
-        Unit::Seconds => json::seconds(node, path)?
+        Unit::Seconds => lane_json::seconds(node, path)?
             .map_or_else(|| unreachable_null(path), |s| Ok(FactValue::Seconds(s)))?,
-        Unit::SignedSeconds => json::signed_seconds(node, path)?
+        Unit::SignedSeconds => lane_json::signed_seconds(node, path)?
             .map_or_else(|| unreachable_null(path), |s| Ok(FactValue::Seconds(s)))?,
-        Unit::Count => match json::count(node, path)? {
+        Unit::Count => match lane_json::count(node, path)? {
             Some(n) => FactValue::Count(n),
             None => unreachable_null(path)?,
         },
@@ -363,7 +364,7 @@ pub(crate) fn read_value(
                 _ => return Err(not_in(path, other, "a flag (true/false, 1 or 0)")),
             },
         },
-        Unit::Text => match json::string(node, path)? {
+        Unit::Text => match lane_json::string(node, path)? {
             Some(s) => FactValue::Text(s),
             None => unreachable_null(path)?,
         },
@@ -397,7 +398,7 @@ pub(crate) fn read_value(
                 let mut out = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
                     let p = path.index(i);
-                    match json::count(item, &p)? {
+                    match lane_json::count(item, &p)? {
                         Some(n) => out.push(n),
                         None => return Err(not_in(&p, item, "a byte count")),
                     }
@@ -405,11 +406,11 @@ pub(crate) fn read_value(
                 FactValue::BytesList(out)
             }
             other => {
-                return Err(ReportError::WrongType {
+                return Err(ReportError::from(lane_json::JsonError::WrongType {
                     path: path.clone(),
                     expected: "an array of byte counts",
                     found: other.kind(),
-                })
+                }))
             }
         },
         Unit::CountsByReason => {
@@ -418,7 +419,7 @@ pub(crate) fn read_value(
             };
             let mut out = Vec::new();
             for (reason, value, p) in obj.take_rest() {
-                match json::count(value, &p)? {
+                match lane_json::count(value, &p)? {
                     Some(n) => out.push((reason.to_owned(), n)),
                     None => return Err(not_in(&p, value, "a count")),
                 }
@@ -463,7 +464,7 @@ pub(crate) fn read_facts(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::parse_document;
+    use lane_json::parse_document;
 
     fn facts(text: &str) -> (Vec<Fact>, Vec<UnknownKey>) {
         let node = parse_document(text.as_bytes()).unwrap();

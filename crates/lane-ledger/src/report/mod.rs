@@ -24,7 +24,7 @@
 use serde::Serialize;
 
 use crate::error::ReportError;
-use crate::json::{self, parse_document, JsonPath, Node, Obj, UnknownKey};
+use lane_json::{self, parse_document, JsonPath, Node, Obj, UnknownKey};
 
 mod aot;
 pub mod facts;
@@ -243,7 +243,7 @@ pub fn parse_report(bytes: &[u8]) -> Result<MintReport, ReportError> {
 
 fn read_report(doc: &Node) -> Result<MintReport, ReportError> {
     let root = JsonPath::root();
-    let not_a_report = |found| ReportError::WrongType {
+    let not_a_report = |found| lane_json::JsonError::WrongType {
         path: JsonPath::root(),
         expected: "a mint report object",
         found,
@@ -251,9 +251,9 @@ fn read_report(doc: &Node) -> Result<MintReport, ReportError> {
     let mut obj = match doc {
         Node::Object(_) => match Obj::of(doc, root)? {
             Some(obj) => obj,
-            None => return Err(not_a_report("null")),
+            None => return Err(not_a_report("null").into()),
         },
-        other => return Err(not_a_report(other.kind())),
+        other => return Err(not_a_report(other.kind()).into()),
     };
     let mut unknown = Vec::new();
     let is_record = obj.has("compile_wall_s") || obj.has("partition");
@@ -334,7 +334,7 @@ fn span_map(node: &Node, path: &JsonPath) -> Result<Option<Vec<Span>>, ReportErr
     };
     let mut spans = Vec::new();
     for (key, value, vpath) in obj.take_rest() {
-        if let Some(v) = json::seconds(value, &vpath)? {
+        if let Some(v) = lane_json::seconds(value, &vpath)? {
             spans.push(Span::new(key, v));
         }
     }
@@ -362,7 +362,7 @@ fn read_ledger(
             ],
         }),
         (Some((ver, vpath)), None) => {
-            if json::count(ver, &vpath).ok().flatten() == Some(1) {
+            if lane_json::count(ver, &vpath).ok().flatten() == Some(1) {
                 let warm = read_warm(&mut obj, unknown)?;
                 obj.finish(unknown);
                 Ok(MintLedger::WarmSpansV1(warm))
@@ -374,7 +374,7 @@ fn read_ledger(
             }
         }
         (None, Some((ver, vpath))) => {
-            if json::count(ver, &vpath).ok().flatten() == Some(1) {
+            if lane_json::count(ver, &vpath).ok().flatten() == Some(1) {
                 let table = read_aot_table(&mut obj, unknown)?;
                 obj.finish(unknown);
                 Ok(MintLedger::AotTableV1(table))
@@ -438,7 +438,7 @@ pub(super) fn named_spans_node(
             // unknown name is only a value.
             let is_span = value
                 .number()
-                .is_some_and(|v| (0.0..=json::MAX_SECONDS).contains(&v));
+                .is_some_and(|v| (0.0..=lane_json::MAX_SECONDS).contains(&v));
             if !is_span {
                 continue;
             }
@@ -457,11 +457,11 @@ pub(super) fn span_seconds(
     value: &Node,
     path: &JsonPath,
 ) -> Result<Option<f64>, ReportError> {
-    if RESIDUAL_KEYS.contains(&name) {
-        json::signed_seconds(value, path)
+    Ok(if RESIDUAL_KEYS.contains(&name) {
+        lane_json::signed_seconds(value, path)?
     } else {
-        json::seconds(value, path)
-    }
+        lane_json::seconds(value, path)?
+    })
 }
 
 /// Words in a job's or entry's `status` that mean it failed.

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::{failure, named_spans, Span};
 use crate::error::ReportError;
-use crate::json::{self, JsonPath, Node, Obj, UnknownKey};
+use lane_json::{self, JsonPath, Node, Obj, UnknownKey};
 
 /// The warm ledger's partition members (`warm_spans.JIT_PARTITION_KEYS`),
 /// the residual last.
@@ -124,11 +124,11 @@ pub(super) fn read_warm(
                 }
             }
             other => {
-                return Err(ReportError::WrongType {
+                return Err(ReportError::from(lane_json::JsonError::WrongType {
                     path,
                     expected: "an array of jobs",
                     found: other.kind(),
-                })
+                }))
             }
         }
     }
@@ -142,7 +142,7 @@ pub(super) fn read_warm(
 }
 
 fn fraction(node: &Node, path: &JsonPath) -> Result<Option<f64>, ReportError> {
-    let Some(v) = json::signed_seconds(node, path)? else {
+    let Some(v) = lane_json::signed_seconds(node, path)? else {
         return Ok(None);
     };
     // A fraction of a wall cannot be negative; it can exceed 1 only when the
@@ -163,11 +163,11 @@ fn read_job(
     unknown: &mut Vec<UnknownKey>,
 ) -> Result<WarmJob, ReportError> {
     let Some(mut obj) = Obj::of(node, path.clone())? else {
-        return Err(ReportError::WrongType {
+        return Err(ReportError::from(lane_json::JsonError::WrongType {
             path,
             expected: "a job object",
             found: "null",
-        });
+        }));
     };
     let job = obj.string("job")?.unwrap_or_else(|| format!("#{index}"));
     let wall_s = obj.seconds("wall_s")?;

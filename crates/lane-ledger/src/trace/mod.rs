@@ -33,8 +33,8 @@ mod records;
 use serde::Serialize;
 
 use crate::error::TraceError;
-use crate::json::MAX_SECONDS;
 use crate::report::Span;
+use lane_json::MAX_SECONDS;
 use lines::{first_key, record_json, skip_payload_lines};
 use records::{
     compile_record, fast_chromium_event, fast_chromium_event_at, fast_compilation_metrics,

@@ -5,8 +5,8 @@
 use serde::Deserialize;
 
 use super::{CompileRecord, MetricFields};
-use crate::json::MAX_SECONDS;
-use crate::tracejson::{for_each_member, Cursor, Scalar};
+use lane_json::walk::{for_each_member, Cursor, Scalar};
+use lane_json::MAX_SECONDS;
 
 #[derive(Deserialize)]
 pub(super) struct ChromiumEvent<'a> {
@@ -98,8 +98,8 @@ pub(super) fn fast_chromium_event(payload: &[u8]) -> Option<ChromiumEvent<'_>> {
 pub(super) fn fast_chromium_event_at(
     payload: &[u8],
 ) -> Option<(ChromiumEvent<'_>, usize, Option<usize>)> {
-    let raw = crate::tracejson::chromium_event_layout(payload)
-        .or_else(|| crate::tracejson::chromium_event(payload))?;
+    let raw = lane_json::walk::chromium_event_layout(payload)
+        .or_else(|| lane_json::walk::chromium_event(payload))?;
     let event = ChromiumEvent {
         name: std::borrow::Cow::Borrowed(raw.name),
         ph: std::borrow::Cow::Borrowed(raw.ph),

@@ -3,27 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
-/// The H200 / torch 2.11 fixture directory.
-pub const H200: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../tests/data/h200-torch2.11"
-);
+pub use lane_testkit::data::{files, gw, probe as h200, read};
 
 /// The seed's pre-ledger phase table.
 pub const SEED_TABLE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../tests/data/seed-phase-table/sdxl-w8a8-lora64.L40S.gw0.93.1.report.json"
 );
-
-/// A file under the H200 fixture.
-pub fn h200(rel: &str) -> PathBuf {
-    Path::new(H200).join(rel)
-}
-
-/// Reads a fixture file.
-pub fn read(path: impl AsRef<Path>) -> Vec<u8> {
-    std::fs::read(path.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", path.as_ref().display()))
-}
 
 /// The real TORCH_TRACE log of run A.
 pub fn trace_log() -> Vec<u8> {
@@ -36,36 +22,9 @@ pub fn trace_log() -> Vec<u8> {
     read(entry)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            walk(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
-/// Real gen-worker 0.93.3 mints recorded on an H200 (`lane mint` of the
-/// upstream's own rig).
-pub const GW_0933: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../tests/data/gw-0.93.3-h200"
-);
-
 /// Reports written by the upstream's own table builders
 /// (`tests/ledger/upstream/write_reports.py`).
 pub const UPSTREAM_WRITTEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ledger/upstream");
-
-/// A file under the real 0.93.3 data.
-pub fn gw(rel: &str) -> PathBuf {
-    Path::new(GW_0933).join(rel)
-}
 
 /// A report written by the upstream's own code.
 pub fn upstream(name: &str) -> PathBuf {
@@ -74,8 +33,7 @@ pub fn upstream(name: &str) -> PathBuf {
 
 /// Every `report.json` under the real 0.93.3 data, whatever lands there.
 pub fn real_reports() -> Vec<PathBuf> {
-    let mut all = Vec::new();
-    walk(Path::new(GW_0933), &mut all);
+    let mut all = files(&gw(""));
     all.retain(|p| p.file_name().is_some_and(|n| n == "report.json"));
     assert!(
         all.len() >= 4,

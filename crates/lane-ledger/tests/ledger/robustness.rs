@@ -133,7 +133,10 @@ fn deep_nesting_is_refused_with_a_location() {
         "]".repeat(100_000)
     );
     let err = parse_report(deep.as_bytes()).unwrap_err();
-    assert!(matches!(err, ReportError::TooDeep { .. }), "{err}");
+    assert!(
+        matches!(err, ReportError::Json(lane_json::JsonError::TooDeep { .. })),
+        "{err}"
+    );
 }
 
 #[test]
@@ -145,7 +148,10 @@ fn huge_number_is_refused_by_path() {
         "$.mint_phases.totals.warm_wall_s: implausible duration 1e300 s (above 10000000 s)"
     );
     let err = parse_report(br#"{"elapsed_s": 1e400}"#).unwrap_err();
-    assert!(matches!(err, ReportError::Syntax { .. }), "{err}");
+    assert!(
+        matches!(err, ReportError::Json(lane_json::JsonError::Syntax { .. })),
+        "{err}"
+    );
     assert_eq!(
         err.to_string(),
         "invalid JSON at line 1, column 19: number out of range"
@@ -169,7 +175,7 @@ fn real_aot_report_damaged_names_the_place() {
     let huge = real_aot_with("\"compile_s\":63.99", "\"compile_s\":1e400");
     let err = parse_report(&huge).unwrap_err();
     assert!(
-        matches!(err, ReportError::Syntax { ref reason, .. } if reason == "number out of range"),
+        matches!(err, ReportError::Json(lane_json::JsonError::Syntax { ref reason, .. }) if reason == "number out of range"),
         "{err}"
     );
     assert!(
@@ -179,7 +185,13 @@ fn real_aot_report_damaged_names_the_place() {
     let full = read(gw("aot-pair/r1/report.json"));
     for cut in [1, full.len() / 3, full.len() - 2] {
         let err = parse_report(&full[..cut]).unwrap_err();
-        assert!(matches!(err, ReportError::Truncated { .. }), "{cut}: {err}");
+        assert!(
+            matches!(
+                err,
+                ReportError::Json(lane_json::JsonError::Truncated { .. })
+            ),
+            "{cut}: {err}"
+        );
     }
     let negative = real_aot_with("\"declare_s\":1.15", "\"declare_s\":-1.15");
     assert_eq!(
@@ -205,7 +217,13 @@ fn deep_nesting_inside_an_unknown_key_is_refused_with_a_location() {
         &format!("\"v\":1,\"x\":{}{},", "[".repeat(5_000), "]".repeat(5_000)),
     );
     let err = parse_report(&deep).unwrap_err();
-    assert!(matches!(err, ReportError::TooDeep { line: 1, .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            ReportError::Json(lane_json::JsonError::TooDeep { line: 1, .. })
+        ),
+        "{err}"
+    );
 }
 
 #[test]

@@ -183,7 +183,7 @@ fn inputs(out: &mut Blocks, r: &DeterminismReport) {
     );
     out.table(Depth::Full, 0, t);
     let mut t = Table::new(TableKind::Inputs, &["Side", "Kind", "Path", "Target"])
-        .titled("skipped (links, pipes, devices: not read)");
+        .titled("skipped (not read: links, pipes, devices, lane's records of the mint)");
     let mut skipped = |side: &str, list: &[SkippedEntry]| {
         for s in list {
             t.push(

@@ -19,8 +19,6 @@ use super::{bound, short, LONG};
 use crate::policy::{decide, CellEvidence, Conclusion, Evidence, RepeatEvidence, Verdict};
 use crate::{CellResult, LaneResults, RepeatResult};
 
-/// The statuses that fail a lane (`mint.json`'s, else the report's).
-
 /// The most picks named in the header.
 const PICKS: usize = 30;
 

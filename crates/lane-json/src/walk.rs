@@ -11,7 +11,7 @@
 //! message for a malformed record.
 
 /// A position in a JSON text.
-pub(crate) struct Cursor<'a> {
+pub struct Cursor<'a> {
     s: &'a [u8],
     i: usize,
     /// Newlines passed as whitespace.
@@ -22,8 +22,10 @@ pub(crate) struct Cursor<'a> {
 }
 
 /// A scalar value as the walker reads it.
-pub(crate) enum Scalar<'a> {
+pub enum Scalar<'a> {
+    /// `null`.
     Null,
+    /// A number.
     Number(f64),
     /// A string without escapes (raw bytes between the quotes).
     Str(&'a [u8]),
@@ -32,7 +34,8 @@ pub(crate) enum Scalar<'a> {
 }
 
 impl<'a> Cursor<'a> {
-    pub(crate) fn new(s: &'a [u8]) -> Self {
+    /// A cursor at the start of `s`.
+    pub fn new(s: &'a [u8]) -> Self {
         Cursor {
             s,
             i: 0,
@@ -62,7 +65,8 @@ impl<'a> Cursor<'a> {
         self.s.get(self.i).copied()
     }
 
-    pub(crate) fn eat(&mut self, b: u8) -> Option<()> {
+    /// Consumes `b` (after whitespace), or `None` when it is not next.
+    pub fn eat(&mut self, b: u8) -> Option<()> {
         (self.peek()? == b).then(|| self.i += 1)
     }
 
@@ -71,7 +75,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// An object key without escapes, and the `:` after it.
-    pub(crate) fn key(&mut self) -> Option<&'a [u8]> {
+    pub fn key(&mut self) -> Option<&'a [u8]> {
         self.eat(b'"')?;
         let start = self.i;
         let (end, escaped) = self.string_end(start)?;
@@ -85,7 +89,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// After a member: `Some(true)` at `,`, `Some(false)` at the closing `}`.
-    pub(crate) fn next_member(&mut self) -> Option<bool> {
+    pub fn next_member(&mut self) -> Option<bool> {
         match self.peek()? {
             b',' => {
                 self.i += 1;
@@ -100,7 +104,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Reads a value, skipping nested ones.
-    pub(crate) fn scalar(&mut self) -> Option<Scalar<'a>> {
+    pub fn scalar(&mut self) -> Option<Scalar<'a>> {
         match self.peek()? {
             b'"' => {
                 let start = self.i + 1;
@@ -189,7 +193,7 @@ impl<'a> Cursor<'a> {
 /// `\"` every dozen bytes, where calling `memchr` per quote costs more
 /// than looking at the bytes: eight bytes at a time are checked for a
 /// quote or a backslash (SWAR), and only words holding one are walked.
-pub(crate) fn string_end(s: &[u8], from: usize) -> Option<(usize, bool)> {
+pub fn string_end(s: &[u8], from: usize) -> Option<(usize, bool)> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let has = |w: u64, b: u8| {
@@ -233,19 +237,25 @@ pub(crate) fn string_end(s: &[u8], from: usize) -> Option<(usize, bool)> {
 }
 
 /// A chromium event as [`chromium_event`] reads it.
-pub(crate) struct RawEvent<'a> {
-    pub(crate) name: &'a [u8],
-    pub(crate) ph: &'a [u8],
-    pub(crate) ts: f64,
-    pub(crate) dur: Option<f64>,
-    pub(crate) pid: Option<u64>,
-    pub(crate) tid: Option<u64>,
+pub struct RawEvent<'a> {
+    /// `name`, raw.
+    pub name: &'a [u8],
+    /// `ph`, the phase letter, raw.
+    pub ph: &'a [u8],
+    /// `ts`, microseconds.
+    pub ts: f64,
+    /// `dur`, microseconds.
+    pub dur: Option<f64>,
+    /// `pid`.
+    pub pid: Option<u64>,
+    /// `tid`.
+    pub tid: Option<u64>,
     /// Offset just past the object's closing brace.
-    pub(crate) end: usize,
+    pub end: usize,
     /// Newlines inside the object (and before it).
-    pub(crate) newlines: usize,
+    pub newlines: usize,
     /// False when a newline was followed by something other than a tab.
-    pub(crate) tabbed: bool,
+    pub tabbed: bool,
 }
 
 /// Reads one chromium event payload (`{"name": ..., "ts": ..., "ph": ...,
@@ -253,7 +263,7 @@ pub(crate) struct RawEvent<'a> {
 /// hottest path of a trace, one event every few kilobytes. `None` for
 /// anything unusual (escapes in keys or names, non-JSON numbers, a missing
 /// field), which the caller hands to `serde_json`.
-pub(crate) fn chromium_event(p: &[u8]) -> Option<RawEvent<'_>> {
+pub fn chromium_event(p: &[u8]) -> Option<RawEvent<'_>> {
     let n = p.len();
     let mut i = 0;
     let mut newlines = 0usize;
@@ -396,7 +406,7 @@ pub(crate) fn chromium_event(p: &[u8]) -> Option<RawEvent<'_>> {
 /// one per tab-prefixed line, `args` skipped as a whole):
 /// literal compares instead of a walk, several times faster on the hottest
 /// path. Any deviation returns `None` and the general walker decides.
-pub(crate) fn chromium_event_layout(p: &[u8]) -> Option<RawEvent<'_>> {
+pub fn chromium_event_layout(p: &[u8]) -> Option<RawEvent<'_>> {
     let mut i = 0;
     macro_rules! lit {
         ($s:expr) => {{
@@ -572,7 +582,7 @@ fn id(v: f64) -> Option<u64> {
 
 /// Walks the members of the object at the cursor, calling `member` with
 /// each key and its value. `None` when the walker cannot handle the text.
-pub(crate) fn for_each_member<'a>(
+pub fn for_each_member<'a>(
     c: &mut Cursor<'a>,
     mut member: impl FnMut(&'a [u8], Scalar<'a>),
 ) -> Option<()> {

@@ -14,7 +14,7 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Serialize;
 use std::fmt;
 
-use crate::error::ReportError;
+use crate::JsonError;
 
 /// The largest duration accepted as a measurement, in seconds (about 116
 /// days). Larger values are refused as implausible: no mint runs that long,
@@ -77,7 +77,8 @@ pub struct UnknownKey {
 }
 
 impl UnknownKey {
-    pub(crate) fn new(path: JsonPath, node: &Node) -> Self {
+    /// The key at `path`, with its value kept as written.
+    pub fn new(path: JsonPath, node: &Node) -> Self {
         UnknownKey {
             path,
             value: node.to_json(),
@@ -87,20 +88,28 @@ impl UnknownKey {
 
 /// One parsed JSON value, objects kept in document order.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Node {
+pub enum Node {
+    /// `null`.
     Null,
+    /// `true` or `false`.
     Bool(bool),
+    /// A non-negative integer.
     U64(u64),
+    /// A negative integer.
     I64(i64),
+    /// Any other number.
     F64(f64),
+    /// A string.
     Str(String),
+    /// An array.
     Array(Vec<Node>),
+    /// An object, its members in document order (duplicates refused).
     Object(Vec<(String, Node)>),
 }
 
 impl Node {
     /// The JSON type, as an error message names it.
-    pub(crate) fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> &'static str {
         match self {
             Node::Null => "null",
             Node::Bool(_) => "a boolean",
@@ -112,7 +121,7 @@ impl Node {
     }
 
     /// The value as `f64` when it is a number.
-    pub(crate) fn number(&self) -> Option<f64> {
+    pub fn number(&self) -> Option<f64> {
         match *self {
             Node::U64(v) => Some(v as f64),
             Node::I64(v) => Some(v as f64),
@@ -122,7 +131,7 @@ impl Node {
     }
 
     /// The value as a `serde_json::Value` (for keeping unknown keys).
-    pub(crate) fn to_json(&self) -> serde_json::Value {
+    pub fn to_json(&self) -> serde_json::Value {
         use serde_json::Value;
         match self {
             Node::Null => Value::Null,
@@ -145,7 +154,7 @@ impl Node {
 
     /// The members when the value is an object.
     #[cfg(test)]
-    pub(crate) fn as_object(&self) -> Option<&[(String, Node)]> {
+    pub fn as_object(&self) -> Option<&[(String, Node)]> {
         match self {
             Node::Object(fields) => Some(fields),
             _ => None,
@@ -153,7 +162,7 @@ impl Node {
     }
 
     /// True for `{}` and `null`: "nothing recorded".
-    pub(crate) fn is_empty_or_null(&self) -> bool {
+    pub fn is_empty_or_null(&self) -> bool {
         match self {
             Node::Null => true,
             Node::Object(fields) => fields.is_empty(),
@@ -223,27 +232,27 @@ impl<'de> Deserialize<'de> for Node {
     }
 }
 
-/// Parses a whole document, mapping every failure to a [`ReportError`] with
+/// Parses a whole document, mapping every failure to a [`JsonError`] with
 /// a line and column or a JSON path.
-pub(crate) fn parse_document(bytes: &[u8]) -> Result<Node, ReportError> {
+pub fn parse_document(bytes: &[u8]) -> Result<Node, JsonError> {
     match serde_json::from_slice::<Node>(bytes) {
         Ok(node) => Ok(node),
         Err(err) => Err(classify(bytes, err)),
     }
 }
 
-fn classify(bytes: &[u8], err: serde_json::Error) -> ReportError {
+fn classify(bytes: &[u8], err: serde_json::Error) -> JsonError {
     use serde_json::error::Category;
     let (line, column) = (err.line(), err.column());
     if err.classify() == Category::Eof {
-        return ReportError::Truncated {
+        return JsonError::Truncated {
             line,
             column,
             source: err,
         };
     }
     if err.to_string().contains("recursion limit exceeded") {
-        return ReportError::TooDeep {
+        return JsonError::TooDeep {
             line,
             column,
             source: err,
@@ -254,7 +263,7 @@ fn classify(bytes: &[u8], err: serde_json::Error) -> ReportError {
             return found;
         }
     }
-    ReportError::Syntax {
+    JsonError::Syntax {
         line,
         column,
         reason: parser_reason(&err),
@@ -279,7 +288,7 @@ const NON_FINITE_MARK: char = '\u{0}';
 
 /// Finds the first bare `NaN`/`Infinity`/`-Infinity` and its JSON path, or
 /// `None` when the syntax error is something else.
-fn locate_non_finite(bytes: &[u8]) -> Option<ReportError> {
+fn locate_non_finite(bytes: &[u8]) -> Option<JsonError> {
     let masked = mask_non_finite(bytes)?;
     let node = serde_json::from_slice::<Node>(&masked).ok()?;
     find_marker(&node, &JsonPath::root())
@@ -336,9 +345,9 @@ fn mask_non_finite(bytes: &[u8]) -> Option<Vec<u8>> {
     replaced.then_some(out)
 }
 
-fn find_marker(node: &Node, path: &JsonPath) -> Option<ReportError> {
+fn find_marker(node: &Node, path: &JsonPath) -> Option<JsonError> {
     match node {
-        Node::Str(s) if s.starts_with(NON_FINITE_MARK) => Some(ReportError::NonFinite {
+        Node::Str(s) if s.starts_with(NON_FINITE_MARK) => Some(JsonError::NonFinite {
             path: path.clone(),
             token: s[NON_FINITE_MARK.len_utf8()..].to_owned(),
         }),
@@ -355,15 +364,18 @@ fn find_marker(node: &Node, path: &JsonPath) -> Option<ReportError> {
 
 /// An object being read: hands out members by key and remembers which were
 /// read, so the unread ones can be reported as unknown keys.
-pub(crate) struct Obj<'a> {
+/// An object being read: every accessor takes a member by key and names
+/// its path; the members nobody took are reported as unknown keys.
+pub struct Obj<'a> {
     fields: &'a [(String, Node)],
     used: Vec<bool>,
-    pub(crate) path: JsonPath,
+    /// Where the object sits.
+    pub path: JsonPath,
 }
 
 impl<'a> Obj<'a> {
     /// Reads `node` as an object; `null` is "absent".
-    pub(crate) fn of(node: &'a Node, path: JsonPath) -> Result<Option<Obj<'a>>, ReportError> {
+    pub fn of(node: &'a Node, path: JsonPath) -> Result<Option<Obj<'a>>, JsonError> {
         match node {
             Node::Null => Ok(None),
             Node::Object(fields) => Ok(Some(Obj {
@@ -371,7 +383,7 @@ impl<'a> Obj<'a> {
                 used: vec![false; fields.len()],
                 path,
             })),
-            other => Err(ReportError::WrongType {
+            other => Err(JsonError::WrongType {
                 path,
                 expected: "an object",
                 found: other.kind(),
@@ -380,19 +392,19 @@ impl<'a> Obj<'a> {
     }
 
     /// Takes member `key` (marking it read) with its path.
-    pub(crate) fn take(&mut self, key: &str) -> Option<(&'a Node, JsonPath)> {
+    pub fn take(&mut self, key: &str) -> Option<(&'a Node, JsonPath)> {
         let i = self.fields.iter().position(|(k, _)| k == key)?;
         self.used[i] = true;
         Some((&self.fields[i].1, self.path.key(key)))
     }
 
     /// True when member `key` exists (does not mark it read).
-    pub(crate) fn has(&self, key: &str) -> bool {
+    pub fn has(&self, key: &str) -> bool {
         self.fields.iter().any(|(k, _)| k == key)
     }
 
     /// The members not read yet, in document order, marking them read.
-    pub(crate) fn take_rest(&mut self) -> Vec<(&'a str, &'a Node, JsonPath)> {
+    pub fn take_rest(&mut self) -> Vec<(&'a str, &'a Node, JsonPath)> {
         let mut rest = Vec::new();
         for (i, (k, v)) in self.fields.iter().enumerate() {
             if !self.used[i] {
@@ -404,7 +416,7 @@ impl<'a> Obj<'a> {
     }
 
     /// Reports every member never read as an unknown key, with its value.
-    pub(crate) fn finish(self, unknown: &mut Vec<UnknownKey>) {
+    pub fn finish(self, unknown: &mut Vec<UnknownKey>) {
         for (i, (k, v)) in self.fields.iter().enumerate() {
             if !self.used[i] {
                 unknown.push(UnknownKey::new(self.path.key(k), v));
@@ -413,7 +425,7 @@ impl<'a> Obj<'a> {
     }
 
     /// Member `key` as seconds (`>= 0`), absent when missing or `null`.
-    pub(crate) fn seconds(&mut self, key: &str) -> Result<Option<f64>, ReportError> {
+    pub fn seconds(&mut self, key: &str) -> Result<Option<f64>, JsonError> {
         match self.take(key) {
             Some((node, path)) => seconds(node, &path),
             None => Ok(None),
@@ -421,7 +433,7 @@ impl<'a> Obj<'a> {
     }
 
     /// Member `key` as signed seconds (a residual), absent when missing or `null`.
-    pub(crate) fn signed_seconds(&mut self, key: &str) -> Result<Option<f64>, ReportError> {
+    pub fn signed_seconds(&mut self, key: &str) -> Result<Option<f64>, JsonError> {
         match self.take(key) {
             Some((node, path)) => signed_seconds(node, &path),
             None => Ok(None),
@@ -429,7 +441,7 @@ impl<'a> Obj<'a> {
     }
 
     /// Member `key` as a count.
-    pub(crate) fn count(&mut self, key: &str) -> Result<Option<u64>, ReportError> {
+    pub fn count(&mut self, key: &str) -> Result<Option<u64>, JsonError> {
         match self.take(key) {
             Some((node, path)) => count(node, &path),
             None => Ok(None),
@@ -437,7 +449,7 @@ impl<'a> Obj<'a> {
     }
 
     /// Member `key` as a string.
-    pub(crate) fn string(&mut self, key: &str) -> Result<Option<String>, ReportError> {
+    pub fn string(&mut self, key: &str) -> Result<Option<String>, JsonError> {
         match self.take(key) {
             Some((node, path)) => string(node, &path),
             None => Ok(None),
@@ -445,11 +457,11 @@ impl<'a> Obj<'a> {
     }
 
     /// Member `key` as a boolean.
-    pub(crate) fn boolean(&mut self, key: &str) -> Result<Option<bool>, ReportError> {
+    pub fn boolean(&mut self, key: &str) -> Result<Option<bool>, JsonError> {
         match self.take(key) {
             Some((Node::Null, _)) | None => Ok(None),
             Some((Node::Bool(b), _)) => Ok(Some(*b)),
-            Some((other, path)) => Err(ReportError::WrongType {
+            Some((other, path)) => Err(JsonError::WrongType {
                 path,
                 expected: "a boolean",
                 found: other.kind(),
@@ -459,9 +471,9 @@ impl<'a> Obj<'a> {
 }
 
 /// A number of seconds: finite, `>= 0`, at most [`MAX_SECONDS`]; `null` is absent.
-pub(crate) fn seconds(node: &Node, path: &JsonPath) -> Result<Option<f64>, ReportError> {
+pub fn seconds(node: &Node, path: &JsonPath) -> Result<Option<f64>, JsonError> {
     match signed_seconds(node, path)? {
-        Some(v) if v < 0.0 => Err(ReportError::NegativeDuration {
+        Some(v) if v < 0.0 => Err(JsonError::NegativeDuration {
             path: path.clone(),
             value: v,
         }),
@@ -470,19 +482,19 @@ pub(crate) fn seconds(node: &Node, path: &JsonPath) -> Result<Option<f64>, Repor
 }
 
 /// A signed number of seconds (residuals may be negative); `null` is absent.
-pub(crate) fn signed_seconds(node: &Node, path: &JsonPath) -> Result<Option<f64>, ReportError> {
+pub fn signed_seconds(node: &Node, path: &JsonPath) -> Result<Option<f64>, JsonError> {
     if let Node::Null = node {
         return Ok(None);
     }
     let Some(v) = node.number() else {
-        return Err(ReportError::WrongType {
+        return Err(JsonError::WrongType {
             path: path.clone(),
             expected: "a number of seconds",
             found: node.kind(),
         });
     };
     if !v.is_finite() || v.abs() > MAX_SECONDS {
-        return Err(ReportError::ImplausibleDuration {
+        return Err(JsonError::ImplausibleDuration {
             path: path.clone(),
             value: v,
             limit: MAX_SECONDS,
@@ -493,11 +505,11 @@ pub(crate) fn signed_seconds(node: &Node, path: &JsonPath) -> Result<Option<f64>
 }
 
 /// A non-negative integer; `null` is absent.
-pub(crate) fn count(node: &Node, path: &JsonPath) -> Result<Option<u64>, ReportError> {
+pub fn count(node: &Node, path: &JsonPath) -> Result<Option<u64>, JsonError> {
     match *node {
         Node::Null => Ok(None),
         Node::U64(v) => Ok(Some(v)),
-        Node::I64(v) => Err(ReportError::NotACount {
+        Node::I64(v) => Err(JsonError::NotACount {
             path: path.clone(),
             value: v.to_string(),
         }),
@@ -505,13 +517,13 @@ pub(crate) fn count(node: &Node, path: &JsonPath) -> Result<Option<u64>, ReportE
             if v.fract() == 0.0 && (0.0..=9.0e15).contains(&v) {
                 Ok(Some(v as u64))
             } else {
-                Err(ReportError::NotACount {
+                Err(JsonError::NotACount {
                     path: path.clone(),
                     value: v.to_string(),
                 })
             }
         }
-        ref other => Err(ReportError::WrongType {
+        ref other => Err(JsonError::WrongType {
             path: path.clone(),
             expected: "a non-negative integer",
             found: other.kind(),
@@ -520,11 +532,11 @@ pub(crate) fn count(node: &Node, path: &JsonPath) -> Result<Option<u64>, ReportE
 }
 
 /// A string; `null` is absent.
-pub(crate) fn string(node: &Node, path: &JsonPath) -> Result<Option<String>, ReportError> {
+pub fn string(node: &Node, path: &JsonPath) -> Result<Option<String>, JsonError> {
     match node {
         Node::Null => Ok(None),
         Node::Str(s) => Ok(Some(s.clone())),
-        other => Err(ReportError::WrongType {
+        other => Err(JsonError::WrongType {
             path: path.clone(),
             expected: "a string",
             found: other.kind(),
@@ -572,19 +584,19 @@ mod tests {
         assert_eq!(node.as_object().unwrap().len(), 2);
         // A syntax error elsewhere is not blamed on a string that says NaN.
         let err = parse_document(br#"{"detail": "NaN", "x": }"#).unwrap_err();
-        assert!(matches!(err, ReportError::Syntax { .. }), "{err}");
+        assert!(matches!(err, JsonError::Syntax { .. }), "{err}");
     }
 
     #[test]
     fn truncated_and_deep_inputs_are_named() {
         assert!(matches!(
             parse_document(br#"{"a": {"b": 1"#).unwrap_err(),
-            ReportError::Truncated { .. }
+            JsonError::Truncated { .. }
         ));
         let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
         assert!(matches!(
             parse_document(deep.as_bytes()).unwrap_err(),
-            ReportError::TooDeep { .. }
+            JsonError::TooDeep { .. }
         ));
     }
 
@@ -593,15 +605,15 @@ mod tests {
         let p = JsonPath::root().key("x");
         assert!(matches!(
             seconds(&Node::F64(-1.0), &p),
-            Err(ReportError::NegativeDuration { .. })
+            Err(JsonError::NegativeDuration { .. })
         ));
         assert!(matches!(
             seconds(&Node::F64(1e300), &p),
-            Err(ReportError::ImplausibleDuration { .. })
+            Err(JsonError::ImplausibleDuration { .. })
         ));
         assert!(matches!(
             seconds(&Node::Str("1".into()), &p),
-            Err(ReportError::WrongType { .. })
+            Err(JsonError::WrongType { .. })
         ));
         assert_eq!(seconds(&Node::Null, &p).unwrap(), None);
         assert_eq!(signed_seconds(&Node::F64(-0.5), &p).unwrap(), Some(-0.5));

@@ -1,0 +1,147 @@
+//! What a cut is asked to do and what it reports: the options, each pick's
+//! outcome, the version bump, the changelog plan and the cut's status.
+
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+use crate::guard::GuardReport;
+use crate::picks::ResolvedPick;
+
+/// What to do when a pick conflicts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnConflict {
+    /// Leave the repository exactly as it was (the default when not interactive).
+    Abort,
+    /// Leave the lane branch checked out with the conflict in the work tree,
+    /// resumable with `lane cut --continue` (or `--abort`).
+    Stop,
+}
+
+/// How to cut.
+#[derive(Debug, Clone)]
+pub struct CutOptions {
+    /// Compute and report everything, write nothing.
+    pub dry_run: bool,
+    /// What to do on a conflict.
+    pub on_conflict: OnConflict,
+    /// The release date for the changelog heading (`YYYY-MM-DD`).
+    pub date: String,
+    /// Also make the annotated release tag.
+    pub tag: bool,
+    /// The lane file, remembered for `--continue`.
+    pub lane_file: PathBuf,
+}
+
+/// What happened to one pick.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum PickOutcome {
+    /// Applied as a new commit.
+    Applied {
+        /// The new commit on the lane (in a dry run, one that was not kept).
+        new_commit: String,
+    },
+    /// Not applied because its patch is already on the branch.
+    Skipped {
+        /// Why, naming the equivalent commit.
+        reason: String,
+    },
+    /// Stopped on a conflict in these paths.
+    Conflict {
+        /// Every conflicting path.
+        paths: Vec<String>,
+    },
+    /// Not attempted (an earlier pick conflicted).
+    NotReached,
+}
+
+/// A pick and what happened to it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PickReport {
+    /// The pick.
+    #[serde(flatten)]
+    pub pick: ResolvedPick,
+    /// Its outcome.
+    #[serde(flatten)]
+    pub outcome: PickOutcome,
+}
+
+/// One version file's bump.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct VersionBump {
+    /// The file.
+    pub path: String,
+    /// The version it held.
+    pub from: String,
+    /// The version it holds now.
+    pub to: String,
+}
+
+/// The changelog part of the cut.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ChangelogPlan {
+    /// The changelog file.
+    pub file: String,
+    /// Fragments collapsed into the section (and removed), by issue number.
+    pub fragments: Vec<String>,
+    /// Issues of picks whose fragment does not exist.
+    pub missing_fragments: Vec<u64>,
+    /// Picks with no issue number (no fragment can be found for them).
+    pub picks_without_issue: Vec<String>,
+    /// The new section's text.
+    pub section: String,
+}
+
+/// How a cut ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CutStatus {
+    /// A dry run: the plan is complete, nothing was written.
+    Planned,
+    /// The branch (and tag) were created.
+    Cut,
+    /// The branch already holds this lane's cut; nothing was written.
+    AlreadyCut,
+    /// A guard refused; nothing was written.
+    Refused,
+    /// A pick conflicted and the repository was left exactly as it was.
+    Aborted,
+    /// A pick conflicted and the cut is resumable (`lane cut --continue`).
+    Stopped,
+    /// The version files disagree after the bump; nothing was written.
+    VersionsDisagree,
+}
+
+/// Everything a cut decided, for people (text) and scripts (`--json`).
+#[derive(Debug, Clone, Serialize)]
+pub struct CutReport {
+    /// The lane version.
+    pub lane: String,
+    /// The base tag.
+    pub base: String,
+    /// The base commit.
+    pub base_commit: String,
+    /// The lane branch.
+    pub branch: String,
+    /// The release tag, when `--tag` was asked.
+    pub tag: Option<String>,
+    /// How the cut ended.
+    pub status: CutStatus,
+    /// Each pick with its outcome.
+    pub picks: Vec<PickReport>,
+    /// The guards before anything was written.
+    pub guards_before: Option<GuardReport>,
+    /// The guards on the result.
+    pub guards_after: Option<GuardReport>,
+    /// The version bumps.
+    pub version_files: Vec<VersionBump>,
+    /// The changelog assembly.
+    pub changelog: Option<ChangelogPlan>,
+    /// Files that differ between the base and the result.
+    pub files_changed: Vec<String>,
+    /// The lane head (in a dry run: what it would be; its id is not kept).
+    pub head: Option<String>,
+    /// Whether anything was written to the repository.
+    pub written: bool,
+}

@@ -1,9 +1,9 @@
 //! lane's commands as a library: what `lane` does, without the terminal.
 //!
 //! **What it owns.** One function per command, a request struct in and an
-//! outcome struct out ([`mint`], [`status`], [`diff`], [`report`],
-//! [`ledger`], [`guard`], [`cut`], [`wheel`], [`publish`], [`agent`],
-//! [`schema`], `cancel` (feature `kube`), `demo` and `replay` (feature
+//! outcome struct out ([`mint()`], [`status()`], [`diff()`], [`report()`],
+//! [`ledger()`], [`guard()`], [`cut()`], [`wheel()`], [`publish()`], [`agent()`],
+//! [`schema()`], `cancel` (feature `kube`), `demo` and `replay` (feature
 //! `demo`)); the one error type, [`AppError`], and the one place exit
 //! codes are decided, [`AppError::exit`] (the [`Exit`] table, kept in step
 //! with `docs/cli.md`); the backends behind one trait, [`Backend`] (local
@@ -50,6 +50,9 @@ pub use error::AppError;
 pub use exit::Exit;
 pub use guard::{guard, GuardOutcome, GuardRequest};
 pub use ledger::{ledger, LedgerOutcome, LedgerRequest};
+#[cfg(feature = "kube")]
+pub use mint::kube::KubeBackend;
+pub use mint::local::LocalBackend;
 pub use mint::{mint, LaneMinted, MintOutcome, MintRequest};
 pub use publish::{publish, PublishOutcome, PublishRecord, PublishRequest};
 #[cfg(feature = "demo")]

@@ -26,10 +26,10 @@ pub struct ReportRequest {
     /// The lane: a version (`0.93.3`, found as `lanes/0.93.3.yaml`) or a
     /// lane file path.
     pub lane: String,
-    /// The results folder [default: out/lanes/<version>/results].
+    /// The results folder (default `out/lanes/<version>/results`).
     pub results: Option<PathBuf>,
-    /// The baseline lane's results folder [default:
-    /// out/lanes/<baseline>/results, when the lane names a baseline].
+    /// The baseline lane's results folder (default
+    /// `out/lanes/<baseline>/results`, when the lane names a baseline).
     pub baseline_results: Option<PathBuf>,
     /// Post: a sticky comment on each target PR and a check run.
     pub post: bool,
@@ -37,7 +37,7 @@ pub struct ReportRequest {
     pub dry_run: bool,
     /// The commit the check run reports on.
     pub head_sha: Option<String>,
-    /// Where the markdown goes [default: out/lanes/<version>/report.md].
+    /// Where the markdown goes (default `out/lanes/<version>/report.md`).
     pub out: Option<PathBuf>,
 }
 

@@ -13,7 +13,7 @@ RUN apt-get update \
 WORKDIR /src
 COPY . .
 # The dist profile (stripped, fat LTO), without the demo edge: `just dist`'s binary.
-RUN cargo build --profile dist --locked -p lane-cli --no-default-features --features kube \
+RUN cargo build --profile dist --locked -p lane-cli --no-default-features --features kube,github \
       --target x86_64-unknown-linux-musl \
  && cp target/x86_64-unknown-linux-musl/dist/lane /lane \
  && ! ldd /lane 2>/dev/null | grep -q '=>'

@@ -31,7 +31,7 @@ build-release:
 # The shipped binary: the dist profile (stripped, LTO, one codegen unit),
 # without the demo edge (no fixture generator in the product).
 dist:
-    cargo build --profile dist --locked -p lane-cli --no-default-features --features kube
+    cargo build --profile dist --locked -p lane-cli --no-default-features --features kube,github
     @ls -l target/dist/lane
 
 # Test tools from PyPI/npm, installed into .tools/ (idempotent).

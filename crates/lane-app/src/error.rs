@@ -218,6 +218,7 @@ pub enum AppError {
     #[error(transparent)]
     Store(#[from] lane_store::StoreError),
     /// GitHub.
+    #[cfg(feature = "github")]
     #[error(transparent)]
     Github(#[from] lane_github::GithubError),
     /// Reading a side of a determinism diff.
@@ -333,7 +334,9 @@ impl AppError {
                 _ => Exit::Failure,
             },
             AppError::Store(s) => store_exit(s),
+            #[cfg(feature = "github")]
             AppError::Github(lane_github::GithubError::InvalidRepo { .. }) => Exit::InvalidInput,
+            #[cfg(feature = "github")]
             AppError::Github(_) => Exit::Failure,
             #[cfg(feature = "kube")]
             AppError::Kube(lane_kube::KubeError::SpecChanged { .. }) => Exit::Precondition,
@@ -465,6 +468,11 @@ mod tests {
             };
             assert_eq!(ended.exit(), want, "{status}");
         }
+    }
+
+    #[cfg(feature = "github")]
+    #[test]
+    fn github_errors_exit_by_what_failed() {
         let repo = lane_github::GithubError::InvalidRepo { repo: "x".into() };
         assert_eq!(AppError::Github(repo).exit(), Exit::InvalidInput);
         assert_eq!(

@@ -86,7 +86,8 @@ fn graph(args: &[&str]) -> std::collections::BTreeSet<String> {
 
 /// The layers ARCHITECTURE.md draws, held by the dependency graph: the core
 /// depends on no lane crate; the Job builder compiles without tokio or
-/// kube-rs; the shipped binary (no `demo`) carries no demo generator.
+/// kube-rs; the shipped binary (no `demo`) carries no demo generator, and
+/// each edge (`kube`, `github`) is there only when asked for.
 #[test]
 fn the_crate_graph_keeps_its_layers() {
     let core = graph(&["-p", "lane-core"]);
@@ -101,7 +102,7 @@ fn the_crate_graph_keeps_its_layers() {
         "lane-cli",
         "--no-default-features",
         "--features",
-        "kube",
+        "kube,github",
     ]);
     assert!(
         !shipped.contains("lane-fixture"),
@@ -115,4 +116,16 @@ fn the_crate_graph_keeps_its_layers() {
         shipped.contains("lane-kube"),
         "the kube edge is in the shipped binary"
     );
+    assert!(
+        shipped.contains("octocrab"),
+        "the github edge is in the shipped binary"
+    );
+    // Without its edges, the binary carries neither client nor the generator.
+    let bare = graph(&["-p", "lane-cli", "--no-default-features"]);
+    for edge in ["kube", "octocrab", "lane-fixture"] {
+        assert!(
+            !bare.contains(edge),
+            "a build without features pulls in {edge}"
+        );
+    }
 }

@@ -7,18 +7,92 @@
 //! This is the IO edge of `lane-render` (pure) and `lane-github`; see
 //! `docs/report.md`.
 
+#[cfg(feature = "github")]
+mod post;
 pub(crate) mod results;
+
+#[cfg(feature = "github")]
+pub use post::{post_lane_report, post_results};
+
+/// What posting did: the request files of a dry run, or the comments and
+/// the check run sent.
+#[derive(Debug, Default, Serialize)]
+pub struct Posted {
+    /// `--dry-run`: the request files written instead of sent.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub requests: Vec<PathBuf>,
+    /// The sticky comments, created or updated.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub comments: Vec<PostedComment>,
+    /// The check run, when there was a head commit to report on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check_run: Option<PostedCheckRun>,
+}
+
+/// One sticky comment, as posted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PostedComment {
+    /// The issue or PR number.
+    pub issue: u64,
+    /// The comment kept.
+    pub comment_id: u64,
+    /// Its `html_url`, when GitHub gave one.
+    pub html_url: Option<String>,
+    /// What was done: `created`, `updated` or `unchanged`.
+    pub action: String,
+    /// Extra comments of lane's removed (duplicates from a race).
+    pub removed: Vec<u64>,
+}
+
+/// The check run, as posted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PostedCheckRun {
+    /// Its id.
+    pub id: u64,
+    /// True when it was created, false when updated.
+    pub created: bool,
+}
+
+/// `--post` in a lane built without the `github` edge: refused, nothing sent.
+#[cfg(not(feature = "github"))]
+pub fn post_lane_report(
+    _loaded: &crate::lane::LoadedLane,
+    _results: &LaneResults,
+    _body: &str,
+    _head_sha: Option<String>,
+    _lane_out: &Path,
+    _dry_run: bool,
+) -> Result<Posted, AppError> {
+    Err(no_github())
+}
+
+/// `--post` in a lane built without the `github` edge: refused, nothing sent.
+#[cfg(not(feature = "github"))]
+pub fn post_results(
+    _loaded: &crate::lane::LoadedLane,
+    _results_dir: &Path,
+    _head_sha: Option<String>,
+    _lane_out: &Path,
+) -> Result<Posted, AppError> {
+    Err(no_github())
+}
+
+#[cfg(not(feature = "github"))]
+fn no_github() -> AppError {
+    AppError::Usage(
+        "this lane was built without the github edge (cargo feature `github`): it cannot post"
+            .into(),
+    )
+}
 
 use std::path::{Path, PathBuf};
 
 use lane_file::PickRef;
-use lane_github::{plan, Auth, CheckRun, ClientConfig, GithubClient, Repo};
 use lane_ledger::NoiseRule;
-use lane_render::{conclusion, marker, render_comment, render_html, LaneResults, RenderOptions};
+use lane_render::{conclusion, render_comment, render_html, LaneResults, RenderOptions};
 use serde::Serialize;
 
 use crate::error::AppError;
-use crate::lane::LoadedLane;
 
 /// What `lane report` is asked.
 #[derive(Debug, Clone, Default)]
@@ -195,86 +269,6 @@ pub fn write_lane_report(
     Ok(files)
 }
 
-/// What posting did: the request files of a dry run, or the comments and
-/// the check run sent.
-#[derive(Debug, Default, Serialize)]
-pub struct Posted {
-    /// `--dry-run`: the request files written instead of sent.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub requests: Vec<PathBuf>,
-    /// The sticky comments, created or updated.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub comments: Vec<lane_github::CommentOutcome>,
-    /// The check run, when there was a head commit to report on.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub check_run: Option<lane_github::CheckRunOutcome>,
-}
-
-/// Posts a lane's rendered report (`body`, from `results`): one sticky
-/// comment on each target PR and a check run on `head_sha` (else the lane
-/// branch's head, when the lane's repository is local). `dry_run` writes
-/// the exact requests under `<lane_out>/requests/` and sends nothing. Used
-/// by `lane report --post` and `lane mint --post`.
-pub fn post_lane_report(
-    loaded: &LoadedLane,
-    results: &LaneResults,
-    body: &str,
-    head_sha: Option<String>,
-    lane_out: &Path,
-    dry_run: bool,
-) -> Result<Posted, AppError> {
-    let lane = &loaded.lane;
-    let version = lane.version.to_string();
-    let verdict = conclusion(results);
-    let targets = targets(lane);
-    let mut output = Posted::default();
-    let repo_name = lane.github_repo().ok_or(AppError::NoGithubRepo)?;
-    let repo = Repo::parse(&repo_name)?;
-    let head_sha = head_sha.or_else(|| self::head_sha(loaded));
-    let check = head_sha.map(|sha| {
-        let summary = render_comment(
-            results,
-            &RenderOptions {
-                limit: 65_535,
-                marker: false,
-            },
-        );
-        CheckRun {
-            name: format!("lane {version}"),
-            head_sha: sha,
-            conclusion: verdict.conclusion.as_str().to_owned(),
-            title: format!("lane {version}: {}", verdict.conclusion.as_str()),
-            summary: summary.body,
-            details_url: results
-                .report_url
-                .clone()
-                .filter(|u| u.starts_with("https://")),
-        }
-    });
-    if check.is_none() {
-        tracing::warn!("no head commit for the check run (give --head-sha)");
-    }
-    if dry_run {
-        output.requests = self::dry_run(lane_out, &repo, &targets, body, check.as_ref())?;
-    } else {
-        post(&repo, &targets, &version, body, check.as_ref(), &mut output)?;
-    }
-    Ok(output)
-}
-
-/// Loads and renders the lane's results folder and posts it
-/// ([`post_lane_report`]): `lane mint --post`.
-pub fn post_results(
-    loaded: &LoadedLane,
-    results_dir: &Path,
-    head_sha: Option<String>,
-    lane_out: &Path,
-) -> Result<Posted, AppError> {
-    let model = load(&loaded.lane, results_dir, None)?;
-    let rendered = render_comment(&model, &RenderOptions::default());
-    post_lane_report(loaded, &model, &rendered.body, head_sha, lane_out, false)
-}
-
 /// `lane report`: renders the lane's results folder (markdown, JSON,
 /// HTML) and, with `post`, posts it. A slot whose report could not be read
 /// is in [`ReportOutcome::verdict`], after everything is written and posted.
@@ -342,72 +336,4 @@ fn targets(lane: &lane_file::LaneFile) -> Vec<u64> {
     let mut seen = std::collections::BTreeSet::new();
     out.retain(|n| seen.insert(*n));
     out
-}
-
-/// The lane branch's head in the lane's local repository (no clone).
-fn head_sha(loaded: &LoadedLane) -> Option<String> {
-    if loaded.lane.upstream.is_url() {
-        return None;
-    }
-    let path = crate::lane::repository(loaded, None).ok()?;
-    let repo = lane_git::repo::open(&path).ok()?;
-    let commit =
-        lane_git::repo::resolve_commit(&repo, "lane branch", &loaded.lane.branch_name()).ok()?;
-    Some(commit.id().to_string())
-}
-
-fn dry_run(
-    lane_out: &Path,
-    repo: &Repo,
-    targets: &[u64],
-    body: &str,
-    check: Option<&CheckRun>,
-) -> Result<Vec<PathBuf>, AppError> {
-    let dir = lane_out.join("requests");
-    let mut written = Vec::new();
-    let mut n = 0;
-    let mut put = |name: String, req: plan::PlannedRequest| -> Result<(), AppError> {
-        n += 1;
-        let path = dir.join(format!("{n:03}-{name}.json"));
-        let text = serde_json::to_string_pretty(&req).map_err(AppError::Json)? + "\n";
-        write(&path, &text)?;
-        written.push(path);
-        Ok(())
-    };
-    for t in targets {
-        put(format!("comment-{t}"), plan::comment(repo, *t, body))?;
-    }
-    if let Some(c) = check {
-        put("check-run".to_owned(), plan::check_run(repo, c))?;
-    }
-    Ok(written)
-}
-
-fn post(
-    repo: &Repo,
-    targets: &[u64],
-    version: &str,
-    body: &str,
-    check: Option<&CheckRun>,
-    output: &mut Posted,
-) -> Result<(), AppError> {
-    let auth = Auth::from_env().ok_or(lane_github::GithubError::NoCredentials)?;
-    let config = ClientConfig::from_env(auth);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(AppError::Runtime)?;
-    let marker = marker(version);
-    runtime.block_on(async {
-        let client = GithubClient::connect(config, repo.clone()).await?;
-        for t in targets {
-            let outcome = client.upsert_comment(*t, &marker, body).await?;
-            tracing::info!(issue = t, id = outcome.comment_id, "comment posted");
-            output.comments.push(outcome);
-        }
-        if let Some(c) = check {
-            output.check_run = Some(client.upsert_check_run(c).await?);
-        }
-        Ok::<_, AppError>(())
-    })
 }

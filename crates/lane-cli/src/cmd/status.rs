@@ -32,7 +32,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
     for r in &outcome.rows {
         let outcome = r
             .outcome
-            .map(|o| format!("{o:?}"))
+            .map(|o| o.to_string())
             .unwrap_or_else(|| "-".into());
         let wall = r
             .wall_s

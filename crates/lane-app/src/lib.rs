@@ -4,8 +4,8 @@
 //! outcome struct out ([`mint()`], [`status()`], [`diff()`], [`report()`],
 //! [`ledger()`], [`guard()`], [`cut()`], [`wheel()`], [`publish()`], [`agent()`],
 //! [`schema()`], `cancel` (feature `kube`), `demo` and `replay` (feature
-//! `demo`)); the one error type, [`AppError`], and the one place exit
-//! codes are decided, [`AppError::exit`] (the [`Exit`] table, kept in step
+//! `demo`); posting reports needs feature `github`); the one error type,
+//! [`AppError`], and the one place exit codes are decided, [`AppError::exit`] (the [`Exit`] table, kept in step
 //! with `docs/cli.md`); the backends behind one trait, [`Backend`] (local
 //! agents and Kubernetes Jobs, both reporting [`lane_core::Progress`]).
 //! Finding and loading a lane file ([`lane`]) lives here too.

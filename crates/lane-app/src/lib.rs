@@ -2,12 +2,13 @@
 //!
 //! **What it owns.** One function per command, a request struct in and an
 //! outcome struct out ([`mint()`], [`status()`], [`diff()`], [`report()`],
-//! [`ledger()`], [`guard()`], [`cut()`], [`wheel()`], [`publish()`], [`agent()`],
-//! [`schema()`], `cancel` (feature `kube`), `demo` and `replay` (feature
-//! `demo`); posting reports needs feature `github`); the one error type,
-//! [`AppError`], and the one place exit codes are decided, [`AppError::exit`] (the [`Exit`] table, kept in step
-//! with `docs/cli.md`); the backends behind one trait, [`Backend`] (local
-//! agents and Kubernetes Jobs, both reporting [`lane_core::Progress`]).
+//! [`ledger()`], [`guard()`], [`cut()`], [`wheel()`], [`publish()`],
+//! [`agent()`], [`schema()`]; `cancel` with feature `kube`; `demo` and
+//! `replay` with feature `demo`; posting reports with feature `github`);
+//! the one error type, [`AppError`], and the one place exit codes are
+//! decided, [`AppError::exit`] (the [`Exit`] table, kept in step with
+//! `docs/cli.md`); the backends behind one trait, [`Backend`] (local agents
+//! and Kubernetes Jobs, both reporting [`lane_core::Progress`]).
 //! Finding and loading a lane file ([`lane`]) lives here too.
 //!
 //! **What it must not touch.** No printing: it emits `tracing` events and

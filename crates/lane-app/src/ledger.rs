@@ -91,6 +91,10 @@ pub fn ledger(request: &LedgerRequest) -> Result<LedgerOutcome, AppError> {
             .iter()
             .map(|p| match read_mint(p, request.max_report_bytes)? {
                 Input::Mint(b) => Ok(*b),
+                Input::Missing(b) => {
+                    unreadable.push(format!("{}: no such file", b.source));
+                    Ok(*b)
+                }
                 Input::Unreadable { label, error } => {
                     tracing::warn!(path = %label, %error, "unreadable report");
                     let b = MintBreakdown::unreadable(&label, &error);
@@ -127,6 +131,9 @@ fn invalid(path: &Path, e: impl std::fmt::Display) -> AppError {
 enum Input {
     /// A breakdown (of a report, a trace, or of no report at all).
     Mint(Box<MintBreakdown>),
+    /// A named file that does not exist: its row is an absence (never
+    /// zeros), and the run is invalid.
+    Missing(Box<MintBreakdown>),
     /// A report that could not be read: its row, not the end of the run.
     Unreadable {
         /// The file, as given.
@@ -142,9 +149,10 @@ fn read_mint(path: &Path, max_report_bytes: u64) -> Result<Input, AppError> {
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            // A killed child writes nothing: that is no measurement, not zero.
+            // A killed child writes nothing: that is no measurement, not
+            // zero; and a file named that is not there is no input either.
             tracing::warn!(path = %label, "no report");
-            return Ok(Input::Mint(Box::new(MintBreakdown::missing(
+            return Ok(Input::Missing(Box::new(MintBreakdown::missing(
                 &label,
                 "file not found",
             ))));
@@ -153,6 +161,13 @@ fn read_mint(path: &Path, max_report_bytes: u64) -> Result<Input, AppError> {
     };
     if meta.is_dir() {
         return read_trace_dir(path).map(|b| Input::Mint(Box::new(b)));
+    }
+    if !meta.is_file() {
+        // A device, pipe or socket never ends (`/dev/zero`): never read.
+        return Ok(Input::Unreadable {
+            label,
+            error: "not a regular file (a device, a pipe or a socket): not read".into(),
+        });
     }
     if is_report(path)? {
         if meta.len() > max_report_bytes {

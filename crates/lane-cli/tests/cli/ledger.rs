@@ -342,19 +342,32 @@ fn oversized_report_is_refused_before_reading() {
     assert!(stdout(&o).contains("ledger unreadable"), "{}", stdout(&o));
 }
 
+/// Regression: `lane ledger /nonexistent.json` exited 0. A named report
+/// that is not there is shown as an absence (never zeros), and the run is
+/// invalid (exit 3), whatever `--fail-on` says.
 #[test]
-fn missing_report_is_an_absence_not_an_error() {
+fn a_missing_report_is_an_absence_and_the_run_is_invalid() {
     let dir = tempfile::tempdir().unwrap();
     let o = lane(dir.path(), &["ledger", "killed-child.json", "--json"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
     let v = json(&o);
     assert_eq!(v["mints"][0]["ledger"]["kind"], "missing");
     assert!(v["mints"][0].get("total_s").is_none());
-    let o = lane(
-        dir.path(),
-        &["ledger", "killed-child.json", "--fail-on", "error"],
+    assert!(
+        stderr(&o).contains("killed-child.json: no such file"),
+        "{}",
+        stderr(&o)
     );
-    assert_eq!(code(&o), 7);
+}
+
+/// Regression: `lane ledger /dev/zero` never ended (a device read as an
+/// endless trace). A file that is not a regular file is never read.
+#[test]
+fn a_device_is_refused_not_read_forever() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = lane(dir.path(), &["ledger", "/dev/zero"]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
 }
 
 #[test]

@@ -10,6 +10,7 @@
 //! It must not touch the filesystem, git, the network or an async runtime;
 //! callers read the file and hand over its text and name.
 
+pub mod bounds;
 mod error;
 mod locate;
 mod model;
@@ -41,6 +42,13 @@ pub fn parse(file: &str, text: &str) -> Result<LaneFile, LaneFileError> {
                 .into(),
         });
     }
+    bounds::check(text).map_err(|c| LaneFileError {
+        file: file.to_owned(),
+        line: c.line,
+        column: c.column,
+        path: None,
+        message: format!("refused before parsing: {}", c.message),
+    })?;
     let lane: LaneFile =
         serde_yaml::from_str(text).map_err(|e| LaneFileError::from_yaml(file, &e))?;
     validate(file, text, &lane)?;

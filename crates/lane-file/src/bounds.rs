@@ -1,0 +1,269 @@
+//! Bounds a lane file is held to before the YAML parser sees it: its size,
+//! how deep it nests, and how much its aliases could expand. A lane file is
+//! a few kilobytes a few levels deep; without these, a 1 MB anchor aliased
+//! ten thousand times exhausts memory, and 100k levels of nesting take
+//! minutes (the parser's time grows with the square of the depth).
+//!
+//! The scan is linear and conservative: it reads the text as YAML's lexical
+//! rules have it (quotes, comments, flow brackets, indentation), never
+//! builds a tree, and refuses with the line and column of the first place
+//! a bound is crossed.
+
+/// The largest lane file: far above any real one (a few KiB).
+pub const MAX_BYTES: usize = 1 << 20;
+/// The deepest nesting (block indentation levels and flow brackets).
+pub const MAX_DEPTH: usize = 64;
+/// The most aliases (`*name`) in one file.
+pub const MAX_ALIASES: usize = 64;
+/// The most bytes aliases may repeat in all (each alias counts its
+/// anchor's text once more).
+pub const MAX_ALIAS_BYTES: usize = 1 << 20;
+
+/// A bound crossed: where, and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Crossed {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What was crossed, in words.
+    pub message: String,
+}
+
+fn at(line: usize, column: usize, message: String) -> Crossed {
+    Crossed {
+        line,
+        column,
+        message,
+    }
+}
+
+/// An anchor's name and the size of the node it anchors.
+struct Anchor {
+    name: String,
+    bytes: usize,
+    /// Whether its node holds an alias itself (nested expansion).
+    holds_alias: bool,
+}
+
+/// Checks `text` against every bound.
+pub fn check(text: &str) -> Result<(), Crossed> {
+    if text.len() > MAX_BYTES {
+        return Err(at(
+            1,
+            1,
+            format!(
+                "the file is {} bytes: a lane file is at most {MAX_BYTES} bytes (1 MiB)",
+                text.len()
+            ),
+        ));
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut anchors: Vec<Anchor> = Vec::new();
+    let mut aliases = 0usize;
+    let mut alias_bytes = 0usize;
+    // Indentation of the open block levels.
+    let mut indents: Vec<usize> = Vec::new();
+    let mut flow = 0usize;
+    for (i, raw) in lines.iter().enumerate() {
+        let line_no = i + 1;
+        let indent = raw.len() - raw.trim_start_matches(' ').len();
+        let body = raw.trim_start_matches(' ');
+        let blank = body.is_empty() || body.starts_with('#');
+        if !blank && flow == 0 {
+            while indents.last().is_some_and(|&d| d > indent) {
+                indents.pop();
+            }
+            if indents.last() != Some(&indent) {
+                indents.push(indent);
+            }
+            // `- - - x` nests one level per dash.
+            let dashes = body.split(' ').take_while(|t| *t == "-").count();
+            if indents.len() + dashes > MAX_DEPTH {
+                return Err(at(
+                    line_no,
+                    indent + 1,
+                    format!("it nests deeper than {MAX_DEPTH} levels"),
+                ));
+            }
+        }
+        let bytes = raw.as_bytes();
+        let mut quote: Option<u8> = None;
+        let mut j = 0;
+        while j < bytes.len() {
+            let b = bytes[j];
+            match quote {
+                Some(q) => {
+                    if b == b'\\' && q == b'"' {
+                        j += 1;
+                    } else if b == q {
+                        quote = None;
+                    }
+                }
+                None => {
+                    let starts_token =
+                        j == 0 || matches!(bytes[j - 1], b' ' | b'\t' | b'[' | b'{' | b',');
+                    match b {
+                        b'#' if starts_token => break,
+                        b'"' | b'\'' if starts_token => quote = Some(b),
+                        b'[' | b'{' => {
+                            flow += 1;
+                            if indents.len() + flow > MAX_DEPTH {
+                                return Err(at(
+                                    line_no,
+                                    j + 1,
+                                    format!("it nests deeper than {MAX_DEPTH} levels"),
+                                ));
+                            }
+                        }
+                        b']' | b'}' => flow = flow.saturating_sub(1),
+                        b'&' | b'*' if starts_token => {
+                            let name: String = raw[j + 1..]
+                                .chars()
+                                .take_while(|c| !c.is_whitespace() && !",[]{}".contains(*c))
+                                .collect();
+                            let skip = name.len();
+                            if b == b'&' {
+                                let (node, holds_alias) =
+                                    anchored(&lines, i, j + 1 + name.len(), indent);
+                                anchors.push(Anchor {
+                                    name,
+                                    bytes: node,
+                                    holds_alias,
+                                });
+                            } else {
+                                aliases += 1;
+                                if aliases > MAX_ALIASES {
+                                    return Err(at(
+                                        line_no,
+                                        j + 1,
+                                        format!("it has more than {MAX_ALIASES} aliases"),
+                                    ));
+                                }
+                                let anchor = anchors.iter().rev().find(|a| a.name == name);
+                                if let Some(a) = anchor {
+                                    if a.holds_alias {
+                                        return Err(at(
+                                            line_no,
+                                            j + 1,
+                                            format!("the alias `*{name}` repeats an anchor that holds an alias itself: nested aliases are refused (they expand exponentially)"),
+                                        ));
+                                    }
+                                    alias_bytes += a.bytes;
+                                    if alias_bytes > MAX_ALIAS_BYTES {
+                                        return Err(at(
+                                            line_no,
+                                            j + 1,
+                                            format!("its aliases would repeat more than {MAX_ALIAS_BYTES} bytes"),
+                                        ));
+                                    }
+                                }
+                            }
+                            j += skip;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            j += 1;
+        }
+    }
+    Ok(())
+}
+
+/// The size of the node anchored at `lines[line][from..]` (the rest of the
+/// line, and the lines below indented deeper than the anchor's line), and
+/// whether it holds an alias.
+fn anchored(lines: &[&str], line: usize, from: usize, indent: usize) -> (usize, bool) {
+    let rest = lines[line].get(from..).unwrap_or("");
+    let mut bytes = rest.len();
+    let mut holds_alias = rest.contains(" *") || rest.contains("[*") || rest.contains(",*");
+    for l in &lines[line + 1..] {
+        let body = l.trim_start_matches(' ');
+        if body.is_empty() || body.starts_with('#') {
+            continue;
+        }
+        if l.len() - body.len() <= indent {
+            break;
+        }
+        bytes += l.len() + 1;
+        holds_alias |= body.starts_with('*') || l.contains(" *") || l.contains("[*");
+    }
+    (bytes, holds_alias)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_real_lane_file_is_within_every_bound() {
+        let text = include_str!("../../../lanes/0.93.3.yaml");
+        assert_eq!(check(text), Ok(()));
+    }
+
+    #[test]
+    fn a_large_file_is_refused_before_parsing() {
+        let text = "#".repeat(MAX_BYTES + 1);
+        let e = check(&text).unwrap_err();
+        assert_eq!((e.line, e.column), (1, 1));
+        assert!(e.message.contains("at most 1048576 bytes"), "{}", e.message);
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_at_the_level_it_crosses() {
+        let flow = format!("a: {}{}", "[".repeat(100), "]".repeat(100));
+        let e = check(&flow).unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.message.contains("deeper than 64"), "{}", e.message);
+        let mut block = String::new();
+        for d in 0..100 {
+            block.push_str(&format!("{}k{d}:\n", "  ".repeat(d)));
+        }
+        let e = check(&block).unwrap_err();
+        assert_eq!(e.line, MAX_DEPTH + 1, "{}", e.message);
+    }
+
+    #[test]
+    fn aliases_are_bounded_by_count_size_and_nesting() {
+        // One small anchor, a few uses: fine (a lane file may share an env).
+        let ok = "env: &e {A: \"1\"}\ncells:\n  - env: *e\n  - env: *e\n";
+        assert_eq!(check(ok), Ok(()));
+        // Ten thousand aliases of a big anchor: refused at the 65th.
+        let big = format!(
+            "a: &big \"{}\"\nb: [{}]\n",
+            "x".repeat(1000),
+            vec!["*big"; 10_000].join(", ")
+        );
+        let e = check(&big).unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("more than 64 aliases"), "{}", e.message);
+        // Fewer aliases of a huge anchor: refused by the bytes they repeat.
+        let huge = format!(
+            "a: &h \"{}\"\nb: [{}]\n",
+            "x".repeat(900_000),
+            vec!["*h"; 3].join(", ")
+        );
+        let e = check(&huge).unwrap_err();
+        assert!(e.message.contains("repeat more than"), "{}", e.message);
+        // A billion laughs: an anchor that holds aliases, aliased again.
+        let laughs = "a: &a [x, x]\nb: &b [*a, *a]\nc: [*b, *b]\n";
+        let e = check(laughs).unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(
+            e.message.contains("nested aliases are refused"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn quotes_and_comments_hide_what_looks_like_aliases() {
+        let text = format!(
+            "a: \"{}\"\n# {}\nb: '*x [ ['\n",
+            "*x ".repeat(100),
+            "*y ".repeat(100)
+        );
+        assert_eq!(check(&text), Ok(()));
+    }
+}

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The real GPU run behind tests/data/gw-0.93.3-h200/{dynamo,aot3}-pair: the
 # upstream's own rig (gen-worker 0.93.3, scripts/micro_mint_rig.py) minted as
-# lane cells THROUGH `lane mint` (lanes/probe.yaml's rig-* cells, two cold
+# lane cells THROUGH `lane mint` (lanes/0.0.0.yaml's rig-* cells, two cold
 # repeats each), on one H200 with torch 2.11 + triton 3.6.
 #
 # Prepared as ../shared/device/gen-worker-mint/README.md says, in .device/
@@ -37,7 +37,7 @@ print(json.dumps({"date": datetime.datetime.now(datetime.timezone.utc).isoformat
 PY
 cat "$OUT/env.json"
 rm -rf "$RUN"
-timeout "${MINT_TIMEOUT_S:-520}" /tmp/lane mint lanes/probe.yaml --cell rig-dynamo --cell rig-aot \
+timeout "${MINT_TIMEOUT_S:-520}" /tmp/lane mint lanes/0.0.0.yaml --cell rig-dynamo --cell rig-aot \
   --source /tmp/gw --out "$RUN" --concurrency "${CONCURRENCY:-2}" 2>&1 | tee "$OUT/lane-mint.log"
 echo "lane mint exit: ${PIPESTATUS[0]}" | tee -a "$OUT/lane-mint.log"
 LANE_DIR="$RUN/lanes/0.0.0"

@@ -74,26 +74,21 @@ fn at(
 }
 
 fn validate(file: &str, text: &str, lane: &LaneFile) -> Result<(), LaneFileError> {
-    let stem = file
-        .rsplit(['/', '\\'])
-        .next()
-        .unwrap_or(file)
-        .trim_end_matches(".yaml")
-        .trim_end_matches(".yml");
-    if let Ok(named) = LaneVersion::parse(stem) {
-        if named != lane.version {
-            return Err(at(
-                file,
-                text,
-                "version",
-                None,
-                "version".into(),
-                format!(
-                    "the file is named for {named} but says version {}: expected them to agree",
-                    lane.version
-                ),
-            ));
-        }
+    // A lane file is named for the version it releases: `<version>.yaml`.
+    let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
+    let expected = format!("{}.yaml", lane.version);
+    if name != expected && name != format!("{}.yml", lane.version) {
+        return Err(at(
+            file,
+            text,
+            "version",
+            None,
+            "version".into(),
+            format!(
+                "a lane file is named for the version it releases: expected `{expected}` for version {}, found `{name}`",
+                lane.version
+            ),
+        ));
     }
     if lane.base.as_str() == lane.tag_name() {
         return Err(at(

@@ -65,7 +65,8 @@ macro_rules! string_scalar {
     };
 }
 
-/// A release version, `MAJOR.MINOR.PATCH` (semver; pre-release allowed).
+/// A release version, `MAJOR.MINOR.PATCH` (a patch lane releases one: no
+/// pre-release or build suffix).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct LaneVersion {
     text: String,
@@ -78,6 +79,11 @@ impl LaneVersion {
         let version = semver::Version::parse(s).map_err(|e| {
             format!("expected a version MAJOR.MINOR.PATCH such as 0.93.3, found `{s}` ({e})")
         })?;
+        if !version.pre.is_empty() || !version.build.is_empty() {
+            return Err(format!(
+                "expected a release version MAJOR.MINOR.PATCH such as 0.93.3, found `{s}`: a lane releases one version, without a pre-release (`-rc1`) or build (`+build.1`) suffix"
+            ));
+        }
         Ok(LaneVersion {
             text: s.to_owned(),
             version,
@@ -98,7 +104,7 @@ string_scalar!(
     "a version MAJOR.MINOR.PATCH such as 0.93.3",
     {
         "type": "string",
-        "pattern": "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$",
+        "pattern": "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$",
         "description": "A release version, MAJOR.MINOR.PATCH, e.g. 0.93.3 (quote it in YAML)."
     }
 );

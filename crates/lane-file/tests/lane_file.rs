@@ -196,7 +196,27 @@ fn an_unquoted_version_reads_as_the_version_not_a_float() {
 fn version_must_agree_with_the_file_name() {
     let e = err("lanes/0.93.4.yaml", GOOD);
     assert_eq!((e.line, e.column), (1, 1));
-    assert!(e.message.contains("named for 0.93.4"), "{e}");
+    assert!(
+        e.message
+            .contains("expected `0.93.3.yaml` for version 0.93.3, found `0.93.4.yaml`"),
+        "{e}"
+    );
+}
+
+/// Regression: `foo.yaml` holding 0.93.3, and `0.93.3-rc1.yaml` /
+/// `0.93.3+build.1.yaml` holding those versions, were accepted; the docs
+/// say a lane file is `<MAJOR.MINOR.PATCH>.yaml`.
+#[test]
+fn a_lane_file_is_named_for_a_release_version_and_nothing_else() {
+    let e = err("lanes/foo.yaml", GOOD);
+    assert!(e.message.contains("expected `0.93.3.yaml`"), "{e}");
+    for suffixed in ["0.93.3-rc1", "0.93.3+build.1"] {
+        let text = GOOD.replace("version: \"0.93.3\"", &format!("version: \"{suffixed}\""));
+        assert_ne!(text, GOOD, "the test lane names its version");
+        let e = err(&format!("lanes/{suffixed}.yaml"), &text);
+        assert_eq!(e.path.as_deref(), Some("version"), "{e}");
+        assert!(e.message.contains("without a pre-release"), "{e}");
+    }
 }
 
 #[test]

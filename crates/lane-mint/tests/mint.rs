@@ -61,7 +61,7 @@ fn the_run_store_survives_reopening_and_counts_submissions() {
 /// A lane of one cell on L4, one repeat.
 fn one_slot_lane() -> lane_file::LaneFile {
     lane_file::parse(
-        "lane.yaml",
+        "0.93.3.yaml",
         "version: \"0.93.3\"\nupstream: {repo: ./up}\nbase: v0.93.2\nmint:\n  gpus: [L4]\n  cold_repeats: 1\n  cells:\n    - name: sdxl\n      recipe: dynamo\n      command: [mint]\n",
     )
     .unwrap()

@@ -11,7 +11,7 @@ use lane_core::{MintStatus, Progress, SlotSummary, Summary};
 use super::*;
 use crate::Exit;
 
-const PROBE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../lanes/probe.yaml");
+const PROBE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../lanes/0.0.0.yaml");
 
 fn request(out: &Path) -> MintRequest {
     MintRequest {

@@ -28,7 +28,7 @@ fn h200_run() -> String {
 /// The probe lane those results are of, with PRs to post to: a lane file
 /// in `dir`, named after its version as lane files are.
 fn probe_lane_posting(dir: &std::path::Path) -> String {
-    let probe = std::fs::read_to_string(format!("{ROOT}/lanes/probe.yaml")).unwrap();
+    let probe = std::fs::read_to_string(format!("{ROOT}/lanes/0.0.0.yaml")).unwrap();
     let path = dir.join("lanes/0.0.0.yaml");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(
@@ -42,7 +42,7 @@ fn probe_lane_posting(dir: &std::path::Path) -> String {
 /// `lane report` on the real H200 lane against the same rig minted
 /// without the device's cubin adaptation (its baseline), in `dir`.
 pub(crate) fn run(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
-    let lane_file = format!("{ROOT}/lanes/probe.yaml");
+    let lane_file = format!("{ROOT}/lanes/0.0.0.yaml");
     let results = h200_run();
     let baseline = format!("{ROOT}/tests/data/gw-0.93.3-h200/h200-run-unshimmed-gw/results");
     let mut args = vec![
@@ -146,7 +146,7 @@ fn post_without_credentials_fails_without_posting() {
 #[test]
 fn report_renders_the_real_h200_run_lane_mint_gathered() {
     let dir = tempfile::tempdir().unwrap();
-    let lane_file = format!("{ROOT}/lanes/probe.yaml");
+    let lane_file = format!("{ROOT}/lanes/0.0.0.yaml");
     let results = format!("{ROOT}/tests/data/gw-0.93.3-h200/h200-run/results");
     let o = lane(
         dir.path(),

@@ -57,10 +57,12 @@ pub enum DryRun {
         /// The mint ids.
         mints: Vec<String>,
     },
-    /// The Jobs that would be created, as YAML.
+    /// The Jobs that would be created.
     Jobs {
-        /// The YAML.
+        /// As multi-document YAML (`kubectl apply -f` takes it).
         yaml: String,
+        /// As one JSON document, a `v1` `List` of the Jobs (`--json`).
+        json: serde_json::Value,
         /// What the YAML leaves out, in words.
         notes: Vec<String>,
     },

@@ -75,6 +75,27 @@ enum Command {
     Demo(cmd::demo::Args),
 }
 
+impl Command {
+    /// Whether the command was asked for `--json`.
+    fn json(&self) -> bool {
+        match self {
+            Command::Cut(a) => a.json,
+            Command::Guard(a) => a.json,
+            Command::Ledger(a) => a.json,
+            Command::Diff(a) => a.json,
+            Command::Wheel(a) => a.json,
+            Command::Publish(a) => a.json,
+            Command::Report(a) => a.json,
+            Command::Mint(a) => a.json,
+            Command::Status(a) => a.json,
+            #[cfg(feature = "kube")]
+            Command::Cancel(a) => a.json,
+            Command::Agent(a) => a.json,
+            _ => false,
+        }
+    }
+}
+
 fn install_tracing() {
     use tracing_subscriber::EnvFilter;
     let filter = EnvFilter::try_from_env("LANE_LOG").unwrap_or_else(|_| EnvFilter::new("warn"));
@@ -103,6 +124,7 @@ fn main() -> ExitCode {
         }
     };
     install_tracing();
+    let json = cli.command.json();
     let result = match cli.command {
         Command::Cut(args) => cmd::cut::run(args),
         Command::Guard(args) => cmd::guard::run(args),
@@ -125,8 +147,19 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::from(Exit::Ok.code()),
         Err(err) => {
-            eprintln!("error: {}", message(&err));
-            ExitCode::from(err.exit().code())
+            let text = message(&err);
+            let code = err.exit().code();
+            eprintln!("error: {text}");
+            if json && !output::printed_json() {
+                // `--json` always prints one document: here, the error's.
+                let _ = output::print_json(&output::ErrorDocument {
+                    error: output::ErrorBody {
+                        message: &text,
+                        exit: code,
+                    },
+                });
+            }
+            ExitCode::from(code)
         }
     }
 }

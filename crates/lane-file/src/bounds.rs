@@ -242,7 +242,7 @@ mod tests {
         let huge = format!(
             "a: &h \"{}\"\nb: [{}]\n",
             "x".repeat(900_000),
-            vec!["*h"; 3].join(", ")
+            ["*h"; 3].join(", ")
         );
         let e = check(&huge).unwrap_err();
         assert!(e.message.contains("repeat more than"), "{}", e.message);

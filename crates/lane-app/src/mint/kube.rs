@@ -285,8 +285,14 @@ impl Backend for KubeBackend {
 
     fn dry_run(&mut self, loaded: &LoadedLane, request: &MintRequest) -> Result<DryRun, AppError> {
         let p = prepare(loaded, request)?;
+        let jobs = p
+            .mints
+            .iter()
+            .map(|m| lane_kube::job_for(m, &p.cfg))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(DryRun::Jobs {
             yaml: lane_kube::jobs_yaml(&p.mints, &p.cfg)?,
+            json: serde_json::json!({"apiVersion": "v1", "kind": "List", "items": jobs}),
             notes: p.notes,
         })
     }

@@ -183,9 +183,16 @@ fn print_dry_run(dry: &DryRun, json: bool) -> Result<(), AppError> {
                 println!("  {m}");
             }
         }
-        DryRun::Jobs { yaml, notes } => {
+        DryRun::Jobs {
+            yaml,
+            json: list,
+            notes,
+        } => {
             for n in notes {
                 eprintln!("{n}");
+            }
+            if json {
+                return print_json(list);
             }
             print!("{yaml}");
         }

@@ -158,6 +158,46 @@ fn a_missing_lane_exits_3() {
     assert!(stderr(&o).contains("no lane file lanes/9.9.9.yaml"));
 }
 
+/// Regression: a command asked for `--json` printed nothing on stdout when
+/// it failed. It prints one JSON document, the error's, with its exit code.
+#[test]
+fn a_failing_command_under_json_prints_one_json_document() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["cut", "9.9.9", "--json"][..],
+        &["status", "9.9.9", "--json"],
+        &["guard", "9.9.9", "--json"],
+        &["mint", "9.9.9", "--json"],
+        &["report", "9.9.9", "--json"],
+        &["wheel", "9.9.9", "--json"],
+    ] {
+        let o = lane(dir.path(), args);
+        assert_eq!(code(&o), 3, "{args:?}: {}", stderr(&o));
+        let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| {
+            panic!(
+                "{args:?}: stdout is not one JSON document ({e}): {}",
+                stdout(&o)
+            )
+        });
+        assert_eq!(doc["error"]["exit"], 3, "{args:?}");
+        assert!(
+            doc["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("no lane file lanes/9.9.9.yaml"),
+            "{args:?}: {doc}"
+        );
+    }
+    // A command that printed its document before failing prints no second one.
+    let o = lane(dir.path(), &["ledger", "gone.json", "--json"]);
+    assert_eq!(code(&o), 3);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one document");
+    assert!(
+        doc.get("mints").is_some() && doc.get("error").is_none(),
+        "{doc}"
+    );
+}
+
 #[test]
 fn schema_prints_the_kept_schema() {
     let o = lane(Path::new(ROOT), &["schema"]);

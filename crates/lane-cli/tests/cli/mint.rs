@@ -273,6 +273,27 @@ fn the_kube_backend_dry_run_prints_one_job_per_mint_and_creates_nothing() {
     assert_eq!(yaml.matches("kind: Job").count(), 4, "{yaml}");
     assert!(yaml.contains("lane.dev/mint-id: 0.93.3/cell00/L4/r1/a1"));
     assert!(!d.path().join("out").exists());
+    // Regression: `--dry-run --json` printed YAML. It prints one JSON
+    // document: a `v1` List of the same Jobs.
+    let o = lane(
+        d.path(),
+        &[
+            "mint",
+            "0.93.3",
+            "--backend",
+            "kube",
+            "--kube-config",
+            "kube.yaml",
+            "--dry-run",
+            "--json",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let list: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON document");
+    assert_eq!(list["kind"], "List");
+    let items = list["items"].as_array().unwrap();
+    assert_eq!(items.len(), 4);
+    assert!(items.iter().all(|j| j["kind"] == "Job"));
     // A credential in storeEnv would be plain text in every Job: refused,
     // named, and its value never printed.
     // Regression, too: a `user:password@` in the store's URL or a storeEnv

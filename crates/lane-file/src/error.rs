@@ -47,7 +47,7 @@ impl LaneFileError {
         let message = if message.contains("EOF while parsing") {
             "the file is empty: expected a mapping with `version`, `upstream`, `base`".to_owned()
         } else {
-            message
+            plain(&message)
         };
         LaneFileError {
             file: file.to_owned(),
@@ -59,6 +59,40 @@ impl LaneFileError {
     }
 }
 
+/// serde's words in plain ones, and never the foreign value an
+/// "invalid type" quotes: a file that is not a lane file (a `.env`) must
+/// not be echoed. `invalid type: string "GITHUB_TOKEN=…", expected struct
+/// LaneFile` becomes `expected a lane file (a mapping with `version`,
+/// `upstream` and `base`), found a string`.
+fn plain(message: &str) -> String {
+    let Some(rest) = message.strip_prefix("invalid type: ") else {
+        return message.replace("struct LaneFile", "a lane file");
+    };
+    let Some((found, expected)) = rest.rsplit_once(", expected ") else {
+        return message.to_owned();
+    };
+    // `string "…"`, `integer `7``, `map`: the kind, without the value.
+    let kind = found.split([' ', '`', '"']).next().unwrap_or(found);
+    let expected = match expected.strip_prefix("struct ") {
+        Some("LaneFile") => {
+            "a lane file (a mapping with `version`, `upstream` and `base`)".to_owned()
+        }
+        Some(_) => "a mapping".to_owned(),
+        None => match expected {
+            "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number, 0 or more".to_owned(),
+            "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number".to_owned(),
+            "f32" | "f64" => "a number".to_owned(),
+            other => other.to_owned(),
+        },
+    };
+    let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("expected {expected}, found {article} {kind}")
+}
+
 fn split_path(text: &str) -> Option<(&str, &str)> {
     let (head, tail) = text.split_once(": ")?;
     let looks_like_path = !head.is_empty()
@@ -67,6 +101,28 @@ fn split_path(text: &str) -> Option<(&str, &str)> {
             .chars()
             .all(|c| c.is_alphanumeric() || "_-.[]".contains(c));
     looks_like_path.then_some((head, tail))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain;
+
+    #[test]
+    fn an_invalid_type_names_kinds_not_the_foreign_value() {
+        assert_eq!(
+            plain("invalid type: string \"GITHUB_TOKEN=ghp_sekrit\", expected struct LaneFile"),
+            "expected a lane file (a mapping with `version`, `upstream` and `base`), found a string"
+        );
+        assert_eq!(
+            plain("invalid type: integer `7`, expected a sequence"),
+            "expected a sequence, found an integer"
+        );
+        assert_eq!(
+            plain("invalid type: sequence, expected struct Cell"),
+            "expected a mapping, found a sequence"
+        );
+        assert_eq!(plain("unknown field `isue`"), "unknown field `isue`");
+    }
 }
 
 fn lower_first(s: &str) -> String {

@@ -144,7 +144,11 @@ fn wrong_type_names_line_column_and_expectation() {
         &GOOD.replace("  - pr: 515", "  - pr: many"),
     );
     assert_eq!((e.line, e.column), (6, 9), "{e}");
-    assert!(e.to_string().contains("picks[0].pr: invalid type"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("picks[0].pr: expected a whole number, 0 or more, found a string"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -460,4 +464,18 @@ fn values_that_mean_nothing_are_refused_with_their_place() {
     // A replaying cell's label is the one LANE_ variable a cell may set.
     let ok = format!("{head}mint:\n  gpus: [L4]\n  cells:\n    - {{name: c, recipe: dynamo, command: [sh], env: {{LANE_REPLAY: \"1\", PYTHONUNBUFFERED: \"1\"}}}}\n");
     lane_file::parse("lanes/0.93.3.yaml", &ok).unwrap();
+}
+
+/// Regression: `lane mint ./.env` quoted the file's content in its error
+/// (`invalid type: string "GITHUB_TOKEN=ghp_..."`). A file that is not a
+/// lane file is named and described, never echoed.
+#[test]
+fn a_file_that_is_not_a_lane_file_is_never_echoed() {
+    let e = err("0.93.3.yaml", "GITHUB_TOKEN=ghp_NeverEchoMe0123456789\n");
+    let shown = e.to_string();
+    assert!(!shown.contains("ghp_"), "{shown}");
+    assert!(
+        shown.contains("expected a lane file (a mapping with `version`, `upstream` and `base`), found a string"),
+        "{shown}"
+    );
 }

@@ -236,6 +236,29 @@ pub enum AppError {
     Kube(#[from] lane_kube::KubeError),
 }
 
+/// The error and its causes on one line, in plain words, each cause said
+/// once (a library message that already quotes its source does not repeat
+/// it). libgit2's errors say their message without their class and code
+/// numbers (`class=Reference (4); code=NotFound (-3)`).
+pub fn describe(err: &(dyn std::error::Error + 'static)) -> String {
+    fn said(e: &(dyn std::error::Error + 'static)) -> String {
+        match e.downcast_ref::<git2::Error>() {
+            Some(g) => g.message().to_owned(),
+            None => e.to_string(),
+        }
+    }
+    let mut text = said(err);
+    let mut next = err.source();
+    while let Some(cause) = next {
+        let cause_text = said(cause);
+        if !text.contains(&cause_text) {
+            text = format!("{text}: {cause_text}");
+        }
+        next = cause.source();
+    }
+    text
+}
+
 impl AppError {
     /// An invalid input at `at` (a file, and where in it).
     pub fn invalid(at: impl std::fmt::Display, problem: impl std::fmt::Display) -> AppError {
@@ -354,6 +377,48 @@ fn store_exit(s: &lane_store::StoreError) -> Exit {
         S::Conflict { .. } | S::NotFound { .. } => Exit::Precondition,
         S::BadKey { .. } | S::BadLocation { .. } | S::MissingSetting { .. } => Exit::InvalidInput,
         _ => Exit::Failure,
+    }
+}
+
+#[cfg(test)]
+mod describe_tests {
+    use super::{describe, AppError};
+
+    #[test]
+    fn a_cause_the_message_already_quotes_is_said_once() {
+        let io = std::io::Error::other("disk on fire");
+        let e = AppError::io("/out/report.md", io);
+        assert_eq!(describe(&e), "/out/report.md: disk on fire");
+        // A library message that embeds its source keeps it once.
+        let ingest = lane_diff::ingest::IngestError::Io {
+            origin: "cell.tar.gz".into(),
+            source: std::io::Error::other("truncated"),
+        };
+        let said = describe(&AppError::from(ingest));
+        assert_eq!(said.matches("truncated").count(), 1, "{said}");
+    }
+
+    /// Regression: libgit2's `class=Reference (4); code=NotFound (-3)`
+    /// reached people's terminals.
+    #[test]
+    fn libgit2_errors_are_said_in_plain_words() {
+        let repo = tempfile::tempdir().unwrap();
+        let r = git2::Repository::init(repo.path()).unwrap();
+        let err = r.revparse_single("v0.93.2").unwrap_err();
+        assert!(
+            err.to_string().contains("class="),
+            "libgit2 still numbers it: {err}"
+        );
+        let e = AppError::Git(lane_git::GitError::Unresolved {
+            what: "base tag",
+            name: "v0.93.2".into(),
+            source: err,
+        });
+        let said = describe(&e);
+        assert_eq!(
+            said,
+            "cannot resolve base tag `v0.93.2` in the repository: revspec 'v0.93.2' not found"
+        );
     }
 }
 

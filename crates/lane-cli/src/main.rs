@@ -16,21 +16,6 @@ use std::process::ExitCode;
 
 use lane_app::Exit;
 
-/// The error and its causes on one line, each cause said once (a library
-/// message that already quotes its source does not repeat it).
-fn message(err: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = err.to_string();
-    let mut next = err.source();
-    while let Some(cause) = next {
-        let said = cause.to_string();
-        if !text.contains(&said) {
-            text = format!("{text}: {said}");
-        }
-        next = cause.source();
-    }
-    text
-}
-
 /// lane: cut patch-release lanes, prove them on GPU mints, post the numbers.
 #[derive(Debug, Parser)]
 #[command(name = "lane", version, about, long_about = None)]
@@ -147,7 +132,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::from(Exit::Ok.code()),
         Err(err) => {
-            let text = message(&err);
+            let text = lane_app::describe(&err);
             let code = err.exit().code();
             eprintln!("error: {text}");
             if json && !output::printed_json() {
@@ -161,24 +146,5 @@ fn main() -> ExitCode {
             }
             ExitCode::from(code)
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::message;
-
-    #[test]
-    fn a_cause_the_message_already_quotes_is_said_once() {
-        let io = std::io::Error::other("disk on fire");
-        let e = lane_app::AppError::io("/out/report.md", io);
-        assert_eq!(message(&e), "/out/report.md: disk on fire");
-        // A library message that embeds its source keeps it once.
-        let ingest = lane_diff::ingest::IngestError::Io {
-            origin: "cell.tar.gz".into(),
-            source: std::io::Error::other("truncated"),
-        };
-        let said = message(&lane_app::AppError::from(ingest));
-        assert_eq!(said.matches("truncated").count(), 1, "{said}");
     }
 }

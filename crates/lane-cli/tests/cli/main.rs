@@ -8,6 +8,7 @@ mod kube;
 mod ledger;
 mod mint;
 mod report;
+mod secrets;
 mod wheel;
 
 use std::path::Path;

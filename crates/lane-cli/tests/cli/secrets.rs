@@ -1,0 +1,133 @@
+//! Planted secrets never reach output: every command runs with lane's
+//! credentials in its environment (and a password in a URL it is given),
+//! with every log on (`LANE_LOG=trace`), and neither stdout nor stderr
+//! holds any of them, whether the command succeeds or refuses.
+
+use std::process::{Command, Output};
+
+use super::wheel::cut_lane;
+use super::ROOT;
+
+/// What is planted, and where.
+const PLANTED: [(&str, &str); 7] = [
+    ("GITHUB_TOKEN", "ghp_PlantedGithubToken0123456789"),
+    ("GH_TOKEN", "ghp_PlantedGhToken0123456789"),
+    ("AWS_ACCESS_KEY_ID", "AKIAPLANTEDKEYID0000"),
+    ("AWS_SECRET_ACCESS_KEY", "planted-aws-secret-key-0123"),
+    ("AWS_SESSION_TOKEN", "planted-aws-session-token-0123"),
+    ("LANE_INDEX_TOKEN", "pypi-PlantedIndexToken0123456789"),
+    ("LANE_GITHUB_APP_KEY", "-----BEGIN PLANTED KEY-----"),
+];
+const URL_PASSWORD: &str = "planted-url-password-0123";
+
+fn run(dir: &std::path::Path, args: &[&str]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_lane"));
+    c.args(args)
+        .current_dir(dir)
+        .env("LANE_LOG", "trace")
+        .env("NO_COLOR", "1")
+        .env("GITHUB_API_URL", "http://127.0.0.1:1")
+        .env("LANE_S3_ENDPOINT", "http://127.0.0.1:1");
+    for (k, v) in PLANTED {
+        c.env(k, v);
+    }
+    c.output().expect("the lane binary runs")
+}
+
+#[test]
+fn no_command_prints_a_planted_secret_even_with_every_log_on() {
+    let lane = cut_lane();
+    let d = lane.path();
+    std::fs::write(
+        d.join("kube.yaml"),
+        "laneImage: lane:test\nmintImage: mint:test\nstore: s3://lanes/ci\n",
+    )
+    .unwrap();
+    let index = format!("https://ci:{URL_PASSWORD}@127.0.0.1:1/legacy/");
+    let store = format!("s3://KEYID:{URL_PASSWORD}@lanes/ci");
+    let h200 = format!("{ROOT}/tests/data/gw-0.93.3-h200/h200-run/results/rig-aot/H200");
+    let (r1, r2) = (format!("{h200}/r1"), format!("{h200}/r2"));
+    let report = format!("{r1}/report.json");
+    let probe = format!("{ROOT}/lanes/0.0.0.yaml");
+    let results = format!("{ROOT}/tests/data/gw-0.93.3-h200/h200-run/results");
+    let sha = "c".repeat(40);
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["cut", "0.93.3", "--dry-run", "--json"],
+        vec!["guard", "0.93.3", "--json"],
+        vec!["wheel", "0.93.3", "--dry-run", "--json"],
+        vec!["wheel", "0.93.3", "--store", &store],
+        vec!["publish", "0.93.3", "--index-url", &index],
+        vec![
+            "publish",
+            "0.93.3",
+            "--index-url",
+            &index,
+            "--force",
+            "--reason",
+            "r",
+        ],
+        vec!["mint", &probe, "--dry-run", "--json"],
+        vec![
+            "mint",
+            &probe,
+            "--backend",
+            "kube",
+            "--kube-config",
+            "kube.yaml",
+            "--dry-run",
+        ],
+        vec![
+            "mint",
+            &probe,
+            "--backend",
+            "kube",
+            "--kube-config",
+            "kube.yaml",
+            "--store",
+            &store,
+            "--dry-run",
+        ],
+        vec!["status", "0.93.3", "--json"],
+        vec![
+            "report",
+            &probe,
+            "--results",
+            &results,
+            "--post",
+            "--dry-run",
+            "--head-sha",
+            &sha,
+        ],
+        vec![
+            "report",
+            &probe,
+            "--results",
+            &results,
+            "--post",
+            "--head-sha",
+            &sha,
+        ],
+        vec!["ledger", &report, "--json"],
+        vec!["diff", &r1, &r2, "--json"],
+        vec!["schema", "summary"],
+    ];
+    for args in &runs {
+        let o = run(d, args);
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        for (name, secret) in PLANTED
+            .iter()
+            .copied()
+            .chain([("a URL's password", URL_PASSWORD)])
+        {
+            assert!(
+                !all.contains(secret),
+                "`lane {}` printed {name}:\n{all}",
+                args.join(" ")
+            );
+        }
+    }
+}

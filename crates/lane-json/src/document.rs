@@ -263,6 +263,16 @@ fn classify(bytes: &[u8], err: serde_json::Error) -> JsonError {
             return found;
         }
     }
+    // Some Windows tools start a file with a UTF-8 byte-order mark; JSON
+    // (RFC 8259 §8.1) must not, and serde's "expected value" does not say why.
+    if line == 1 && bytes.starts_with(b"\xef\xbb\xbf") {
+        return JsonError::Syntax {
+            line,
+            column,
+            reason: "the file starts with a byte-order mark (U+FEFF), which JSON does not allow: save it as UTF-8 without one".into(),
+            source: err,
+        };
+    }
     JsonError::Syntax {
         line,
         column,
@@ -547,6 +557,19 @@ pub fn string(node: &Node, path: &JsonPath) -> Result<Option<String>, JsonError>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression: a report saved with a byte-order mark said only
+    /// "invalid JSON at line 1, column 1: expected value".
+    #[test]
+    fn a_byte_order_mark_is_named_as_the_cause() {
+        let err = parse_document(b"\xef\xbb\xbf{\"status\": \"minted\"}").unwrap_err();
+        assert!(err.to_string().contains("byte-order mark (U+FEFF)"), "{err}");
+        // Duplicate keys and numbers out of range already say their cause.
+        let dup = parse_document(br#"{"a": 1, "a": 2}"#).unwrap_err();
+        assert!(dup.to_string().contains("duplicate key `a`"), "{dup}");
+        let big = parse_document(br#"{"a": 1e400}"#).unwrap_err();
+        assert!(big.to_string().contains("number out of range"), "{big}");
+    }
 
     #[test]
     fn keeps_document_order_and_refuses_duplicate_keys() {

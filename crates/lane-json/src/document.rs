@@ -563,7 +563,10 @@ mod tests {
     #[test]
     fn a_byte_order_mark_is_named_as_the_cause() {
         let err = parse_document(b"\xef\xbb\xbf{\"status\": \"minted\"}").unwrap_err();
-        assert!(err.to_string().contains("byte-order mark (U+FEFF)"), "{err}");
+        assert!(
+            err.to_string().contains("byte-order mark (U+FEFF)"),
+            "{err}"
+        );
         // Duplicate keys and numbers out of range already say their cause.
         let dup = parse_document(br#"{"a": 1, "a": 2}"#).unwrap_err();
         assert!(dup.to_string().contains("duplicate key `a`"), "{dup}");

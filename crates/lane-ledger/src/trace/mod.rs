@@ -280,7 +280,12 @@ pub fn parse_trace<R: BufRead>(
                 let end = run.next_line.map_or(len, |advance| start + advance);
                 state.payload_run(run.newlines);
                 if state.collecting {
-                    state.collect(&buf[start..end], run.next_line.is_some());
+                    // The payload is complete when a record line follows; a
+                    // blank line (or one not in this buffer yet) may sit
+                    // inside it: the next record line flushes it then.
+                    let complete = run.next_line.is_some()
+                        && buf.get(end).is_some_and(|b| !matches!(b, b'\n' | b'\r'));
+                    state.collect(&buf[start..end], complete);
                 }
                 in_skip = run.next_line.is_none() && !run.ended_on_newline;
                 start = end;
@@ -422,6 +427,13 @@ impl<'o> Scanner<'o> {
     fn line(&mut self, raw: &[u8]) {
         self.metrics.lines += 1;
         let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+        if line.is_empty() && self.collecting {
+            // A blank line inside a payload (a log damaged on its way) is
+            // skipped and said; the record around it is kept.
+            let n = self.metrics.lines;
+            self.skip(n, || "blank line".to_owned());
+            return;
+        }
         if line.first() == Some(&b'\t') {
             self.metrics.payload_lines += 1;
             if self.collecting {

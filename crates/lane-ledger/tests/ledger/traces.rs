@@ -111,6 +111,47 @@ fn garbage_lines_between_good_ones_are_counted_and_skipped() {
     );
 }
 
+/// Regression: a TORCH_TRACE with 2 % blank lines (inside chromium-event
+/// payloads too) lost its whole compile partition. Blank lines are skipped
+/// and counted; every record around them is kept, whatever the buffer size.
+#[test]
+fn blank_lines_inside_payloads_lose_nothing_but_themselves() {
+    let log = String::from_utf8(trace_log()).unwrap();
+    let clean = parse(log.as_bytes());
+    let mut damaged = String::new();
+    let mut blanks = 0;
+    for (i, line) in log.lines().enumerate() {
+        damaged.push_str(line);
+        damaged.push('\n');
+        if i % 50 == 7 {
+            damaged.push('\n');
+            blanks += 1;
+        }
+    }
+    for cap in [64, 4096, 1 << 20] {
+        let m = parse_trace(
+            std::io::BufReader::with_capacity(cap, damaged.as_bytes()),
+            &TraceOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(m.skipped_lines, blanks, "capacity {cap}");
+        assert_eq!(m.spans, clean.spans, "capacity {cap}");
+        assert_eq!(m.record_lines, clean.record_lines, "capacity {cap}");
+        let b = from_trace("damaged", &m);
+        let want = from_trace("damaged", &clean);
+        assert_eq!(
+            b.compile_partition, want.compile_partition,
+            "capacity {cap}: the compile partition survives"
+        );
+        let f = b
+            .findings
+            .iter()
+            .find(|f| f.kind == FindingKind::TraceLinesSkipped)
+            .unwrap();
+        assert!(f.message.contains("blank line"), "{}", f.message);
+    }
+}
+
 #[test]
 fn truncated_trace_counts_unclosed_spans() {
     let log = trace_log();

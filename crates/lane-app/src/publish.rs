@@ -37,13 +37,18 @@ pub struct PublishRequest {
     pub force: bool,
     /// Why `force` was used; recorded in the publish record.
     pub reason: Option<String>,
+    /// Check everything (the gate, the staged wheel, its re-verification),
+    /// upload nothing and keep no record.
+    pub dry_run: bool,
 }
 
 /// What `lane publish` did.
 #[derive(Debug)]
 pub struct PublishOutcome {
-    /// The record kept in the store.
+    /// The record kept in the store (a dry run: the record it would keep).
     pub record: PublishRecord,
+    /// A dry run: nothing was uploaded and no record kept.
+    pub dry_run: bool,
     /// Where: `<store>/<key>`.
     pub at: String,
 }
@@ -170,12 +175,14 @@ pub fn publish(request: &PublishRequest) -> Result<PublishOutcome, AppError> {
     }
 
     let verified = lane_wheel::reverify(&repo, &manifest, &wheel)?;
-    let target = IndexTarget {
-        upload_url: request.index_url.clone(),
-        username: request.index_user.clone(),
-        token,
-    };
-    lane_wheel::index::upload(&target, &verified, &wheel)?;
+    if !request.dry_run {
+        let target = IndexTarget {
+            upload_url: request.index_url.clone(),
+            username: request.index_user.clone(),
+            token,
+        };
+        lane_wheel::index::upload(&target, &verified, &wheel)?;
+    }
     let record = PublishRecord {
         lane: lane.clone(),
         commit: commit.clone(),
@@ -188,12 +195,15 @@ pub fn publish(request: &PublishRequest) -> Result<PublishOutcome, AppError> {
         forced: !green,
         reason: if green { None } else { reason },
     };
-    let json = serde_json::to_vec_pretty(&record).map_err(AppError::Json)?;
-    store
-        .put_atomic(&record_key, Content::Bytes(&json))
-        .map_err(kept)?;
+    if !request.dry_run {
+        let json = serde_json::to_vec_pretty(&record).map_err(AppError::Json)?;
+        store
+            .put_atomic(&record_key, Content::Bytes(&json))
+            .map_err(kept)?;
+    }
     Ok(PublishOutcome {
         record,
+        dry_run: request.dry_run,
         at: format!("{}/{record_key}", store.location()),
     })
 }

@@ -40,6 +40,10 @@ pub struct Args {
     /// Print the publish record as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Check everything (the gate, the staged wheel, its re-verification
+    /// against the lane tree) and upload nothing, keep no record.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// Runs `lane publish`.
@@ -58,10 +62,18 @@ pub fn run(args: Args) -> Result<(), AppError> {
         results: args.results,
         force: args.force,
         reason: args.reason,
+        dry_run: args.dry_run,
     })?;
     let record = &outcome.record;
     if args.json {
         return print_json(record);
+    }
+    if outcome.dry_run {
+        println!(
+            "would publish {} to {} (dry run: nothing uploaded, no record kept)",
+            record.wheel, record.index_url
+        );
+        return Ok(());
     }
     println!("published {} to {}", record.wheel, record.index_url);
     if record.forced {

@@ -292,6 +292,30 @@ fn wheel_stages_in_s3_with_a_presigned_url_and_green_results_publish() {
         ("LANE_INDEX_URL", index.as_str()),
         ("LANE_INDEX_TOKEN", TOKEN),
     ]);
+    // A dry run checks everything and uploads nothing, keeps no record:
+    // the index does not list the wheel after it, and the real publish
+    // after it finds no record of an earlier one.
+    let o = lane_with(
+        d,
+        &["publish", "0.93.3", "--store", "s3://lanes/ci", "--dry-run"],
+        &env,
+    );
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("would publish gen_worker-0.93.3-py3-none-any.whl"),
+        "{}",
+        stdout(&o)
+    );
+    let listed = |port: u16| {
+        ureq::get(format!("http://127.0.0.1:{port}/packages/"))
+            .call()
+            .map(|mut r| r.body_mut().read_to_string().unwrap_or_default())
+            .unwrap_or_default()
+    };
+    assert!(
+        !listed(iport).contains("gen_worker-0.93.3"),
+        "the dry run uploaded"
+    );
     let o = lane_with(d, &["publish", "0.93.3", "--store", "s3://lanes/ci"], &env);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     let text = stdout(&o) + &stderr(&o);
@@ -301,6 +325,10 @@ fn wheel_stages_in_s3_with_a_presigned_url_and_green_results_publish() {
     );
     assert!(!text.contains(TOKEN) && !text.contains(S3_SECRET), "{text}");
     assert!(!text.contains("forced"), "{text}");
+    assert!(
+        listed(iport).contains("gen_worker-0.93.3"),
+        "the index lists what was published (the check above can see it)"
+    );
     assert_installs(d, iport);
 }
 

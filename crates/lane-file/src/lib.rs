@@ -49,8 +49,21 @@ pub fn parse(file: &str, text: &str) -> Result<LaneFile, LaneFileError> {
         path: None,
         message: format!("refused before parsing: {}", c.message),
     })?;
-    let lane: LaneFile =
-        serde_yaml::from_str(text).map_err(|e| LaneFileError::from_yaml(file, &e))?;
+    let lane: LaneFile = serde_yaml::from_str(text).map_err(|e| {
+        let mut err = LaneFileError::from_yaml(file, &e);
+        // serde_yaml puts a duplicate key at the start of its mapping: point
+        // at the duplicate itself.
+        if let Some(key) = err
+            .message
+            .strip_prefix("duplicate field `")
+            .and_then(|m| m.split('`').next())
+        {
+            if let Some((line, column)) = locate::second_key(text, key, err.line, err.column) {
+                (err.line, err.column) = (line, column);
+            }
+        }
+        err
+    })?;
     validate(file, text, &lane)?;
     Ok(lane)
 }

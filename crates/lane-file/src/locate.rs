@@ -58,3 +58,63 @@ mod tests {
         assert_eq!(locate(t, "nothing", None), (1, 1));
     }
 }
+
+/// The line and column of the second `key:` of the mapping that starts at
+/// `line`:`column` (1-based): where a duplicate key really is.
+pub(crate) fn second_key(
+    text: &str,
+    key: &str,
+    line: usize,
+    column: usize,
+) -> Option<(usize, usize)> {
+    let indent = column.saturating_sub(1);
+    let mut seen = 0;
+    for (i, raw) in text.lines().enumerate().skip(line.saturating_sub(1)) {
+        let body = raw.trim_start_matches(' ');
+        if body.is_empty() || body.starts_with('#') {
+            continue;
+        }
+        let at = raw.len() - body.len();
+        // The mapping's first key may follow a list item's `- `.
+        let (at, body) = match body.strip_prefix("- ") {
+            Some(rest) if i + 1 == line => (at + 2, rest.trim_start_matches(' ')),
+            _ => (at, body),
+        };
+        if at < indent && i + 1 > line {
+            break;
+        }
+        if at == indent {
+            let name = body
+                .split(':')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_matches(['"', '\'']);
+            if name == key
+                && body[name.len()..]
+                    .trim_start_matches(['"', '\''])
+                    .starts_with(':')
+            {
+                seen += 1;
+                if seen == 2 {
+                    return Some((i + 1, at + 1));
+                }
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod second_key_tests {
+    use super::second_key;
+
+    #[test]
+    fn the_second_key_of_a_mapping_is_found_at_its_own_line() {
+        let text = "version: \"0.93.3\"\nbase: a\npicks:\n  - pr: 1\n    pr: 2\nbase: b\n";
+        assert_eq!(second_key(text, "base", 1, 1), Some((6, 1)));
+        // Inside a list item, at the item's own indentation.
+        assert_eq!(second_key(text, "pr", 4, 5), Some((5, 5)));
+        assert_eq!(second_key(text, "title", 1, 1), None);
+    }
+}

@@ -479,3 +479,13 @@ fn a_file_that_is_not_a_lane_file_is_never_echoed() {
         "{shown}"
     );
 }
+
+/// Regression: a duplicate `base:` was reported at the start of its
+/// mapping (1:1), not where the duplicate is.
+#[test]
+fn a_duplicate_key_points_at_the_duplicate() {
+    let text = format!("{GOOD}base: v0.93.1\n");
+    let e = err("lanes/0.93.3.yaml", &text);
+    assert!(e.message.contains("duplicate field `base`"), "{e}");
+    assert_eq!((e.line, e.column), (text.lines().count(), 1), "{e}");
+}

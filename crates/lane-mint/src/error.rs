@@ -26,6 +26,16 @@ pub enum MintError {
         #[source]
         source: std::io::Error,
     },
+    /// The run store's schema could not be brought to this lane's: it is
+    /// from a newer lane, or its migration failed.
+    #[error("run store {}: its schema is not one this lane can use", .path.display())]
+    StoreSchema {
+        /// The store.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: rusqlite_migration::Error,
+    },
     /// The run store failed.
     #[error("run store {}", .path.display())]
     Store {

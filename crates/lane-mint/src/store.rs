@@ -35,13 +35,15 @@ impl MintState {
             MintState::Gathered => "gathered",
         }
     }
-    fn parse(s: &str) -> MintState {
-        match s {
+    /// The state a row names; `None` for one this lane does not know.
+    fn parse(s: &str) -> Option<MintState> {
+        Some(match s {
+            "planned" => MintState::Planned,
             "submitted" => MintState::Submitted,
             "finished" => MintState::Finished,
             "gathered" => MintState::Gathered,
-            _ => MintState::Planned,
-        }
+            _ => return None,
+        })
     }
 }
 
@@ -79,6 +81,29 @@ fn now() -> f64 {
         .unwrap_or(0.0)
 }
 
+/// The run store's schema, one step per lane release that changed it; the
+/// version is SQLite's `user_version`. Step 1 is the schema every store
+/// before versioning had (`IF NOT EXISTS`: such a store is adopted as is).
+/// A store from a newer lane (a higher version) is refused, not guessed at.
+fn migrations() -> rusqlite_migration::Migrations<'static> {
+    rusqlite_migration::Migrations::new(vec![rusqlite_migration::M::up(
+        "CREATE TABLE IF NOT EXISTS mints (
+            id TEXT PRIMARY KEY,
+            slot TEXT NOT NULL,
+            lane TEXT NOT NULL, cell TEXT NOT NULL, gpu TEXT NOT NULL,
+            repeat INTEGER NOT NULL, attempt INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            pid INTEGER, mint_dir TEXT,
+            outcome TEXT, reason TEXT, wall_s REAL, retry_after REAL,
+            result TEXT, updated_at REAL NOT NULL
+         );
+         CREATE TABLE IF NOT EXISTS events (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            at REAL NOT NULL, mint_id TEXT NOT NULL, kind TEXT NOT NULL, detail TEXT
+         );",
+    )])
+}
+
 impl RunStore {
     /// Opens (or creates) the store at `path`.
     pub fn open(path: &Path) -> Result<RunStore, MintError> {
@@ -92,30 +117,19 @@ impl RunStore {
             path: path.to_owned(),
             source,
         };
-        let conn = Connection::open(path).map_err(db)?;
+        let mut conn = Connection::open(path).map_err(db)?;
         conn.busy_timeout(std::time::Duration::from_secs(10))
             .map_err(db)?;
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(db)?;
         conn.pragma_update(None, "synchronous", "FULL")
             .map_err(db)?;
-        conn.execute_batch(
-            "CREATE TABLE IF NOT EXISTS mints (
-                id TEXT PRIMARY KEY,
-                slot TEXT NOT NULL,
-                lane TEXT NOT NULL, cell TEXT NOT NULL, gpu TEXT NOT NULL,
-                repeat INTEGER NOT NULL, attempt INTEGER NOT NULL,
-                state TEXT NOT NULL,
-                pid INTEGER, mint_dir TEXT,
-                outcome TEXT, reason TEXT, wall_s REAL, retry_after REAL,
-                result TEXT, updated_at REAL NOT NULL
-             );
-             CREATE TABLE IF NOT EXISTS events (
-                seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                at REAL NOT NULL, mint_id TEXT NOT NULL, kind TEXT NOT NULL, detail TEXT
-             );",
-        )
-        .map_err(db)?;
+        migrations()
+            .to_latest(&mut conn)
+            .map_err(|source| MintError::StoreSchema {
+                path: path.to_owned(),
+                source,
+            })?;
         Ok(RunStore {
             conn,
             path: path.to_owned(),
@@ -244,6 +258,21 @@ impl RunStore {
         let rows = stmt
             .query_map([], |r| {
                 let outcome: Option<String> = r.get(8)?;
+                // A state or status this lane does not know (a store written
+                // by another lane) is an error, never read as `planned`.
+                let unknown = |column: usize, value: &str| {
+                    rusqlite::Error::FromSqlConversionFailure(
+                        column,
+                        rusqlite::types::Type::Text,
+                        format!("`{value}` is not a state or status this lane knows").into(),
+                    )
+                };
+                let state: String = r.get(5)?;
+                let state = MintState::parse(&state).ok_or_else(|| unknown(5, &state))?;
+                let outcome = match outcome {
+                    None => None,
+                    Some(o) => Some(MintStatus::parse(&o).ok_or_else(|| unknown(8, &o))?),
+                };
                 Ok(MintRow {
                     id: MintId {
                         lane: r.get(0)?,
@@ -252,10 +281,10 @@ impl RunStore {
                         repeat: r.get(3)?,
                         attempt: r.get(4)?,
                     },
-                    state: MintState::parse(&r.get::<_, String>(5)?),
+                    state,
                     pid: r.get(6)?,
                     mint_dir: r.get::<_, Option<String>>(7)?.map(PathBuf::from),
-                    outcome: outcome.and_then(|o| MintStatus::parse(&o)),
+                    outcome,
                     reason: r.get(9)?,
                     wall_s: r.get(10)?,
                     retry_after: r.get(11)?,

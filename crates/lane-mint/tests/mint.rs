@@ -58,6 +58,66 @@ fn the_run_store_survives_reopening_and_counts_submissions() {
     assert_eq!(s.submissions(&a).unwrap(), 1);
 }
 
+/// Regression: the schema was `CREATE TABLE IF NOT EXISTS` with no
+/// version, and a state lane did not know was read as `planned`. The store
+/// carries its schema version (`user_version`): a store from before it is
+/// adopted, one from a newer lane is refused, and an unknown state or
+/// status is an error naming it.
+#[test]
+fn the_run_store_has_a_schema_version_and_refuses_what_it_does_not_know() {
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("runs.sqlite");
+    {
+        let s = RunStore::open(&path).unwrap();
+        assert!(s.ensure_planned(&sdxl()).unwrap());
+    }
+    let version = |p: &Path| -> i64 {
+        rusqlite::Connection::open(p)
+            .unwrap()
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!(version(&path), 1);
+    // A store an earlier lane wrote (no version yet) is adopted, rows kept.
+    let old = d.path().join("old.sqlite");
+    std::fs::copy(&path, &old).unwrap();
+    rusqlite::Connection::open(&old)
+        .unwrap()
+        .pragma_update(None, "user_version", 0)
+        .unwrap();
+    let s = RunStore::open(&old).unwrap();
+    assert_eq!(s.rows().unwrap().len(), 1);
+    assert_eq!(version(&old), 1);
+    // A newer lane's store is refused, not guessed at.
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .pragma_update(None, "user_version", 7)
+        .unwrap();
+    let e = RunStore::open(&path).err().expect("refused");
+    assert!(
+        e.to_string()
+            .contains("its schema is not one this lane can use"),
+        "{e}"
+    );
+    // An unknown state is an error, never `planned`.
+    rusqlite::Connection::open(&old)
+        .unwrap()
+        .execute("UPDATE mints SET state = 'teleported'", [])
+        .unwrap();
+    let s = RunStore::open(&old).unwrap();
+    let e = s.rows().unwrap_err();
+    let said = format!(
+        "{e}: {}",
+        std::error::Error::source(&e)
+            .map(|c| c.to_string())
+            .unwrap_or_default()
+    );
+    assert!(
+        said.contains("`teleported` is not a state or status this lane knows"),
+        "{said}"
+    );
+}
+
 /// A lane of one cell on L4, one repeat.
 fn one_slot_lane() -> lane_file::LaneFile {
     lane_file::parse(

@@ -103,6 +103,16 @@ fn split_path(text: &str) -> Option<(&str, &str)> {
     looks_like_path.then_some((head, tail))
 }
 
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) if f.is_uppercase() && !c.clone().next().is_some_and(char::is_uppercase) => {
+            f.to_lowercase().chain(c).collect()
+        }
+        _ => s.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::plain;
@@ -122,15 +132,5 @@ mod tests {
             "expected a mapping, found a sequence"
         );
         assert_eq!(plain("unknown field `isue`"), "unknown field `isue`");
-    }
-}
-
-fn lower_first(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) if f.is_uppercase() && !c.clone().next().is_some_and(char::is_uppercase) => {
-            f.to_lowercase().chain(c).collect()
-        }
-        _ => s.to_owned(),
     }
 }

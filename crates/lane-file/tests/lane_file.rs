@@ -349,6 +349,86 @@ fn parsing_arbitrary_text_never_panics() {
     let _ = prop::num::u8::ANY; // keep the prelude import meaningful
 }
 
+/// Every refusal names the file and a place inside it, whatever the text.
+#[test]
+fn every_refusal_names_a_place_inside_the_file() {
+    use proptest::prelude::*;
+    let mut runner = proptest::test_runner::TestRunner::new(proptest::test_runner::Config {
+        cases: 512,
+        ..Default::default()
+    });
+    let mutated = (0..GOOD.len(), any::<u8>(), 0..3u8).prop_map(|(at, byte, how)| {
+        let mut b = GOOD.as_bytes().to_vec();
+        match how {
+            0 => {
+                b.remove(at);
+            }
+            1 => b.insert(at, byte),
+            _ => b[at] = byte,
+        }
+        String::from_utf8_lossy(&b).into_owned()
+    });
+    runner
+        .run(&mutated, |text| {
+            if let Err(e) = parse("lanes/0.93.3.yaml", &text) {
+                let lines = text.lines().count().max(1);
+                prop_assert_eq!(&e.file, "lanes/0.93.3.yaml");
+                prop_assert!(
+                    e.line >= 1 && e.line <= lines + 1,
+                    "{} ({} lines)",
+                    e,
+                    lines
+                );
+                prop_assert!(e.column >= 1, "{}", e);
+                prop_assert!(!e.message.is_empty());
+            }
+            Ok(())
+        })
+        .unwrap();
+}
+
+/// Nesting and aliases past the bounds, in any shape, are refused before
+/// the parser sees them (the parser's time grows with the square of the
+/// depth, and aliases multiply what it builds).
+#[test]
+fn adversarial_nesting_and_aliases_are_refused_before_parsing() {
+    use proptest::prelude::*;
+    let mut runner = proptest::test_runner::TestRunner::new(proptest::test_runner::Config {
+        cases: 64,
+        ..Default::default()
+    });
+    let shapes = (65usize..20_000, 0..4u8).prop_map(|(n, shape)| match shape {
+        0 => format!(
+            "version: \"0.93.3\"\nx: {}{}\n",
+            "[".repeat(n),
+            "]".repeat(n)
+        ),
+        1 => format!(
+            "version: \"0.93.3\"\nx: {}1{}\n",
+            "{a: ".repeat(n),
+            "}".repeat(n)
+        ),
+        2 => {
+            let mut t = String::from("version: \"0.93.3\"\n");
+            for d in 0..n.min(3000) {
+                t.push_str(&format!("{}k{d}:\n", " ".repeat(d)));
+            }
+            t
+        }
+        _ => format!(
+            "version: \"0.93.3\"\nbig: &b [1, 2, 3]\nx: [{}]\n",
+            vec!["*b"; n].join(", ")
+        ),
+    });
+    runner
+        .run(&shapes, |text| {
+            let e = parse("lanes/0.93.3.yaml", &text).unwrap_err();
+            prop_assert!(e.message.starts_with("refused before parsing:"), "{}", e);
+            Ok(())
+        })
+        .unwrap();
+}
+
 #[test]
 fn the_github_repo_comes_from_the_upstream_url_or_the_lane() {
     let text = GOOD.replace(

@@ -422,6 +422,31 @@ fn a_results_slot_is_diffed_as_its_cell_with_lanes_records_left_out() {
     assert!(cell.inputs.skipped_a.is_empty());
 }
 
+/// The second real dynamo pair (`h200-run-session4`): inductor's pad_mm
+/// benchmark flipped the other way (r1 pads). The decision is named with
+/// what it decided on, and the padding kernel only r1 has is put down to it.
+#[test]
+fn real_dynamo_pair_where_the_first_repeat_pads_names_the_decision() {
+    let slot = |r: &str| gw(&format!("h200-run-session4/results/rig-dynamo/H200/{r}"));
+    let r = diff(&slot("r1"), &slot("r2"));
+    let json = serde_json::to_value(&r).unwrap();
+    let decisions = json["decisions"].as_array().unwrap();
+    assert_eq!(decisions.len(), 1, "{}", r.summary);
+    let headline = decisions[0]["headline"].as_str().unwrap();
+    assert!(
+        headline.ends_with(
+            "pad_mm on aten.addmm [2, 128] x [128, 64] x [64]: \"pad\" -> \"do not pad\""
+        ),
+        "{headline}"
+    );
+    let files = json["file_diffs"].to_string();
+    assert!(
+        files.contains("which only A's graph has: the pad_mm decision on aten.addmm (A pads)"),
+        "{}",
+        r.summary
+    );
+}
+
 #[test]
 fn a_truncated_real_cell_is_an_error_naming_the_file() {
     let dir = tempfile::tempdir().unwrap();

@@ -149,8 +149,9 @@ pub fn publish(request: &PublishRequest) -> Result<PublishOutcome, AppError> {
             store.location()
         )));
     }
-    let (manifest, wheel) =
-        lane_wheel::load_staged(store.as_ref(), &lane, &commit).map_err(|e| match e {
+    // The gate decides on the manifest; the wheel is fetched only past it.
+    let manifest =
+        lane_wheel::load_manifest(store.as_ref(), &lane, &commit).map_err(|e| match e {
             lane_wheel::WheelError::Store(lane_store::StoreError::NotFound { key }) => {
                 AppError::Precondition(format!(
                     "no staged wheel for {lane} at {} ({key} is not in {}): run `lane wheel {lane}` first",
@@ -174,6 +175,7 @@ pub fn publish(request: &PublishRequest) -> Result<PublishOutcome, AppError> {
         ));
     }
 
+    let wheel = lane_wheel::load_wheel(store.as_ref(), &lane, &commit, &manifest)?;
     let verified = lane_wheel::reverify(&repo, &manifest, &wheel)?;
     if !request.dry_run {
         let target = IndexTarget {

@@ -548,11 +548,19 @@ pub fn spec_of(job: &Job) -> Option<&str> {
 
 /// Every Job of `mints` as one multi-document YAML stream (`--dry-run`).
 pub fn jobs_yaml(mints: &[MintJob], cfg: &KubeConfig) -> Result<String, JobError> {
+    let jobs = mints
+        .iter()
+        .map(|m| job_for(m, cfg))
+        .collect::<Result<Vec<_>, _>>()?;
+    yaml_of(&jobs)
+}
+
+/// Built Jobs as multi-document YAML.
+pub fn yaml_of(jobs: &[Job]) -> Result<String, JobError> {
     let mut out = String::new();
-    for m in mints {
-        let job = job_for(m, cfg)?;
+    for job in jobs {
         out.push_str("---\n");
-        out.push_str(&serde_yaml::to_string(&job).map_err(JobError::Yaml)?);
+        out.push_str(&serde_yaml::to_string(job).map_err(JobError::Yaml)?);
     }
     Ok(out)
 }

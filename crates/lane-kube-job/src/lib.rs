@@ -19,7 +19,7 @@ pub use config::{
 };
 pub use job::{
     agent_args, id_hash, job_for, job_name, jobs_yaml, label_value, labels_for, lane_selector,
-    pod_failure_policy, run_selector, spec_of, valid_run_id, MintJob, StagedWheel,
+    pod_failure_policy, run_selector, spec_of, valid_run_id, yaml_of, MintJob, StagedWheel,
     ANNOTATION_MINT_ID, ANNOTATION_SPEC, EXIT_FAILED, EXIT_REFUSED, INSTALL_CONTAINER,
     LABEL_ATTEMPT, LABEL_CELL, LABEL_GPU, LABEL_KUEUE_QUEUE, LABEL_LANE, LABEL_MANAGED_BY,
     LABEL_REPEAT, LABEL_RUN, LANE_IN_IMAGE, LANE_IN_POD, MAX_NAME, MINT_CONTAINER, MINT_DIR,

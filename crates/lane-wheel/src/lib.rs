@@ -251,13 +251,33 @@ pub fn load_staged(
     lane: &str,
     commit: &str,
 ) -> Result<(WheelManifest, Vec<u8>), WheelError> {
+    let manifest = load_manifest(store, lane, commit)?;
+    let wheel = load_wheel(store, lane, commit, &manifest)?;
+    Ok((manifest, wheel))
+}
+
+/// Reads the staged manifest of `lane` at `commit` (small: what a gate
+/// decides on before the wheel itself is fetched).
+pub fn load_manifest(
+    store: &dyn ArtifactStore,
+    lane: &str,
+    commit: &str,
+) -> Result<WheelManifest, WheelError> {
     let mkey = manifest_key(lane, commit)?;
     let text = store.get(&mkey)?;
-    let manifest: WheelManifest =
-        serde_json::from_slice(&text).map_err(|source| WheelError::Json {
-            what: mkey.to_string(),
-            source,
-        })?;
+    serde_json::from_slice(&text).map_err(|source| WheelError::Json {
+        what: mkey.to_string(),
+        source,
+    })
+}
+
+/// Reads the wheel `manifest` names, checked against its sha256.
+pub fn load_wheel(
+    store: &dyn ArtifactStore,
+    lane: &str,
+    commit: &str,
+    manifest: &WheelManifest,
+) -> Result<Vec<u8>, WheelError> {
     let wheel = store.get(&lane_key(lane, commit, &manifest.wheel)?)?;
     let sha256 = lane_store::sha256_hex(&wheel);
     if sha256 != manifest.sha256 {
@@ -268,7 +288,7 @@ pub fn load_staged(
             actual: sha256,
         });
     }
-    Ok((manifest, wheel))
+    Ok(wheel)
 }
 
 /// Re-verifies staged wheel bytes against the lane tree at the manifest's commit.

@@ -291,7 +291,7 @@ impl Backend for KubeBackend {
             .map(|m| lane_kube::job_for(m, &p.cfg))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(DryRun::Jobs {
-            yaml: lane_kube::jobs_yaml(&p.mints, &p.cfg)?,
+            yaml: lane_kube::yaml_of(&jobs)?,
             json: serde_json::json!({"apiVersion": "v1", "kind": "List", "items": jobs}),
             notes: p.notes,
         })

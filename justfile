@@ -34,6 +34,17 @@ dist:
     cargo build --profile dist --locked -p lane-cli --no-default-features --features kube,github
     @ls -l target/dist/lane
 
+# lane's image, without a Docker engine: buildah assembles it from Debian's
+# own packages and the dist binary (image/build.sh), then the smoke test runs
+# it as the chart's user and validates the Jobs and CronJob that use it
+# (image/smoke.sh). Installs buildah and umoci with apt-get when missing.
+image: dist tools
+    @command -v buildah >/dev/null && command -v umoci >/dev/null \
+        || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends buildah umoci >/dev/null; }
+    bash image/build.sh target/dist/lane target/image
+    bash image/smoke.sh target/image/lane-$(target/dist/lane --version | awk '{print $2}').oci.tar
+    @ls -l target/image/*.oci.tar
+
 # Test tools from PyPI/npm, installed into .tools/ (idempotent).
 tools:
     @mkdir -p {{tools}}/bin target

@@ -40,6 +40,8 @@ pub struct PublishRequest {
     /// Check everything (the gate, the staged wheel, its re-verification),
     /// upload nothing and keep no record.
     pub dry_run: bool,
+    /// Where `uv` (the uploader) is found or installed.
+    pub tools_dir: PathBuf,
 }
 
 /// What `lane publish` did.
@@ -183,7 +185,8 @@ pub fn publish(request: &PublishRequest) -> Result<PublishOutcome, AppError> {
             username: request.index_user.clone(),
             token,
         };
-        lane_wheel::index::upload(&target, &verified, &wheel)?;
+        let uv = lane_wheel::Uv::locate(&request.tools_dir)?;
+        lane_wheel::index::upload(&uv, &target, &verified, &wheel)?;
     }
     let record = PublishRecord {
         lane: lane.clone(),

@@ -82,11 +82,24 @@ impl Command {
 }
 
 fn install_tracing() {
+    use tracing_subscriber::field::MakeExt as _;
     use tracing_subscriber::EnvFilter;
     let filter = EnvFilter::try_from_env("LANE_LOG").unwrap_or_else(|_| EnvFilter::new("warn"));
     let ansi = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    // Log fields carry foreign words (paths, phase names, remote answers):
+    // every value is written inert, so no foreign byte acts on a terminal.
+    let fields = tracing_subscriber::fmt::format::debug_fn(|w, field, value| {
+        let text = lane_render::escape::terminal(&format!("{value:?}"));
+        if field.name() == "message" {
+            write!(w, "{text}")
+        } else {
+            write!(w, "{field}={text}")
+        }
+    })
+    .delimited(" ");
     tracing_subscriber::fmt()
+        .fmt_fields(fields)
         .with_env_filter(filter)
         .with_ansi(ansi)
         .with_writer(std::io::stderr)
@@ -134,7 +147,8 @@ fn main() -> ExitCode {
         Err(err) => {
             let text = lane_app::describe(&err);
             let code = err.exit().code();
-            eprintln!("error: {text}");
+            // Error texts carry foreign words (paths, remote answers): inert here.
+            eprintln!("error: {}", lane_render::escape::terminal(&text));
             if json && !output::printed_json() {
                 // `--json` always prints one document: here, the error's.
                 let _ = output::print_json(&output::ErrorDocument {

@@ -137,24 +137,16 @@ pub enum WheelError {
         #[source]
         source: serde_json::Error,
     },
-    /// The package index could not be reached.
-    #[error("uploading to {url}: transport failed")]
-    IndexTransport {
-        /// The upload URL.
-        url: String,
-        /// The client's error.
-        #[source]
-        source: Box<ureq::Error>,
-    },
-    /// The package index refused the upload.
-    #[error("uploading to {url}: HTTP {status}: {body}")]
+    /// `uv publish` did not upload the wheel (the index refused it, or could
+    /// not be reached).
+    #[error("uploading to {url}: uv publish {status}: {said}")]
     IndexRefused {
-        /// The upload URL.
+        /// The upload URL (without credentials).
         url: String,
-        /// The HTTP status.
-        status: u16,
-        /// The start of the answer.
-        body: String,
+        /// How `uv publish` ended.
+        status: String,
+        /// Its last words, without the token.
+        said: String,
     },
 }
 

@@ -315,9 +315,6 @@ pub fn reverify(
     )
 }
 
-/// Lower-case hex of `bytes`.
-pub(crate) use lane_core::hex::hex;
-
 /// The default tools folder: `$LANE_TOOLS_DIR`, else `.tools` in `base`.
 pub fn default_tools_dir(base: &Path) -> PathBuf {
     std::env::var_os("LANE_TOOLS_DIR")

@@ -44,6 +44,10 @@ pub struct Args {
     /// against the lane tree) and upload nothing, keep no record.
     #[arg(long)]
     pub dry_run: bool,
+    /// Where `uv` (which uploads) is looked for after PATH, and installed
+    /// when missing.
+    #[arg(long, env = "LANE_TOOLS_DIR", default_value = ".tools")]
+    pub tools_dir: PathBuf,
 }
 
 /// Runs `lane publish`.
@@ -63,6 +67,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
         force: args.force,
         reason: args.reason,
         dry_run: args.dry_run,
+        tools_dir: args.tools_dir,
     })?;
     let record = &outcome.record;
     if args.json {

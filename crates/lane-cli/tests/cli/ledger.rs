@@ -573,3 +573,20 @@ fn noise_flags_that_mean_nothing_are_refused() {
     let o = compare(&["--noise-relative=0.1", "--noise-floor-s=0"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
+
+/// Regression: an error's text went to the terminal raw, so a file name
+/// carrying an escape sequence (an OSC title, a screen clear) acted on the
+/// terminal of whoever ran lane. Every error line is made inert.
+#[test]
+fn regression_an_error_naming_a_foreign_file_name_prints_no_control_byte() {
+    let d = tempfile::tempdir().unwrap();
+    let name = "report\u{1b}]0;owned\u{7}\u{1b}[2J.json";
+    let o = lane(d.path(), &["ledger", name]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        !err.chars().any(|c| c.is_control() && c != '\n'),
+        "a control byte reached stderr: {err:?}"
+    );
+    assert!(err.contains(r"report\u{1b}]0;owned\u{7}"), "{err}");
+}

@@ -187,8 +187,10 @@ fn wheel_stages_locally_and_publish_is_gated_then_forced_with_a_reason() {
         ],
     );
     assert_eq!(code(&o), 1, "{}", stderr(&o));
+    // `uv publish` uploads, and its own words say why the index refused.
+    assert!(stderr(&o).contains("uv publish"), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("HTTP 401") || stderr(&o).contains("HTTP 403"),
+        stderr(&o).contains("401") || stderr(&o).contains("403"),
         "{}",
         stderr(&o)
     );

@@ -129,7 +129,11 @@ fn diff_with(
             add_configs(side, p, limits.max_content_bytes)?;
         }
     }
-    Ok(diff_sides(&side_a, &side_b)?)
+    // The pure diff knows its trees as A and B: name the file the user gave.
+    diff_sides(&side_a, &side_b).map_err(|e| {
+        let path = if e.side() == "A" { a } else { b };
+        invalid(path, e)
+    })
 }
 
 fn invalid(path: &Path, e: impl std::fmt::Display) -> AppError {

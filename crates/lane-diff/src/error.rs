@@ -1,5 +1,17 @@
 //! Why a determinism diff could not be computed.
 
+impl DiffError {
+    /// The tree the error is about: `A` or `B`.
+    pub fn side(&self) -> &'static str {
+        match self {
+            DiffError::DuplicatePath { side, .. }
+            | DiffError::BadFingerprint { side, .. }
+            | DiffError::BadPath { side, .. }
+            | DiffError::EmptyTree { side } => side,
+        }
+    }
+}
+
 /// Why a determinism diff could not be computed.
 #[derive(Debug, thiserror::Error)]
 pub enum DiffError {

@@ -1,0 +1,62 @@
+//! The bounded fuzz suite (see the crate documentation): one module per
+//! parser of foreign input. Every test holds [`serial`] for its whole run:
+//! the peak-counting allocator is one per process, so one input is
+//! measured at a time.
+
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use lane_fuzz::{Bounds, Meter};
+use peak_alloc::PeakAlloc;
+
+#[global_allocator]
+static PEAK: PeakAlloc = PeakAlloc;
+
+mod fuzz {
+    pub mod cells;
+    pub mod lane_files;
+    pub mod reports;
+    pub mod results;
+    pub mod traces;
+}
+
+/// The allocator's counters, for [`lane_fuzz::bounded`].
+pub fn meter() -> Meter {
+    Meter {
+        current: || PEAK.current_usage(),
+        peak: || PEAK.peak_usage(),
+        reset_peak: || PEAK.reset_peak_usage(),
+    }
+}
+
+/// One test at a time (see the module documentation).
+pub fn serial() -> MutexGuard<'static, ()> {
+    static SERIAL: Mutex<()> = Mutex::new(());
+    SERIAL.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The proptest configuration every target uses: [`lane_fuzz::cases`]
+/// inputs, no shrinking beyond a few steps (a violation names its input).
+pub fn config() -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases: lane_fuzz::cases(),
+        max_shrink_iters: 16,
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    }
+}
+
+/// Bounds for a parser that reads its input whole: a hang watchdog and
+/// `base` MiB plus `per_byte` bytes per input byte.
+pub fn bounds(base_mib: usize, per_byte: usize) -> Bounds {
+    Bounds {
+        watchdog: Duration::from_secs(20),
+        base_bytes: base_mib << 20,
+        per_input_byte: per_byte,
+    }
+}
+
+/// A repository file's bytes.
+pub fn seed(rel: &str) -> Vec<u8> {
+    lane_testkit::data::read(lane_testkit::data::path(rel))
+}

@@ -1,0 +1,215 @@
+//! Packed cells and artifact trees: the real H200 cell (`cell.tar.gz`)
+//! with its tar mutated and packed again, and archives built to attack the
+//! reader (members that climb out, links, pipes, duplicates, archives
+//! nested past the limit, members that inflate, a `.pt2` zip of them).
+//! Both sides go through `lane diff`'s own reading (`lane_app::diff_paths`:
+//! the folder and file sources, the spool, both passes): a report, or a
+//! refusal naming the file and the member, within bounds.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use proptest::prelude::*;
+
+use crate::{bounds, config, meter, seed, serial};
+
+const CELL: &str = "gw-0.93.3-h200/aot-pair/r1/cell.tar.gz";
+
+/// The real cell's tar, unpacked once.
+fn real_tar() -> &'static [u8] {
+    static TAR: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    TAR.get_or_init(|| {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&seed(CELL)[..])
+            .read_to_end(&mut out)
+            .expect("the recorded cell unpacks");
+        out
+    })
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+/// One member of a built archive.
+#[derive(Debug, Clone)]
+enum Member {
+    File(String, Vec<u8>),
+    /// A member that inflates: `n` zero bytes (tiny once compressed).
+    Zeros(String, usize),
+    Symlink(String, String),
+    Hardlink(String, String),
+    Fifo(String),
+    Dir(String),
+    /// An archive inside, built from these members (nesting).
+    Nested(String, Vec<Member>),
+}
+
+fn names() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "package/data/aotinductor/model/c6326gic7geitajllmtnnw35ww4r44gdjlflbekifaangmx622jj.wrapper.cpp",
+        "cache/26/d10027f99a68e025bef84a147d87175af312eafb7d924a2c58cde86565967b23.best_config",
+        "package/.data/serialization_id",
+        "../../etc/passwd",
+        "/etc/shadow",
+        "a/../../b",
+        "a//b",
+        "x\u{1b}]0;t\u{7}.py",
+        "dup.json",
+        "dup.json",
+        "",
+        ".",
+    ])
+    .prop_map(str::to_owned)
+}
+
+fn member(depth: u32) -> BoxedStrategy<Member> {
+    let leaf = prop_oneof![
+        (names(), prop::collection::vec(any::<u8>(), 0..300)).prop_map(|(n, b)| Member::File(n, b)),
+        (names(), 0usize..(12 << 20)).prop_map(|(n, z)| Member::Zeros(n, z)),
+        (names(), names()).prop_map(|(n, t)| Member::Symlink(n, t)),
+        (names(), names()).prop_map(|(n, t)| Member::Hardlink(n, t)),
+        names().prop_map(Member::Fifo),
+        names().prop_map(Member::Dir),
+    ];
+    if depth == 0 {
+        return leaf.boxed();
+    }
+    prop_oneof![
+        4 => leaf,
+        1 => (prop::sample::select(vec!["inner.tar.gz", "inner.tar", "inner.pt2"]), prop::collection::vec(member(depth - 1), 0..4))
+            .prop_map(|(n, ms)| Member::Nested(n.to_owned(), ms)),
+    ]
+    .boxed()
+}
+
+/// A tar header whose name is written as given (the `tar` crate's own
+/// path setters refuse names that climb out, which is what is tested).
+fn header(name: &str, kind: tar::EntryType, size: u64, link: Option<&str>) -> tar::Header {
+    let mut h = tar::Header::new_gnu();
+    let raw = &mut h.as_old_mut().name;
+    let bytes = name.as_bytes();
+    let n = bytes.len().min(raw.len());
+    raw[..n].copy_from_slice(&bytes[..n]);
+    if let Some(l) = link {
+        let raw = &mut h.as_old_mut().linkname;
+        let n = l.len().min(raw.len());
+        raw[..n].copy_from_slice(&l.as_bytes()[..n]);
+    }
+    h.set_entry_type(kind);
+    h.set_size(size);
+    h.set_mode(0o644);
+    h.set_cksum();
+    h
+}
+
+fn tar_of(members: &[Member]) -> Vec<u8> {
+    let mut b = tar::Builder::new(Vec::new());
+    for m in members {
+        match m {
+            Member::File(n, data) => {
+                b.append(&header(n, tar::EntryType::Regular, data.len() as u64, None), &data[..])
+            }
+            Member::Zeros(n, z) => b.append(
+                &header(n, tar::EntryType::Regular, *z as u64, None),
+                std::io::repeat(0).take(*z as u64),
+            ),
+            Member::Symlink(n, t) => b.append(&header(n, tar::EntryType::Symlink, 0, Some(t)), &[][..]),
+            Member::Hardlink(n, t) => b.append(&header(n, tar::EntryType::Link, 0, Some(t)), &[][..]),
+            Member::Fifo(n) => b.append(&header(n, tar::EntryType::Fifo, 0, None), &[][..]),
+            Member::Dir(n) => b.append(&header(n, tar::EntryType::Directory, 0, None), &[][..]),
+            Member::Nested(n, inner) => {
+                let data = pack(n, inner);
+                b.append(&header(n, tar::EntryType::Regular, data.len() as u64, None), &data[..])
+            }
+        }
+        .unwrap();
+    }
+    b.into_inner().unwrap()
+}
+
+fn zip_of(members: &[Member]) -> Vec<u8> {
+    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default();
+    for m in members {
+        let (name, data) = match m {
+            Member::File(n, d) => (n.clone(), d.clone()),
+            Member::Zeros(n, size) => (n.clone(), vec![0; *size]),
+            Member::Nested(n, inner) => (n.clone(), pack(n, inner)),
+            Member::Symlink(n, _) | Member::Hardlink(n, _) | Member::Fifo(n) | Member::Dir(n) => {
+                (n.clone(), Vec::new())
+            }
+        };
+        // Duplicate or refused names are the writer's to refuse: skip them.
+        if z.start_file(name, opts).is_ok() {
+            let _ = z.write_all(&data);
+        }
+    }
+    z.finish().unwrap().into_inner()
+}
+
+fn pack(name: &str, members: &[Member]) -> Vec<u8> {
+    if name.ends_with(".pt2") {
+        zip_of(members)
+    } else if name.ends_with(".tar") {
+        tar_of(members)
+    } else {
+        gzip(&tar_of(members))
+    }
+}
+
+/// Diffs the two files as `lane diff` does; a refusal must name the side's
+/// file.
+fn check(name: &str, a: Vec<u8>, b: Vec<u8>) -> Result<(), TestCaseError> {
+    let dir = tempfile::tempdir().unwrap();
+    let (pa, pb) = (dir.path().join("a").join(name), dir.path().join("b").join(name));
+    for (p, bytes) in [(&pa, &a), (&pb, &b)] {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+    let len = a.len() + b.len();
+    let (shown_a, shown_b) = (pa.display().to_string(), pb.display().to_string());
+    let (answer, _) = lane_fuzz::bounded("cell", len, &bounds(160, 8), &meter(), move || {
+        lane_app::diff_paths(Path::new(&pa), Path::new(&pb), 1 << 20)
+            .map(|r| serde_json::to_string(&r).map(|_| ()).unwrap_or(()))
+            .map_err(|e| lane_app::describe(&e))
+    })
+    .map_err(TestCaseError::fail)?;
+    if let Err(text) = answer {
+        prop_assert!(
+            text.contains(&shown_a) || text.contains(&shown_b),
+            "the refused file is not named: {text}"
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn the_real_cell_with_its_tar_mutated_diffs_or_is_refused_naming_the_file(
+        ms in lane_fuzz::mutations(vec![b"ustar\0".to_vec(), vec![0; 512], b"../".to_vec()], 3),
+        packed in any::<bool>(),
+    ) {
+        let _one = serial();
+        let mutated = lane_fuzz::apply(real_tar().to_vec(), &ms);
+        if packed {
+            check("cell.tar.gz", gzip(real_tar()), gzip(&mutated))?;
+        } else {
+            check("cell.tar", real_tar().to_vec(), mutated)?;
+        }
+    }
+
+    #[test]
+    fn attacking_archives_diff_or_are_refused_naming_the_file(
+        a in prop::collection::vec(member(5), 0..8),
+        b in prop::collection::vec(member(5), 0..8),
+        name in prop::sample::select(vec!["cell.tar.gz", "cell.tar", "model.pt2"]),
+    ) {
+        let _one = serial();
+        check(name, pack(name, &a), pack(name, &b))?;
+    }
+}

@@ -1,0 +1,77 @@
+//! Mint reports: the upstream's real reports (the H200 runs and the
+//! torch-2.11 failures) mutated, and JSON built to amplify. Every input
+//! reads, or is refused with a line and column or a JSON path; the ledger
+//! of what reads never panics either.
+
+use proptest::prelude::*;
+
+use crate::{bounds, config, meter, seed, serial};
+
+const REAL: [&str; 6] = [
+    "gw-0.93.3-h200/aot-pair/r1/report.json",
+    "gw-0.93.3-h200/aot-pair/r2/report.json",
+    "gw-0.93.3-h200/failures-torch2.11/rig-aot/report.json",
+    "gw-0.93.3-h200/failures-torch2.11/rig-dynamo/report.json",
+    "gw-0.93.3-h200/h200-run/results/rig-aot/H200/r1/report.json",
+    "gw-0.93.3-h200/h200-run/results/rig-dynamo/H200/r1/report.json",
+];
+
+fn tokens() -> Vec<Vec<u8>> {
+    [
+        "NaN", "-Infinity", "-1", "1e400", "-1e308", "\"x\"", "null", "[[[[", "}", ",", "\u{feff}",
+        "\"\\u001b[2J\"", "\"phase\": 1,", "\"status\": \"minted\",", "0.0",
+    ]
+    .iter()
+    .map(|t| t.as_bytes().to_vec())
+    .collect()
+}
+
+/// Whether a report error names where: a line and column, a JSON path,
+/// or the whole input's size.
+fn names_a_place(text: &str) -> bool {
+    text.contains("line ") || text.starts_with('$') || text.contains("-byte cap")
+}
+
+fn check(bytes: Vec<u8>) -> Result<(), TestCaseError> {
+    let len = bytes.len();
+    let (answer, _) = lane_fuzz::bounded("report", len, &bounds(32, 48), &meter(), move || {
+        match lane_ledger::parse_report(&bytes) {
+            Ok(r) => {
+                let b = lane_ledger::from_report("fuzz", &r);
+                serde_json::to_string(&b).map(|_| ()).map_err(|e| e.to_string())
+            }
+            Err(e) => Err(e.to_string()),
+        }
+    })
+    .map_err(TestCaseError::fail)?;
+    if let Err(text) = answer {
+        prop_assert!(names_a_place(&text), "no place named: {text}");
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn mutated_real_reports_read_or_are_refused_at_a_place(
+        which in 0usize..REAL.len(),
+        ms in lane_fuzz::mutations(tokens(), 4),
+    ) {
+        let _one = serial();
+        check(lane_fuzz::apply(seed(REAL[which]), &ms))?;
+    }
+
+    #[test]
+    fn amplifying_json_is_refused_within_its_bounds(
+        depth in 0usize..300_000,
+        keys in 0usize..50_000,
+        string in 0usize..(4 << 20),
+    ) {
+        let _one = serial();
+        check(format!("{{\"phases\": {}{}}}", "[".repeat(depth), "]".repeat(depth)).into_bytes())?;
+        let many: Vec<String> = (0..keys).map(|i| format!("\"k{}\": {i}", i % 7)).collect();
+        check(format!("{{{}}}", many.join(",")).into_bytes())?;
+        check(format!("{{\"detail\": \"{}\"}}", "\\u0041".repeat(string / 6)).into_bytes())?;
+    }
+}

@@ -1,6 +1,7 @@
 """Renders and lints charts/lane with helm-python-sdk (Helm's Go library,
 no helm binary) for one values set, and writes every rendered manifest as
-its own file under OUT_DIR for kubernetes-validate.
+its own file under OUT_DIR for kubernetes-validate, and the rendered
+NOTES.txt, when there is one, as OUT_DIR/PREFIX.NOTES.txt.
 
 usage: helm_render.py CHART_DIR VALUES_JSON OUT_DIR PREFIX
 Exits non-zero on a lint error or warning (strict) or a render error.
@@ -27,6 +28,10 @@ chart.validate_schema(values)
 manifests = chart.render(values, name="lane", namespace="mint", is_install=True)
 n = 0
 for path, text in sorted(manifests.items()):
+    if os.path.basename(path) == "NOTES.txt":
+        with open(os.path.join(out_dir, f"{prefix}.NOTES.txt"), "w") as f:
+            f.write(text)
+        continue
     if not path.endswith(".yaml") or not text.strip():
         continue
     for doc in text.split("\n---"):

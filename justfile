@@ -48,9 +48,12 @@ image: dist tools
 # Test tools from PyPI/npm, installed into .tools/ (idempotent).
 tools:
     @mkdir -p {{tools}}/bin target
-    @# Prism and GitHub's OpenAPI description, for lane-github's contract tests.
+    @# Prism and GitHub's OpenAPI description, for lane-github's contract tests;
+    @# GitHub's example webhook deliveries and octokit's reference signer, for lane-webhook's.
     @test -x {{tools}}/node/node_modules/.bin/prism -a -f {{tools}}/node/node_modules/@octokit/openapi/generated/api.github.com.json \
-        || npm install --prefix {{tools}}/node --no-audit --no-fund @stoplight/prism-cli @octokit/openapi
+        -a -f {{tools}}/node/node_modules/@octokit/webhooks-examples/api.github.com/index.json \
+        -a -f {{tools}}/node/node_modules/@octokit/webhooks-methods/dist-node/index.js \
+        || npm install --prefix {{tools}}/node --no-audit --no-fund @stoplight/prism-cli @octokit/openapi @octokit/webhooks-examples @octokit/webhooks-methods
     @# uv (builds the wheel; lane wheel also installs it itself when missing)
     @[ -x {{tools}}/uv/bin/uv ] || python3 -m pip install --quiet --disable-pip-version-check --target {{tools}}/uv uv
     @ln -sf {{tools}}/uv/bin/uv {{tools}}/bin/uv

@@ -90,8 +90,9 @@ fn graph(args: &[&str]) -> std::collections::BTreeSet<String> {
 
 /// The layers ARCHITECTURE.md draws, held by the dependency graph: the core
 /// depends on no lane crate; the Job builder compiles without tokio or
-/// kube-rs; the shipped binary (no `demo`) carries no demo generator, and
-/// each edge (`kube`, `github`) is there only when asked for.
+/// kube-rs; the webhook core is pure (lane-core only, no runtime, no
+/// server, no client); the shipped binary (no `demo`) carries no demo
+/// generator, and each edge (`kube`, `github`) is there only when asked for.
 #[test]
 fn the_crate_graph_keeps_its_layers() {
     let core = graph(&["-p", "lane-core"]);
@@ -100,6 +101,18 @@ fn the_crate_graph_keeps_its_layers() {
     let job = graph(&["-p", "lane-kube-job"]);
     for heavy in ["tokio", "kube", "kube-client", "hyper", "rusqlite"] {
         assert!(!job.contains(heavy), "lane-kube-job pulls in {heavy}");
+    }
+    let webhook = graph(&["-p", "lane-webhook"]);
+    let lane: Vec<_> = webhook.iter().filter(|c| c.starts_with("lane-")).collect();
+    assert_eq!(
+        lane,
+        ["lane-core", "lane-webhook"],
+        "lane-webhook depends only on lane-core"
+    );
+    for io in [
+        "tokio", "hyper", "axum", "mio", "octocrab", "ureq", "rusqlite", "git2",
+    ] {
+        assert!(!webhook.contains(io), "lane-webhook pulls in {io}");
     }
     let shipped = graph(&[
         "-p",

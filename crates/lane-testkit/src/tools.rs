@@ -63,6 +63,25 @@ pub fn github_openapi() -> PathBuf {
     )
 }
 
+/// GitHub's example webhook deliveries (`@octokit/webhooks-examples`): one
+/// JSON array of events, each `{"name": ..., "examples": [payload, ...]}`.
+pub fn webhooks_examples() -> PathBuf {
+    require(
+        dir().join("node/node_modules/@octokit/webhooks-examples/api.github.com/index.json"),
+        "GitHub's example webhook deliveries (@octokit/webhooks-examples)",
+    )
+}
+
+/// The folder to run `node` in to import octokit's reference webhook
+/// signer (`import { sign, verify } from "@octokit/webhooks-methods"`).
+pub fn webhooks_methods() -> PathBuf {
+    require(
+        dir().join("node/node_modules/@octokit/webhooks-methods/dist-node/index.js"),
+        "octokit's webhook signer (@octokit/webhooks-methods)",
+    );
+    dir().join("node")
+}
+
 /// The `PYTHONPATH` folder of `kubernetes-validate` (offline schemas).
 pub fn kubernetes_validate() -> PathBuf {
     let dir = dir().join("kv");

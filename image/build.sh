@@ -33,7 +33,10 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/debs" "$work/rootfs"
 # `apt-get download` runs as `_apt` and must be able to write there.
 chmod 0755 "$work" "$work/debs"
-(cd "$work/debs" && apt-get download -q busybox-static libc6 libgcc-s1 zlib1g ca-certificates >/dev/null)
+packages=(busybox-static libc6 libgcc-s1 zlib1g ca-certificates)
+# A fresh machine may have no package lists yet: fetch them once, then retry.
+(cd "$work/debs" && { apt-get download -q "${packages[@]}" >/dev/null 2>&1 \
+  || { apt-get update -q >/dev/null && apt-get download -q "${packages[@]}" >/dev/null; }; })
 for deb in "$work"/debs/*.deb; do dpkg-deb -x "$deb" "$work/rootfs"; done
 root=$work/rootfs
 
@@ -50,6 +53,9 @@ printf 'root:x:0:0:root:/root:/sbin/nologin\nlane:x:%s:%s:lane:/var/lib/lane:/sb
 printf 'root:x:0:\nlane:x:%s:\n' $uid > "$root"/etc/group
 install -m 0555 "$bin" "$root"/usr/local/bin/lane
 chmod 1777 "$root"/tmp
+
+# Every file dated the epoch: the same binary and packages, the same layer.
+find "$root" -exec touch -h -d @0 {} +
 
 ctr=$(buildah "${storage[@]}" from --quiet scratch)
 cleanup_ctr() { buildah "${storage[@]}" rm "$ctr" >/dev/null 2>&1 || true; rm -rf "$work"; }
@@ -70,6 +76,6 @@ buildah "${storage[@]}" config \
 archive=$out/lane-$version.oci.tar
 rm -f "$archive"
 # A fixed timestamp: the same binary and packages give the same layers.
-buildah "${storage[@]}" commit --quiet --format oci --timestamp 0 --rm "$ctr" "oci-archive:$archive:lane:$version" >/dev/null
+buildah "${storage[@]}" commit --quiet --format oci --disable-compression=false --timestamp 0 --rm "$ctr" "oci-archive:$archive:lane:$version" >/dev/null
 trap 'rm -rf "$work"' EXIT
 echo "$archive"

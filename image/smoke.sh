@@ -83,15 +83,22 @@ echo "init container: ${init_cmd[*]} -> $copied"
 rm -rf "$rootfs$(dirname "$dest")"
 
 # 4. The Job and the chart's CronJob with this image pass kubernetes-validate.
+# The chart twice: its defaults (the CronJob) and with the webhook service on.
 mkdir -p "$work/chart"
-values=$(printf '{"image": {"repository": "ghcr.io/gen-worker/lane", "tag": "%s"}}' "$version")
-PYTHONPATH=$tools/helm python3 "$repo/crates/lane-kube/tests/helm_render.py" "$repo/charts/lane" "$values" "$work/chart" lane \
+repo_values='"image": {"repository": "ghcr.io/gen-worker/lane", "tag": "'$version'"}'
+serve_values='"serve": {"enabled": true, "webhookSecret": {"existingSecret": "lane-webhook"}}'
+PYTHONPATH=$tools/helm python3 "$repo/crates/lane-kube/tests/helm_render.py" "$repo/charts/lane" "{$repo_values}" "$work/chart" cron \
   >/dev/null || fail "rendering the chart"
-grep -rq "image: \"\?ghcr.io/gen-worker/lane:$version" "$work/chart" || fail "the chart does not run ghcr.io/gen-worker/lane:$version"
+PYTHONPATH=$tools/helm python3 "$repo/crates/lane-kube/tests/helm_render.py" "$repo/charts/lane" "{$repo_values, $serve_values}" "$work/chart" serve \
+  >/dev/null || fail "rendering the chart with serve enabled"
+for kind in CronJob Deployment; do
+  grep -l "kind: $kind" "$work"/chart/*.yaml | xargs grep -q "image: \"\?ghcr.io/gen-worker/lane:$version" \
+    || fail "the chart's $kind does not run ghcr.io/gen-worker/lane:$version"
+done
 newest=$(PYTHONPATH=$tools/kv python3 -c 'import kubernetes_validate.utils as u; print(u.latest_version())')
 for v in 1.30.0 "$newest"; do
-  PYTHONPATH=$tools/kv python3 -m kubernetes_validate --strict -k "$v" "$work"/chart/* "$work"/job/job-*.json >"$work/kv.log" 2>&1 \
+  PYTHONPATH=$tools/kv python3 -m kubernetes_validate --strict -k "$v" "$work"/chart/*.yaml "$work"/job/job-*.json >"$work/kv.log" 2>&1 \
     || { cat "$work/kv.log" >&2; fail "kubernetes-validate --strict for $v"; }
 done
-echo "kubernetes-validate --strict (1.30.0, $newest): the CronJob and $(ls "$work"/job/job-*.json | wc -l) mint Jobs with $image_ref"
+echo "kubernetes-validate --strict (1.30.0, $newest): the CronJob, the serve Deployment and $(ls "$work"/job/job-*.json | wc -l) mint Jobs with $image_ref"
 echo "image smoke: passed"

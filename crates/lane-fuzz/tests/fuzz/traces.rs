@@ -9,15 +9,23 @@ use crate::{bounds, config, meter, seed, serial};
 const TRACE: &str = "h200-torch2.11/trace/dedicated_log_torch_trace_oemv2v3_.log";
 
 fn tokens() -> Vec<Vec<u8>> {
-    ["\n", "\n\n\n", "V1201 ", "{\"dynamo_start\": {}}", "\t", "\u{1b}]0;t\u{7}", "[[[["]
-        .iter()
-        .map(|t| t.as_bytes().to_vec())
-        .collect()
+    [
+        "\n",
+        "\n\n\n",
+        "V1201 ",
+        "{\"dynamo_start\": {}}",
+        "\t",
+        "\u{1b}]0;t\u{7}",
+        "[[[[",
+    ]
+    .iter()
+    .map(|t| t.as_bytes().to_vec())
+    .collect()
 }
 
 fn check(bytes: Vec<u8>) -> Result<(), TestCaseError> {
     let len = bytes.len();
-    let (answer, _) = lane_fuzz::bounded("trace", len, &bounds(32, 32), &meter(), move || {
+    let (answer, _) = lane_fuzz::bounded("trace", len, &bounds(8, 2), &meter(), move || {
         // The options `lane ledger` reads with.
         let options = lane_ledger::TraceOptions::default();
         match lane_ledger::parse_trace(&bytes[..], &options) {

@@ -370,12 +370,15 @@ impl AppError {
 }
 
 /// A store error's code: a refused overwrite or a missing object is a
-/// precondition (6), a bad location or missing setting invalid input (3).
+/// precondition (6), a bad location or S3 settings the client cannot use
+/// invalid input (3).
 fn store_exit(s: &lane_store::StoreError) -> Exit {
     use lane_store::StoreError as S;
     match s {
         S::Conflict { .. } | S::NotFound { .. } => Exit::Precondition,
-        S::BadKey { .. } | S::BadLocation { .. } | S::MissingSetting { .. } => Exit::InvalidInput,
+        S::BadKey { .. } | S::BadLocation { .. } | S::MissingSetting { .. } | S::Setup { .. } => {
+            Exit::InvalidInput
+        }
         _ => Exit::Failure,
     }
 }

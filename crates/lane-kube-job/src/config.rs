@@ -112,7 +112,8 @@ pub struct KubeConfig {
     pub store_env: BTreeMap<String, String>,
     /// A Secret whose keys become the mint container's environment (the
     /// store credentials, `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`);
-    /// referenced, never copied.
+    /// referenced, never copied. Unneeded where the pods' service account
+    /// or node gives AWS credentials (IRSA, pod identity, instance role).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub store_secret: Option<String>,
     /// Image pull Secrets, by name.

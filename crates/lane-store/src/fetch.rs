@@ -42,9 +42,9 @@ pub fn fetch(
                 .timeout_global(Some(timeout))
                 .build()
                 .into();
-            let mut resp = agent.get(url).call().map_err(|e| StoreError::Transport {
+            let mut resp = agent.get(url).call().map_err(|e| StoreError::Request {
                 operation: "GET",
-                key: shown.clone(),
+                what: shown.clone(),
                 source: Box::new(e),
             })?;
             let status = resp.status().as_u16();
@@ -54,7 +54,7 @@ pub fn fetch(
                     operation: "GET",
                     key: shown,
                     status,
-                    body: body.chars().take(400).collect(),
+                    body: crate::error::scrub(&body.chars().take(400).collect::<String>(), &[]),
                 });
             }
             let mut bytes = Vec::new();

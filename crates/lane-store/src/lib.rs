@@ -10,27 +10,34 @@
 //! object; putting identical content under an existing key is a no-op;
 //! different content under an existing key is refused with both digests.
 //! Pods read through [`ArtifactStore::fetch_location`]: a time-limited
-//! presigned URL (S3) or a path (local).
+//! presigned URL (S3) or a path (local), and [`fetch`] reads it.
+//!
+//! [`S3Store`] is the `object_store` crate's S3 client (its credential
+//! chain: keys, session tokens, EKS's IRSA web identity, container and
+//! instance credentials; its bounded retries, conditional writes, multipart
+//! uploads and presigned URLs) behind the sync [`ArtifactStore`] trait: the
+//! store owns a small tokio runtime, and is safe to call from inside
+//! another one. See the `s3` module's notes for how write-once holds.
 //!
 //! This crate knows nothing of lanes, wheels or git: it moves bytes under
 //! keys. It never prints, and never lets a secret (the S3 secret key, a
-//! session token) reach a `Debug`, `Display` or error text.
+//! session token, a presigned URL's signature) reach a `Debug`, `Display`
+//! or error text.
 
 mod error;
 mod fetch;
 mod key;
 mod local;
 mod s3;
-mod sigv4;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub use error::StoreError;
+pub use error::{S3Error, StoreError};
 pub use fetch::{fetch, has_userinfo, redact_url};
 pub use key::{lane_key, StoreKey};
 pub use local::LocalStore;
-pub use s3::{S3Config, S3Credentials, S3Store};
+pub use s3::{S3Config, S3Credentials, S3Store, PART_SIZE};
 
 /// What a put did.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -76,7 +83,9 @@ pub enum FetchLocation {
 pub enum Content<'a> {
     /// Bytes in memory.
     Bytes(&'a [u8]),
-    /// A file, read whole.
+    /// A file: the local store reads it whole; the S3 store streams one
+    /// larger than [`PART_SIZE`] from disk in the parts of a multipart
+    /// upload.
     File(&'a Path),
 }
 
@@ -114,8 +123,15 @@ pub trait ArtifactStore: std::fmt::Debug + Send + Sync {
 
 /// Opens the store at `location`: `file:///abs/path`, a plain path, or
 /// `s3://bucket/optional/prefix` (credentials, region and endpoint from the
-/// environment: see [`S3Config::from_env`]).
+/// environment: see [`S3Config::from_env`]). A location with credentials in
+/// it (`s3://key:secret@bucket`) is refused, without them in the error.
 pub fn open(location: &str) -> Result<Box<dyn ArtifactStore>, StoreError> {
+    if has_userinfo(location) {
+        return Err(StoreError::BadLocation {
+            location: redact_url(location),
+            why: "credentials do not go in the location: give them through the environment".into(),
+        });
+    }
     if let Some(rest) = location.strip_prefix("s3://") {
         let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
         let config = S3Config::from_env(bucket, prefix)?;

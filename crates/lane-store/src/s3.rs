@@ -1,13 +1,52 @@
-//! The S3-compatible store: SigV4-signed requests over a small sync HTTP
-//! client. An upload is one `PUT` (S3 makes an object visible only once its
-//! whole body has arrived, so a broken upload leaves nothing behind); the
-//! content's sha256 travels as `x-amz-meta-sha256` so a re-stage compares
-//! with one `HEAD`.
+//! The S3-compatible store, on the `object_store` crate's S3 client: the
+//! AWS credential chain, SigV4, bounded retries, conditional writes,
+//! multipart uploads, pagination and presigning are its. What is lane's:
+//!
+//! - The trait is sync. The store owns a small tokio runtime and blocks on
+//!   the client's futures; called from inside another runtime (lane-app's
+//!   kube backend is async) it blocks on a scoped thread of its own
+//!   instead, so it never starts a runtime within a runtime.
+//! - Write-once. A put is `If-None-Match: *` (`PutMode::Create`); when the
+//!   key is taken the stored sha256 (`x-amz-meta-sha256`, or the stored
+//!   bytes hashed when it is missing) decides between `AlreadyThere` and
+//!   `Conflict`. moto honours `If-None-Match` on `PUT` and on
+//!   `CompleteMultipartUpload`, as S3 does.
+//! - Up to [`PART_SIZE`] the content goes in one `PUT`; above, a file is
+//!   streamed from disk in parts of a multipart upload, never read whole.
+//!   object_store completes multipart uploads unconditionally, so the store
+//!   completes them through a second client of the same settings whose
+//!   every request carries `If-None-Match: *` (it is used for nothing
+//!   else). S3 shows an object only once its upload is complete; an upload
+//!   that fails is aborted, so nothing half-written is ever visible (a
+//!   process killed mid-upload leaves an incomplete upload, invisible, that
+//!   a bucket lifecycle rule removes).
 
-use std::time::{Duration, SystemTime};
+use std::future::Future;
+use std::io::Read;
+use std::time::Duration;
 
-use crate::sigv4::{uri_encode, Signer, UNSIGNED_PAYLOAD};
-use crate::{sha256_hex, ArtifactStore, Content, FetchLocation, PutOutcome, StoreError, StoreKey};
+use futures::TryStreamExt;
+use object_store::aws::{AmazonS3, AmazonS3Builder, AmazonS3ConfigKey, S3ConditionalPut};
+use object_store::multipart::{MultipartStore, PartId};
+use object_store::path::Path as ObjectPath;
+use object_store::signer::{Method, Signer};
+use object_store::{
+    Attribute, Attributes, BackoffConfig, Certificate, ClientOptions, GetOptions, ObjectStore,
+    ObjectStoreExt, PutMode, PutMultipartOptions, PutOptions, PutPayload, RetryConfig,
+};
+use sha2::Digest;
+
+use crate::error::{scrub, S3Error};
+use crate::{
+    hex, sha256_hex, ArtifactStore, Content, FetchLocation, PutOutcome, StoreError, StoreKey,
+};
+
+/// Content up to this size goes in one `PUT`; larger content in parts of
+/// this size (or more, for a file that would need over 10,000 parts).
+pub const PART_SIZE: usize = 8 << 20;
+
+/// The user metadata that keeps an object's sha256 (`x-amz-meta-sha256`).
+const SHA256_META: &str = "sha256";
 
 /// An access key pair, and a session token for temporary credentials (the
 /// secrets print `***`).
@@ -21,7 +60,8 @@ pub struct S3Credentials {
     pub session_token: Option<lane_core::Secret>,
 }
 
-/// Where an S3 store lives and how to sign for it.
+/// Where an S3 store lives and how to reach it. Start from
+/// [`S3Config::new`] (or [`S3Config::from_env`]) and set what differs.
 #[derive(Debug, Clone)]
 pub struct S3Config {
     /// The bucket.
@@ -31,209 +71,344 @@ pub struct S3Config {
     /// The region signed for (`us-east-1` when unset).
     pub region: String,
     /// An S3-compatible endpoint such as `http://127.0.0.1:9000` (path-style
-    /// addressing); `None` means AWS itself (virtual-hosted style).
+    /// addressing; plain HTTP is allowed only for an `http://` endpoint);
+    /// `None` means AWS itself (virtual-hosted style, HTTPS).
     pub endpoint: Option<String>,
-    /// The credentials.
-    pub credentials: S3Credentials,
-    /// How long one request may take in all.
+    /// Explicit credentials. `None`: the AWS chain from the environment,
+    /// as the AWS SDKs read it: `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`
+    /// (and `AWS_SESSION_TOKEN`), a web identity (`AWS_WEB_IDENTITY_TOKEN_FILE`
+    /// with `AWS_ROLE_ARN`: EKS's IRSA), container credentials (ECS, EKS pod
+    /// identity), else the instance metadata service.
+    pub credentials: Option<S3Credentials>,
+    /// How long one request may take (each retry has its own).
     pub timeout: Duration,
+    /// How often a request that failed in passing (a broken connection, a
+    /// timeout, a 5xx or 429) is tried again, with exponential backoff and
+    /// no retry started more than two minutes after the first try.
+    pub max_retries: usize,
 }
 
 impl S3Config {
-    /// A config for `bucket`/`prefix` from the environment:
-    /// `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`
-    /// (optional), `AWS_REGION` or `AWS_DEFAULT_REGION` (default
-    /// `us-east-1`), and the endpoint from `LANE_S3_ENDPOINT` or
-    /// `AWS_ENDPOINT_URL` (optional).
-    pub fn from_env(bucket: &str, prefix: &str) -> Result<S3Config, StoreError> {
-        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
-        let access_key_id = var("AWS_ACCESS_KEY_ID").ok_or(StoreError::MissingSetting {
-            missing: "AWS_ACCESS_KEY_ID",
-        })?;
-        let secret_access_key = var("AWS_SECRET_ACCESS_KEY").ok_or(StoreError::MissingSetting {
-            missing: "AWS_SECRET_ACCESS_KEY",
-        })?;
-        Ok(S3Config {
+    /// A config for `bucket`/`prefix` on AWS in `us-east-1`, credentials
+    /// from the environment's chain, 300 s a request, 3 retries.
+    pub fn new(bucket: &str, prefix: &str) -> S3Config {
+        S3Config {
             bucket: bucket.to_owned(),
             prefix: prefix.trim_matches('/').to_owned(),
-            region: var("AWS_REGION")
-                .or_else(|| var("AWS_DEFAULT_REGION"))
-                .unwrap_or_else(|| "us-east-1".into()),
-            endpoint: var("LANE_S3_ENDPOINT").or_else(|| var("AWS_ENDPOINT_URL")),
-            credentials: S3Credentials {
-                access_key_id,
-                secret_access_key: lane_core::Secret::new(secret_access_key),
-                session_token: var("AWS_SESSION_TOKEN").map(lane_core::Secret::new),
-            },
+            region: "us-east-1".into(),
+            endpoint: None,
+            credentials: None,
             timeout: Duration::from_secs(300),
-        })
+            max_retries: 3,
+        }
+    }
+
+    /// A config for `bucket`/`prefix` from the environment: the region from
+    /// `AWS_REGION` or `AWS_DEFAULT_REGION` (default `us-east-1`), the
+    /// endpoint from `LANE_S3_ENDPOINT` or `AWS_ENDPOINT_URL` (optional),
+    /// and the credentials left to the AWS chain (see
+    /// [`S3Config::credentials`]), read when the store is made. Half a key
+    /// pair is refused rather than silently passed over.
+    pub fn from_env(bucket: &str, prefix: &str) -> Result<S3Config, StoreError> {
+        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        match (var("AWS_ACCESS_KEY_ID"), var("AWS_SECRET_ACCESS_KEY")) {
+            (Some(_), None) => Err(StoreError::MissingSetting {
+                missing: "AWS_SECRET_ACCESS_KEY",
+            }),
+            (None, Some(_)) => Err(StoreError::MissingSetting {
+                missing: "AWS_ACCESS_KEY_ID",
+            }),
+            _ => Ok(S3Config {
+                region: var("AWS_REGION")
+                    .or_else(|| var("AWS_DEFAULT_REGION"))
+                    .unwrap_or_else(|| "us-east-1".into()),
+                endpoint: var("LANE_S3_ENDPOINT").or_else(|| var("AWS_ENDPOINT_URL")),
+                ..S3Config::new(bucket, prefix)
+            }),
+        }
+    }
+
+    fn location(&self) -> String {
+        if self.prefix.is_empty() {
+            format!("s3://{}", self.bucket)
+        } else {
+            format!("s3://{}/{}", self.bucket, self.prefix)
+        }
     }
 }
 
 /// A store in an S3-compatible bucket.
-#[derive(Debug)]
 pub struct S3Store {
     config: S3Config,
-    /// `http(s)://host[:port]`.
-    origin: String,
-    /// The `Host` header value.
-    host: String,
-    /// The path before the object key: `/bucket` (path style) or empty.
-    bucket_path: String,
-    agent: ureq::Agent,
+    s3: AmazonS3,
+    /// The same client, every request `If-None-Match: *`: only for
+    /// completing multipart uploads (see the module docs).
+    create_only: AmazonS3,
+    /// The secret values known to the store, scrubbed from error text.
+    secrets: Vec<lane_core::Secret>,
+    /// `Some` until drop.
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl std::fmt::Debug for S3Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("S3Store")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for S3Store {
+    fn drop(&mut self) {
+        // Dropping a runtime blocks, which panics inside an async context;
+        // its threads only ever run this store's requests.
+        if let Some(rt) = self.runtime.take() {
+            rt.shutdown_background();
+        }
+    }
+}
+
+/// The environment keys that [`S3Config`] decides itself: the chain may
+/// not override the bucket, the region or the endpoint it names.
+fn config_owns(key: &AmazonS3ConfigKey) -> bool {
+    matches!(
+        key,
+        AmazonS3ConfigKey::Bucket
+            | AmazonS3ConfigKey::Region
+            | AmazonS3ConfigKey::DefaultRegion
+            | AmazonS3ConfigKey::Endpoint
+            | AmazonS3ConfigKey::S3Endpoint
+            | AmazonS3ConfigKey::VirtualHostedStyleRequest
+    )
 }
 
 impl S3Store {
-    /// A store for `config` (no request is made).
+    /// A store for `config`. No request is made; with no explicit
+    /// credentials the environment's chain is read now (and its tokens
+    /// fetched on the first request).
     pub fn new(config: S3Config) -> Result<S3Store, StoreError> {
-        let bad = |why: &str| StoreError::BadLocation {
-            location: format!("s3://{}/{}", config.bucket, config.prefix),
-            why: why.to_owned(),
-        };
-        if config.bucket.is_empty() || config.bucket.contains(['/', ' ']) {
-            return Err(bad("the bucket name is empty or invalid"));
+        let location = lane_core::secret::redact_userinfo(&config.location());
+        if config.bucket.is_empty()
+            || !config
+                .bucket
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-._".contains(c))
+        {
+            return Err(StoreError::BadLocation {
+                location,
+                why: "the bucket name is empty or invalid".into(),
+            });
         }
-        let (origin, bucket_path) = match &config.endpoint {
-            Some(e) => (
-                e.trim_end_matches('/').to_owned(),
-                format!("/{}", config.bucket),
-            ),
-            None => (
-                format!(
-                    "https://{}.s3.{}.amazonaws.com",
-                    config.bucket, config.region
-                ),
-                String::new(),
-            ),
+        // reqwest's TLS comes without a crypto provider: ring, like the
+        // rest of lane (a no-op when one is installed already).
+        let _ = rustls::crypto::ring::default_provider().install_default();
+
+        let secrets: Vec<lane_core::Secret> = match &config.credentials {
+            Some(c) => std::iter::once(c.secret_access_key.clone())
+                .chain(c.session_token.clone())
+                .collect(),
+            None => ["AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"]
+                .iter()
+                .filter_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty()))
+                .map(lane_core::Secret::new)
+                .collect(),
         };
-        let host = origin
-            .split_once("://")
-            .map(|(_, rest)| rest.split('/').next().unwrap_or(rest).to_owned())
-            .filter(|h| !h.is_empty())
-            .ok_or_else(|| bad("the endpoint must look like http(s)://host[:port]"))?;
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_global(Some(config.timeout))
+        let shown: Vec<&str> = secrets.iter().map(lane_core::Secret::expose).collect();
+        let setup = |e: object_store::Error| StoreError::Setup {
+            location: location.clone(),
+            source: Box::new(S3Error::new(e, &shown)),
+        };
+
+        let http = config
+            .endpoint
+            .as_deref()
+            .is_some_and(|e| e.starts_with("http://"));
+        // The binary carries Mozilla's roots (as ureq does), on top of the
+        // system's: the runtime image has no CA bundle.
+        let mut client = ClientOptions::new()
+            .with_timeout(config.timeout)
+            .with_connect_timeout(config.timeout.min(Duration::from_secs(10)));
+        for der in webpki_root_certs::TLS_SERVER_ROOT_CERTS {
+            if let Ok(cert) = Certificate::from_der(der) {
+                client = client.with_root_certificate(cert);
+            }
+        }
+        let retry = RetryConfig {
+            backoff: BackoffConfig {
+                init_backoff: Duration::from_millis(200),
+                max_backoff: Duration::from_secs(5),
+                base: 2.0,
+            },
+            max_retries: config.max_retries,
+            retry_timeout: Duration::from_secs(120),
+        };
+        let builder = |client: ClientOptions| {
+            let mut b = AmazonS3Builder::new().with_client_options(client);
+            match &config.credentials {
+                Some(c) => {
+                    b = b
+                        .with_access_key_id(&c.access_key_id)
+                        .with_secret_access_key(c.secret_access_key.expose());
+                    if let Some(t) = &c.session_token {
+                        b = b.with_token(t.expose());
+                    }
+                }
+                // `AmazonS3Builder::from_env`'s reading, over lane's client
+                // options rather than instead of them.
+                None => {
+                    for (k, v) in std::env::vars_os() {
+                        let (Some(k), Some(v)) = (k.to_str(), v.to_str()) else {
+                            continue;
+                        };
+                        if !k.starts_with("AWS_") {
+                            continue;
+                        }
+                        if let Ok(key) = k.to_ascii_lowercase().parse::<AmazonS3ConfigKey>() {
+                            if !config_owns(&key) {
+                                b = b.with_config(key, v);
+                            }
+                        }
+                    }
+                }
+            }
+            b = b
+                .with_bucket_name(&config.bucket)
+                .with_region(&config.region)
+                .with_retry(retry.clone())
+                .with_conditional_put(S3ConditionalPut::ETagMatch)
+                .with_allow_http(http);
+            if let Some(e) = &config.endpoint {
+                b = b
+                    .with_endpoint(e.trim_end_matches('/'))
+                    .with_virtual_hosted_style_request(false);
+            }
+            b
+        };
+        let s3 = builder(client.clone()).build().map_err(setup)?;
+        let mut create = object_store::signer::HeaderMap::new();
+        create.insert(
+            object_store::signer::HeaderName::from_static("if-none-match"),
+            object_store::signer::HeaderValue::from_static("*"),
+        );
+        let create_only = builder(client.with_default_headers(create))
+            .with_credentials(std::sync::Arc::clone(s3.credentials()))
             .build()
-            .into();
+            .map_err(setup)?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("lane-s3")
+            .enable_all()
+            .build()
+            .map_err(|source| StoreError::Io {
+                what: "starting the S3 client's threads".into(),
+                source,
+            })?;
         Ok(S3Store {
             config,
-            origin,
-            host,
-            bucket_path,
-            agent,
+            s3,
+            create_only,
+            secrets,
+            runtime: Some(runtime),
         })
     }
 
-    fn signer(&self) -> Signer<'_> {
-        Signer {
-            access_key: &self.config.credentials.access_key_id,
-            secret_key: self.config.credentials.secret_access_key.expose(),
-            session_token: self
-                .config
-                .credentials
-                .session_token
-                .as_ref()
-                .map(lane_core::Secret::expose),
-            region: &self.config.region,
+    /// Runs `fut` to completion on the store's runtime: on this thread, or
+    /// on a scoped thread when this one is inside a runtime already.
+    fn block_on<F>(&self, fut: F) -> F::Output
+    where
+        F: Future + Send,
+        F::Output: Send,
+    {
+        let rt = self.runtime.as_ref().expect("the runtime lives until drop");
+        if tokio::runtime::Handle::try_current().is_err() {
+            return rt.block_on(fut);
         }
+        std::thread::scope(|s| {
+            s.spawn(|| rt.block_on(fut))
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
     }
 
-    fn object_path(&self, key: &StoreKey) -> String {
-        if self.config.prefix.is_empty() {
-            format!("{}/{}", self.bucket_path, key)
-        } else {
-            format!("{}/{}/{}", self.bucket_path, self.config.prefix, key)
-        }
+    /// `e`, scrubbed of this store's secrets.
+    fn scrubbed(&self, e: object_store::Error) -> Box<S3Error> {
+        let secrets: Vec<&str> = self.secrets.iter().map(lane_core::Secret::expose).collect();
+        Box::new(S3Error::new(e, &secrets))
     }
 
-    fn url(&self, path: &str, query: &str) -> String {
-        let mut u = format!("{}{}", self.origin, uri_encode(path, true));
-        if !query.is_empty() {
-            u.push('?');
-            u.push_str(query);
-        }
-        u
-    }
-
-    fn signed(
+    fn fail(
         &self,
-        method: &'static str,
-        path: &str,
-        query: &[(&str, &str)],
-        extra: &[(String, String)],
-        payload_sha256: &str,
-    ) -> (String, Vec<(String, String)>) {
-        let path = if path.is_empty() { "/" } else { path };
-        let headers = self.signer().sign(
-            method,
-            &self.host,
-            path,
-            query,
-            extra,
-            payload_sha256,
-            SystemTime::now(),
-        );
-        (
-            self.url(path, &crate::sigv4::canonical_query(query)),
-            headers,
-        )
-    }
-
-    fn transport(operation: &'static str, key: &str) -> impl FnOnce(ureq::Error) -> StoreError {
+        operation: &'static str,
+        key: &str,
+    ) -> impl FnOnce(object_store::Error) -> StoreError + '_ {
         let key = key.to_owned();
         move |e| StoreError::Transport {
             operation,
             key,
-            source: Box::new(e),
+            source: self.scrubbed(e),
         }
     }
 
-    fn status_error(
-        operation: &'static str,
-        key: &str,
-        resp: &mut http::Response<ureq::Body>,
-    ) -> StoreError {
-        let body = resp.body_mut().read_to_string().unwrap_or_default();
-        StoreError::Status {
-            operation,
-            key: key.to_owned(),
-            status: resp.status().as_u16(),
-            body: body.chars().take(400).collect(),
-        }
+    fn path(&self, rest: &str) -> Result<ObjectPath, StoreError> {
+        let full = match (self.config.prefix.as_str(), rest) {
+            ("", r) => r.to_owned(),
+            (p, "") => p.to_owned(),
+            (p, r) => format!("{p}/{r}"),
+        };
+        ObjectPath::parse(&full).map_err(|e| StoreError::BadKey {
+            key: full.clone(),
+            why: e.to_string(),
+        })
     }
 
-    /// `HEAD`: `None` when absent, else the stored `x-amz-meta-sha256` (if any).
-    fn head(&self, key: &StoreKey) -> Result<Option<Option<String>>, StoreError> {
-        let empty = sha256_hex(b"");
-        let (url, headers) = self.signed("HEAD", &self.object_path(key), &[], &[], &empty);
-        let mut req = self.agent.head(&url);
-        for (k, v) in &headers {
-            req = req.header(k, v);
-        }
-        let mut resp = req.call().map_err(Self::transport("HEAD", key.as_str()))?;
-        match resp.status().as_u16() {
-            200 => Ok(Some(
-                resp.headers()
-                    .get("x-amz-meta-sha256")
-                    .and_then(|v| v.to_str().ok())
-                    .map(str::to_owned),
+    /// `None` when `key` is absent, else its stored sha256 when it has one.
+    fn stored_sha256(
+        &self,
+        key: &StoreKey,
+        path: &ObjectPath,
+    ) -> Result<Option<Option<String>>, StoreError> {
+        let head = GetOptions {
+            head: true,
+            ..Default::default()
+        };
+        match self.block_on(self.s3.get_opts(path, head)) {
+            Ok(r) => Ok(Some(
+                r.attributes
+                    .get(&Attribute::Metadata(SHA256_META.into()))
+                    .map(|v| v.to_ascii_lowercase())
+                    .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit())),
             )),
-            404 => Ok(None),
-            _ => Err(Self::status_error("HEAD", key.as_str(), &mut resp)),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(self.fail("HEAD", key.as_str())(e)),
         }
     }
 
+    /// The key is taken: the same content is a no-op, other content a conflict.
     fn compare(
         &self,
         key: &StoreKey,
-        stored: Option<String>,
+        path: &ObjectPath,
         sha256: String,
         size: u64,
     ) -> Result<PutOutcome, StoreError> {
-        let stored = match stored {
-            Some(s) => s,
-            None => sha256_hex(&self.get(key)?),
+        let stored = match self.stored_sha256(key, path)? {
+            Some(Some(s)) => s,
+            // No sha256 kept (written by something else): hash the bytes.
+            Some(None) => self
+                .block_on(async {
+                    let mut h = sha2::Sha256::new();
+                    let mut body = self.s3.get(path).await?.into_stream();
+                    while let Some(chunk) = body.try_next().await? {
+                        h.update(&chunk);
+                    }
+                    Ok::<_, object_store::Error>(hex(&h.finalize()))
+                })
+                .map_err(self.fail("GET", key.as_str()))?,
+            None => {
+                return Err(StoreError::NotFound {
+                    key: key.to_string(),
+                })
+            }
         };
         if stored == sha256 {
             tracing::debug!(%key, "identical content already stored");
@@ -247,186 +422,266 @@ impl S3Store {
         }
     }
 
-    /// Creates the bucket when it does not exist (for local S3-compatible
-    /// servers and first-time setup).
-    pub fn ensure_bucket(&self) -> Result<(), StoreError> {
-        let empty = sha256_hex(b"");
-        let path = if self.bucket_path.is_empty() {
-            "/"
-        } else {
-            &self.bucket_path
+    /// One conditional `PUT`.
+    fn put_whole(
+        &self,
+        key: &StoreKey,
+        path: &ObjectPath,
+        bytes: Vec<u8>,
+    ) -> Result<PutOutcome, StoreError> {
+        let sha256 = sha256_hex(&bytes);
+        let size = bytes.len() as u64;
+        let opts = PutOptions {
+            mode: PutMode::Create,
+            attributes: attributes(&sha256),
+            ..Default::default()
         };
-        let (url, headers) = self.signed("PUT", path, &[], &[], &empty);
-        let mut req = self.agent.put(&url);
-        for (k, v) in &headers {
-            req = req.header(k, v);
+        match self.block_on(self.s3.put_opts(path, PutPayload::from(bytes), opts)) {
+            Ok(_) => {
+                tracing::info!(%key, %sha256, size, "stored in S3");
+                Ok(PutOutcome::Written { sha256, size })
+            }
+            Err(
+                object_store::Error::AlreadyExists { .. }
+                | object_store::Error::Precondition { .. },
+            ) => self.compare(key, path, sha256, size),
+            Err(e) => Err(self.fail("PUT", key.as_str())(e)),
         }
-        let mut resp = req
-            .send_empty()
-            .map_err(Self::transport("PUT", &self.config.bucket))?;
+    }
+
+    /// A multipart upload of `size` bytes read from `reader`, whose sha256
+    /// is `sha256` (checked again as the parts are read).
+    fn put_parts(
+        &self,
+        key: &StoreKey,
+        path: &ObjectPath,
+        what: &str,
+        reader: &mut dyn Read,
+        sha256: String,
+        size: u64,
+    ) -> Result<PutOutcome, StoreError> {
+        // A re-stage of a large file: look before uploading it all again.
+        if self.stored_sha256(key, path)?.is_some() {
+            return self.compare(key, path, sha256, size);
+        }
+        let part_size = PART_SIZE.max(size.div_ceil(10_000) as usize);
+        let opts = PutMultipartOptions {
+            attributes: attributes(&sha256),
+            ..Default::default()
+        };
+        let id = self
+            .block_on(self.s3.create_multipart_opts(path, opts))
+            .map_err(self.fail("PUT", key.as_str()))?;
+        enum Failed {
+            S3(object_store::Error),
+            Io(std::io::Error),
+        }
+        let uploaded = (|| -> Result<(), Failed> {
+            let mut parts: Vec<PartId> = Vec::new();
+            let mut hasher = sha2::Sha256::new();
+            let mut read = 0u64;
+            loop {
+                let chunk = read_chunk(reader, part_size).map_err(Failed::Io)?;
+                if chunk.is_empty() {
+                    break;
+                }
+                hasher.update(&chunk);
+                read += chunk.len() as u64;
+                let idx = parts.len();
+                let part = self
+                    .block_on(self.s3.put_part(path, &id, idx, PutPayload::from(chunk)))
+                    .map_err(Failed::S3)?;
+                parts.push(part);
+            }
+            if read != size || hex(&hasher.finalize()) != sha256 {
+                return Err(Failed::Io(std::io::Error::other(
+                    "its size or sha256 changed while it was uploaded",
+                )));
+            }
+            self.block_on(self.create_only.complete_multipart(path, &id, parts))
+                .map(|_| ())
+                .map_err(Failed::S3)
+        })();
+        let failed = match uploaded {
+            Ok(()) => {
+                tracing::info!(%key, %sha256, size, "stored in S3 (multipart)");
+                return Ok(PutOutcome::Written { sha256, size });
+            }
+            Err(f) => f,
+        };
+        // Nothing of an incomplete upload is visible; aborting frees its parts.
+        if let Err(e) = self.block_on(self.s3.abort_multipart(path, &id)) {
+            let e = self.scrubbed(e);
+            tracing::warn!(%key, error = %e, "could not abort the multipart upload (invisible; a lifecycle rule removes it)");
+        }
+        match failed {
+            Failed::S3(
+                object_store::Error::AlreadyExists { .. }
+                | object_store::Error::Precondition { .. },
+            ) => self.compare(key, path, sha256, size),
+            Failed::S3(e) => Err(self.fail("PUT", key.as_str())(e)),
+            Failed::Io(source) => Err(StoreError::Io {
+                what: format!("reading {what}"),
+                source,
+            }),
+        }
+    }
+
+    /// Creates the bucket when it does not exist, for a local S3-compatible
+    /// server in tests and for first-time setup. object_store has no bucket
+    /// operations, so this is S3's `CreateBucket`, a `PUT` on the bucket
+    /// itself, authorised the way a pod's reads are: a presigned URL (good
+    /// for 5 minutes), sent with the small sync client (with the location
+    /// constraint outside `us-east-1`). An answer that the bucket exists
+    /// (409) counts as done. The credentials need `s3:CreateBucket`.
+    pub fn ensure_bucket(&self) -> Result<(), StoreError> {
+        let bucket = self.config.bucket.clone();
+        let url = self
+            .block_on(self.s3.signed_url(
+                Method::PUT,
+                &ObjectPath::default(),
+                Duration::from_secs(300),
+            ))
+            .map_err(self.fail("SIGN", &bucket))?
+            .to_string();
+        let body = if self.config.region == "us-east-1" {
+            String::new()
+        } else {
+            format!(
+                "<CreateBucketConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">\
+                 <LocationConstraint>{}</LocationConstraint></CreateBucketConfiguration>",
+                self.config.region
+            )
+        };
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(self.config.timeout))
+            .build()
+            .into();
+        let mut resp = agent
+            .put(&url)
+            .send(body.as_bytes())
+            .map_err(|e| StoreError::Request {
+                operation: "PUT",
+                what: bucket.clone(),
+                source: Box::new(e),
+            })?;
         match resp.status().as_u16() {
-            200 | 409 => Ok(()),
-            _ => Err(Self::status_error("PUT", &self.config.bucket, &mut resp)),
+            200..=299 | 409 => Ok(()),
+            status => {
+                let text = resp.body_mut().read_to_string().unwrap_or_default();
+                let secrets: Vec<&str> =
+                    self.secrets.iter().map(lane_core::Secret::expose).collect();
+                Err(StoreError::Status {
+                    operation: "PUT",
+                    key: bucket,
+                    status,
+                    body: scrub(&text.chars().take(400).collect::<String>(), &secrets),
+                })
+            }
         }
     }
 }
 
+/// The attributes every object is written with.
+fn attributes(sha256: &str) -> Attributes {
+    let mut a = Attributes::new();
+    a.insert(Attribute::ContentType, "application/octet-stream".into());
+    a.insert(
+        Attribute::Metadata(SHA256_META.into()),
+        sha256.to_owned().into(),
+    );
+    a
+}
+
+/// Up to `len` bytes from `reader`: fewer only at its end.
+fn read_chunk(reader: &mut dyn Read, len: usize) -> std::io::Result<Vec<u8>> {
+    let mut buf = Vec::with_capacity(len);
+    reader.take(len as u64).read_to_end(&mut buf)?;
+    Ok(buf)
+}
+
 impl ArtifactStore for S3Store {
     fn put_atomic(&self, key: &StoreKey, content: Content<'_>) -> Result<PutOutcome, StoreError> {
-        let bytes = content.load()?;
-        let sha256 = sha256_hex(&bytes);
-        let size = bytes.len() as u64;
-        if let Some(stored) = self.head(key)? {
-            return self.compare(key, stored, sha256, size);
-        }
-        let extra = vec![
-            (
-                "content-type".to_string(),
-                "application/octet-stream".to_string(),
-            ),
-            ("if-none-match".to_string(), "*".to_string()),
-            ("x-amz-meta-sha256".to_string(), sha256.clone()),
-        ];
-        let (url, headers) = self.signed("PUT", &self.object_path(key), &[], &extra, &sha256);
-        let mut req = self.agent.put(&url);
-        for (k, v) in &headers {
-            req = req.header(k, v);
-        }
-        let mut resp = req
-            .send(&bytes[..])
-            .map_err(Self::transport("PUT", key.as_str()))?;
-        match resp.status().as_u16() {
-            200 => {
-                tracing::info!(%key, %sha256, size, "stored in S3");
-                Ok(PutOutcome::Written { sha256, size })
+        let path = self.path(key.as_str())?;
+        match content {
+            Content::Bytes(b) if b.len() <= PART_SIZE => self.put_whole(key, &path, b.to_vec()),
+            Content::Bytes(mut b) => {
+                let sha256 = sha256_hex(b);
+                let size = b.len() as u64;
+                self.put_parts(key, &path, key.as_str(), &mut b, sha256, size)
             }
-            // Another writer got there between our HEAD and our PUT.
-            412 | 409 => {
-                let stored = self.head(key)?.flatten();
-                self.compare(key, stored, sha256, size)
+            Content::File(p) => {
+                let shown = p.display().to_string();
+                let io = |source| StoreError::Io {
+                    what: format!("reading {shown}"),
+                    source,
+                };
+                let open = || std::fs::File::open(p).map_err(io);
+                let size = open()?.metadata().map_err(io)?.len();
+                if size <= PART_SIZE as u64 {
+                    let mut bytes = Vec::new();
+                    open()?.read_to_end(&mut bytes).map_err(io)?;
+                    return self.put_whole(key, &path, bytes);
+                }
+                let mut hasher = sha2::Sha256::new();
+                std::io::copy(&mut open()?, &mut hasher).map_err(io)?;
+                let sha256 = hex(&hasher.finalize());
+                self.put_parts(key, &path, &shown, &mut open()?, sha256, size)
             }
-            _ => Err(Self::status_error("PUT", key.as_str(), &mut resp)),
         }
     }
 
     fn get(&self, key: &StoreKey) -> Result<Vec<u8>, StoreError> {
-        let (url, headers) = self.signed("GET", &self.object_path(key), &[], &[], UNSIGNED_PAYLOAD);
-        let mut req = self.agent.get(&url);
-        for (k, v) in &headers {
-            req = req.header(k, v);
-        }
-        let mut resp = req.call().map_err(Self::transport("GET", key.as_str()))?;
-        match resp.status().as_u16() {
-            200 => resp
-                .body_mut()
-                .with_config()
-                .limit(u64::MAX)
-                .read_to_vec()
-                .map_err(Self::transport("GET", key.as_str())),
-            404 => Err(StoreError::NotFound {
+        let path = self.path(key.as_str())?;
+        match self.block_on(async { self.s3.get(&path).await?.bytes().await }) {
+            Ok(b) => Ok(b.to_vec()),
+            Err(object_store::Error::NotFound { .. }) => Err(StoreError::NotFound {
                 key: key.to_string(),
             }),
-            _ => Err(Self::status_error("GET", key.as_str(), &mut resp)),
+            Err(e) => Err(self.fail("GET", key.as_str())(e)),
         }
     }
 
     fn exists(&self, key: &StoreKey) -> Result<bool, StoreError> {
-        Ok(self.head(key)?.is_some())
+        let path = self.path(key.as_str())?;
+        Ok(self.stored_sha256(key, &path)?.is_some())
     }
 
     fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+        // object_store lists whole path segments: list the folder the
+        // prefix is in, keep what starts with the prefix.
+        let folder = prefix.rfind('/').map_or("", |i| &prefix[..i]);
+        let under = self.path(folder)?;
+        let under = (!under.as_ref().is_empty()).then_some(under);
         let strip = if self.config.prefix.is_empty() {
             String::new()
         } else {
             format!("{}/", self.config.prefix)
         };
-        let full_prefix = format!("{strip}{prefix}");
-        let mut keys = Vec::new();
-        let mut token: Option<String> = None;
-        loop {
-            let mut query = vec![("list-type", "2"), ("prefix", full_prefix.as_str())];
-            if let Some(t) = &token {
-                query.push(("continuation-token", t.as_str()));
-            }
-            let empty = sha256_hex(b"");
-            let (url, headers) = self.signed("GET", &self.bucket_path, &query, &[], &empty);
-            let mut req = self.agent.get(&url);
-            for (k, v) in &headers {
-                req = req.header(k, v);
-            }
-            let mut resp = req.call().map_err(Self::transport("LIST", prefix))?;
-            if resp.status().as_u16() != 200 {
-                return Err(Self::status_error("LIST", prefix, &mut resp));
-            }
-            let xml = resp
-                .body_mut()
-                .with_config()
-                .limit(64 << 20)
-                .read_to_string()
-                .map_err(Self::transport("LIST", prefix))?;
-            for k in xml_values(&xml, "Key") {
-                if let Some(rest) = k.strip_prefix(&strip) {
-                    keys.push(rest.to_owned());
-                }
-            }
-            let truncated =
-                xml_values(&xml, "IsTruncated").first().map(String::as_str) == Some("true");
-            token = xml_values(&xml, "NextContinuationToken").into_iter().next();
-            if !truncated || token.is_none() {
-                break;
-            }
-        }
+        let found = self
+            .block_on(self.s3.list(under.as_ref()).try_collect::<Vec<_>>())
+            .map_err(self.fail("LIST", prefix))?;
+        let mut keys: Vec<String> = found
+            .into_iter()
+            .filter_map(|m| {
+                let k = m.location.as_ref().strip_prefix(&strip)?.to_owned();
+                k.starts_with(prefix).then_some(k)
+            })
+            .collect();
         keys.sort();
         Ok(keys)
     }
 
     fn fetch_location(&self, key: &StoreKey, ttl: Duration) -> Result<FetchLocation, StoreError> {
-        let path = self.object_path(key);
-        let query =
-            self.signer()
-                .presign("GET", &self.host, &path, ttl.as_secs(), SystemTime::now());
-        Ok(FetchLocation::Url(self.url(&path, &query)))
+        let path = self.path(key.as_str())?;
+        let url = self
+            .block_on(self.s3.signed_url(Method::GET, &path, ttl))
+            .map_err(self.fail("SIGN", key.as_str()))?;
+        Ok(FetchLocation::Url(url.to_string()))
     }
 
     fn location(&self) -> String {
-        if self.config.prefix.is_empty() {
-            format!("s3://{}", self.config.bucket)
-        } else {
-            format!("s3://{}/{}", self.config.bucket, self.config.prefix)
-        }
-    }
-}
-
-/// The unescaped text of every `<tag>...</tag>` in `xml` (S3's list answers
-/// are flat enough for this).
-fn xml_values(xml: &str, tag: &str) -> Vec<String> {
-    let (open, close) = (format!("<{tag}>"), format!("</{tag}>"));
-    let mut out = Vec::new();
-    let mut rest = xml;
-    while let Some(i) = rest.find(&open) {
-        rest = &rest[i + open.len()..];
-        let Some(j) = rest.find(&close) else { break };
-        out.push(
-            rest[..j]
-                .replace("&lt;", "<")
-                .replace("&gt;", ">")
-                .replace("&quot;", "\"")
-                .replace("&apos;", "'")
-                .replace("&amp;", "&"),
-        );
-        rest = &rest[j + close.len()..];
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn list_answers_are_read_and_unescaped() {
-        let xml = "<ListBucketResult><IsTruncated>true</IsTruncated><Contents><Key>a&amp;b</Key></Contents><Contents><Key>c</Key></Contents><NextContinuationToken>t1</NextContinuationToken></ListBucketResult>";
-        assert_eq!(xml_values(xml, "Key"), ["a&b", "c"]);
-        assert_eq!(xml_values(xml, "NextContinuationToken"), ["t1"]);
+        self.config.location()
     }
 }

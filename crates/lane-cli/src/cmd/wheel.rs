@@ -18,7 +18,8 @@ pub struct Args {
     #[arg(long)]
     pub repo: Option<PathBuf>,
     /// The artifact store: `file:///path`, a path, or `s3://bucket/prefix`
-    /// (S3 credentials from `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`,
+    /// (S3 credentials from the AWS chain: `AWS_ACCESS_KEY_ID`/
+    /// `AWS_SECRET_ACCESS_KEY`, IRSA, container or instance credentials;
     /// endpoint from `LANE_S3_ENDPOINT` or `AWS_ENDPOINT_URL`).
     #[arg(long, env = "LANE_STORE", default_value = "out/store")]
     pub store: String,

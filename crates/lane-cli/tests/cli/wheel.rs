@@ -224,16 +224,14 @@ pub(crate) fn moto(prefix: &str, secret: &str) -> (Moto, String, lane_store::S3S
     let server = Moto::start();
     let endpoint = server.endpoint();
     let store = lane_store::S3Store::new(lane_store::S3Config {
-        bucket: "lanes".into(),
-        prefix: prefix.into(),
-        region: "us-east-1".into(),
         endpoint: Some(endpoint.clone()),
-        credentials: lane_store::S3Credentials {
+        credentials: Some(lane_store::S3Credentials {
             access_key_id: "testing".into(),
             secret_access_key: secret.into(),
             session_token: None,
-        },
+        }),
         timeout: Duration::from_secs(30),
+        ..lane_store::S3Config::new("lanes", prefix)
     })
     .unwrap();
     store.ensure_bucket().unwrap();

@@ -37,6 +37,7 @@ mod kernels;
 mod launch;
 mod model;
 mod normalize;
+mod padmm;
 mod pairing;
 mod renumber;
 pub mod text;

@@ -8,6 +8,7 @@ use super::configs::{self, BestConfig};
 use super::jsondiff::{diff_json, JsonContext};
 use super::kernels::{KernelKey, KernelTable};
 use super::model::{DecisionDiff, JsonValueDiff, UnexplainedCause};
+use super::padmm::PadRule;
 use super::pairing::{text_of, triton_dir, Pair, TreeIndex};
 use super::renumber::fused_ops;
 use super::text::{self, agrees_with_config, line_role, Prepared};
@@ -581,6 +582,7 @@ impl Classifier<'_, '_> {
         }
         let _ = fb;
         let (decided, unexplained_lines) = self.decision_regions(all_lines);
+        let (follows, unexplained_lines) = self.pad_mm_lines(unexplained_lines);
         if !unexplained_lines.is_empty() {
             let n = unexplained_lines.len();
             let mut o = Outcome::unexplained(
@@ -593,20 +595,22 @@ impl Classifier<'_, '_> {
             o.lines = unexplained_lines;
             return o;
         }
-        if !decided.is_empty() {
-            let mut o = Outcome::explained(
-                DiffClass::Decision,
-                format!(
-                    "{} line(s) differ around kernels a decision changed: {}{}",
+        if !decided.is_empty() || !follows.is_empty() {
+            let mut parts = Vec::new();
+            if !decided.is_empty() {
+                parts.push(format!(
+                    "{} line(s) differ around kernels a decision changed: {}",
                     decided.values().sum::<usize>(),
                     decided.keys().cloned().collect::<Vec<_>>().join("; "),
-                    if explained_lines > 0 {
-                        format!("; {explained_lines} line(s) carry differing configs")
-                    } else {
-                        String::new()
-                    }
-                ),
-            );
+                ));
+            }
+            for (label, n) in &follows {
+                parts.push(format!("{n} line(s) follow {label}"));
+            }
+            if explained_lines > 0 {
+                parts.push(format!("{explained_lines} line(s) carry differing configs"));
+            }
+            let mut o = Outcome::explained(DiffClass::Decision, parts.join("; "));
             o.noise = d.noise;
             return o;
         }
@@ -623,6 +627,32 @@ impl Classifier<'_, '_> {
             return o;
         }
         Outcome::noise(d.noise)
+    }
+
+    /// Of the lines left, those a flipped pad_mm decision predicts line
+    /// by line (the `padmm` module), recorded on the decision with role
+    /// `pad_mm`. Returns how many lines each decision explains, and the
+    /// lines left.
+    fn pad_mm_lines(
+        &mut self,
+        mut lines: Vec<WrapperLine>,
+    ) -> (Vec<(String, usize)>, Vec<WrapperLine>) {
+        let mut follows = Vec::new();
+        for i in 0..self.decisions.len() {
+            if lines.is_empty() {
+                break;
+            }
+            let Some(rule) = PadRule::of(&self.decisions[i]) else {
+                continue;
+            };
+            let (hit, left) = rule.attribute(lines);
+            lines = left;
+            if !hit.is_empty() {
+                follows.push((rule.label.clone(), hit.len()));
+                self.decisions[i].lines.extend(hit);
+            }
+        }
+        (follows, lines)
     }
 
     /// Differing lines that sit in a region (runs of differing lines at

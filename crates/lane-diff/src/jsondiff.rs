@@ -331,6 +331,7 @@ fn decision(
     DecisionDiff {
         graph_op: None,
         padded_side: None,
+        lines: Vec::new(),
         headline,
         file: file.to_owned(),
         path: at,
@@ -466,6 +467,7 @@ fn pad_mm_decision(
         )],
         graph_op: op,
         padded_side: Some(padded),
+        lines: Vec::new(),
     }
 }
 

@@ -37,6 +37,7 @@ mod kernels;
 mod launch;
 mod model;
 mod normalize;
+mod padmm;
 mod pairing;
 mod renumber;
 pub mod text;
@@ -572,6 +573,84 @@ mod tests {
             diff_trees(&ArtifactTree { files: vec![bad] }, &one),
             Err(DiffError::BadFingerprint { .. })
         ));
+    }
+
+    /// Output code around a padded `aten.addmm [2, 128] x [128, 64]`, as
+    /// the padding side (`pads`) and the other side write it, beside a
+    /// benchmark cache whose pad_mm decision is `cache` (A's, B's), if any.
+    fn padded_trees(cache: Option<(bool, bool)>) -> (ArtifactTree, ArtifactTree) {
+        let pads = [
+            "def call(args):",
+            "#   linear_1 => add_tensor_1, slice_tensor",
+            r#"#   %add_tensor_1 : Tensor "f32[4, 64][64, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%arg7_1, %mm_default_1), kwargs = {})"#,
+            r#"#   %slice_tensor : Tensor "f32[2, 64][64, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.slice.Tensor](args = (%add_tensor_1, 0, 0, -2), kwargs = {})"#,
+            r#"#   %unsqueeze_2 : Tensor "f32[2, 64, 1][64, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%slice_tensor, 2), kwargs = {})"#,
+            "    x = 1",
+            "    y = 2",
+            "    z = 3",
+            "    w = 4",
+            "    v = 5",
+            "    del buf3",
+            "    return x",
+        ];
+        let plain = [
+            "def call(args):",
+            "#   linear_1 => add_tensor_1",
+            r#"#   %add_tensor_1 : Tensor "f32[2, 64][64, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%arg7_1, %mm_default_1), kwargs = {})"#,
+            r#"#   %unsqueeze_2 : Tensor "f32[2, 64, 1][64, 1, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%add_tensor_1, 2), kwargs = {})"#,
+            "    x = 1",
+            "    y = 2",
+            "    z = 3",
+            "    w = 4",
+            "    v = 5",
+            "    return x",
+        ];
+        let key = "((torch.Size([2, 128]), (128, 1), torch.float32), (torch.Size([128, 64]), (1, 128), torch.float32), 'exclude_pad:True', 'exclude_pad:False', <OpOverloadPacket(op='aten.addmm')>, (torch.Size([64]), (1,), torch.float32), True)";
+        let tree = |code: &[&str], pad: Option<bool>| {
+            let mut files = vec![file("inductor/rf/out.py", &(code.join("\n") + "\n"))];
+            if let Some(pad) = pad {
+                let cache = serde_json::json!({"system": {"hash": "h"}, "cache": {key: pad}});
+                files.push(file("inductor/cache/h", &cache.to_string()));
+            }
+            ArtifactTree { files }
+        };
+        (
+            tree(&pads, cache.map(|c| c.0)),
+            tree(&plain, cache.map(|c| c.1)),
+        )
+    }
+
+    #[test]
+    fn output_code_a_pad_predicts_follows_the_pad_mm_decision() {
+        let (a, b) = padded_trees(Some((true, false)));
+        let r = diff_trees(&a, &b).unwrap();
+        assert_eq!(r.verdict, DeterminismVerdict::DecisionsFlipped, "{r:?}");
+        let lines = &r.decisions[0].lines;
+        assert_eq!(lines.len(), 5, "{lines:?}");
+        assert!(lines.iter().all(|l| l.role == LineRole::PadMm));
+        let code = r
+            .file_diffs
+            .iter()
+            .find(|d| d.role == FileRole::Source)
+            .unwrap();
+        assert_eq!(code.class, DiffClass::Decision);
+        assert_eq!(
+            code.reason.as_deref(),
+            Some("5 line(s) follow the pad_mm decision on aten.addmm (A pads)")
+        );
+    }
+
+    #[test]
+    fn without_a_pad_mm_decision_flipped_no_line_is_attributed() {
+        for cache in [None, Some((true, true)), Some((false, true))] {
+            let (a, b) = padded_trees(cache);
+            let r = diff_trees(&a, &b).unwrap();
+            assert_eq!(r.verdict, DeterminismVerdict::Unexplained, "{cache:?}");
+            assert!(r.decisions.iter().all(|d| d.lines.is_empty()));
+            let u = &r.unexplained[0];
+            assert_eq!(u.cause, UnexplainedCause::TextLines);
+            assert_eq!(u.lines.len(), 5, "{cache:?}: {:?}", u.lines);
+        }
     }
 
     #[test]

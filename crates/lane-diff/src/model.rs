@@ -411,6 +411,11 @@ pub struct DecisionDiff {
     /// The side that padded, for a pad_mm decision.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub padded_side: Option<&'static str>,
+    /// The output-code lines this decision explains line by line (role
+    /// `pad_mm`): those a pad predicts, outside the regions of the kernels
+    /// it changed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<WrapperLine>,
 }
 
 /// A finding about the inputs themselves (an ill-typed config).

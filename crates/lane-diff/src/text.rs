@@ -203,6 +203,10 @@ pub enum LineRole {
     LoadKernel,
     /// A Python wrapper's `triton_X.run(...)`.
     Run,
+    /// Output code a flipped pad_mm decision predicts: a padded shape, the
+    /// pad's own nodes (`slice_tensor`, `constant_pad_nd`) and their uses,
+    /// a buffer freed because of the pad (listed under the decision).
+    PadMm,
     /// Any other line.
     Other,
 }

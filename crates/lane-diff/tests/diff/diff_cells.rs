@@ -425,6 +425,11 @@ fn a_results_slot_is_diffed_as_its_cell_with_lanes_records_left_out() {
 /// The second real dynamo pair (`h200-run-session4`): inductor's pad_mm
 /// benchmark flipped the other way (r1 pads). The decision is named with
 /// what it decided on, and the padding kernel only r1 has is put down to it.
+/// So are, line by line, the six lines of the output code that follow from
+/// the pad away from that kernel (the padded `f32[4, 64]`, the
+/// `slice_tensor` that cuts the pad off and its use, the FX comment that
+/// lists it, a `del buf3` only r1 has), and with them the FX-graph entry
+/// that holds that output code: the verdict is no longer unexplained.
 #[test]
 fn real_dynamo_pair_where_the_first_repeat_pads_names_the_decision() {
     let slot = |r: &str| gw(&format!("h200-run-session4/results/rig-dynamo/H200/{r}"));
@@ -445,6 +450,65 @@ fn real_dynamo_pair_where_the_first_repeat_pads_names_the_decision() {
         "{}",
         r.summary
     );
+    assert_eq!(
+        r.verdict,
+        DeterminismVerdict::DecisionsFlipped,
+        "{}",
+        r.summary
+    );
+    assert!(r.unexplained.is_empty(), "{:?}", r.unexplained);
+    // The six lines, each under the decision with role `pad_mm`.
+    let lines = decisions[0]["lines"].as_array().unwrap();
+    let at: Vec<(Value, Value)> = lines
+        .iter()
+        .map(|l| (l["line_a"].clone(), l["line_b"].clone()))
+        .collect();
+    assert_eq!(
+        at,
+        [
+            (json!(312), json!(265)),
+            (json!(318), json!(271)),
+            (json!(320), json!(273)),
+            (json!(321), json!(274)),
+            (json!(322), Value::Null),
+            (json!(1202), Value::Null),
+        ]
+    );
+    assert!(lines.iter().all(|l| l["role"] == "pad_mm"), "{lines:?}");
+    let text = |l: &Value, side: &str| l[side].as_str().unwrap_or("").to_owned();
+    assert_eq!(
+        text(&lines[0], "text_a"),
+        "#   linear_1 => add_tensor_1, slice_tensor"
+    );
+    assert!(text(&lines[1], "text_a").contains("\"f32[4, 64][64, 1]cuda:0\""));
+    assert!(text(&lines[1], "text_b").contains("\"f32[2, 64][64, 1]cuda:0\""));
+    assert!(
+        text(&lines[3], "text_a").contains("aten.slice.Tensor](args = (%add_tensor_1, 0, 0, -2)")
+    );
+    assert_eq!(text(&lines[5], "text_a"), "del buf3");
+    // The output code and its FX-graph entry are explained by the decision.
+    let code = r
+        .file_diffs
+        .iter()
+        .find(|d| {
+            d.a.as_deref().is_some_and(|p| {
+                p.ends_with("inductor/rf/crfqhj5tctuwlzm342on4puasxxs2dk7k73av3zgefrh5cknxsb6.py")
+            })
+        })
+        .unwrap();
+    assert_eq!(code.class, DiffClass::Decision);
+    let reason = code.reason.as_deref().unwrap();
+    assert!(
+        reason.contains("6 line(s) follow the pad_mm decision on aten.addmm (A pads)"),
+        "{reason}"
+    );
+    let fx: Vec<_> = r
+        .file_diffs
+        .iter()
+        .filter(|d| d.role == FileRole::FxGraphEntry)
+        .collect();
+    assert!(!fx.is_empty());
+    assert!(fx.iter().all(|d| d.class == DiffClass::Decision), "{fx:?}");
 }
 
 #[test]

@@ -256,6 +256,21 @@ fn decisions(out: &mut Blocks, r: &DeterminismReport) {
         for m in &d.meaning {
             out.line(Depth::Full, 2, format!("meaning: {}", bound(m, PROSE)));
         }
+        // The output-code lines it explains line by line, per file.
+        let mut files: Vec<&str> = d.lines.iter().map(|l| l.file.as_str()).collect();
+        files.dedup();
+        for file in files {
+            let ls: Vec<WrapperLine> = d.lines.iter().filter(|l| l.file == file).cloned().collect();
+            out.table(
+                Depth::Full,
+                2,
+                lines_table(file, &ls, UNEXPLAINED_ROWS).titled(format!(
+                    "lines of {} that follow it ({})",
+                    short(file),
+                    ls.len()
+                )),
+            );
+        }
     }
 }
 

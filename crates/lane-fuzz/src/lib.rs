@@ -119,7 +119,13 @@ pub fn bounded<R: Send + 'static>(
             elapsed.as_micros()
         );
     }
-    Ok((value, Measured { peak_bytes, elapsed }))
+    Ok((
+        value,
+        Measured {
+            peak_bytes,
+            elapsed,
+        },
+    ))
 }
 
 /// One change to a byte string.
@@ -221,13 +227,19 @@ mod tests {
             reset_peak: || {},
         };
         let e = bounded("t", 5, &BOUNDS, &m, || ()).unwrap_err();
-        assert!(e.contains("100 bytes at peak, over the budget of 15"), "{e}");
+        assert!(
+            e.contains("100 bytes at peak, over the budget of 15"),
+            "{e}"
+        );
         assert!(bounded("t", 90, &BOUNDS, &m, || ()).is_ok());
     }
 
     #[test]
     fn mutations_apply_in_order() {
-        let b = apply(b"abcdef".to_vec(), &[Mutation::Flip(1, b'X'), Mutation::Truncate(4)]);
+        let b = apply(
+            b"abcdef".to_vec(),
+            &[Mutation::Flip(1, b'X'), Mutation::Truncate(4)],
+        );
         assert_eq!(b, b"aXcd");
         let b = apply(b"ab".to_vec(), &[Mutation::Repeat(0, 1, 3)]);
         assert_eq!(b, b"aaab");

@@ -27,7 +27,8 @@ impl Github {
     fn client(&mut self, repo: &str) -> Option<(&tokio::runtime::Runtime, &GithubClient)> {
         if !self.clients.contains_key(repo) {
             let Some(auth) = Auth::from_env() else {
-                tracing::warn!("no GitHub credentials (GITHUB_TOKEN, or the App's): nothing is answered on GitHub");
+                static SAID: std::sync::Once = std::sync::Once::new();
+                SAID.call_once(|| tracing::warn!("no GitHub credentials (GITHUB_TOKEN, or the App's): nothing is answered on GitHub"));
                 return None;
             };
             let parsed = Repo::parse(repo).ok()?;

@@ -132,6 +132,7 @@ fn command(
             Reaction::Confused
         };
         gh.react(&row.repo, row.comment_id, reaction);
+        tracing::info!(command = row.id, what, ok, detail, "command ended");
         ctx.metrics
             .command(what, if ok { "done" } else { "failed" });
         if let Err(e) = ctx.store.end(row.id, ok, detail) {
@@ -399,7 +400,9 @@ fn request(ctx: &Ctx, row: &CommandRow, m: &Mint, stop: Arc<AtomicBool>) -> Mint
         out: ctx.out.clone(),
         kube_config: ctx.kube_config.clone(),
         run_id: format!("serve-{}", row.id),
-        post: true,
+        // As `lane mint --post`; without credentials nothing can be posted
+        // (said once at the first answer), and the lane still mints.
+        post: lane_github::Auth::from_env().is_some(),
         head_sha: None,
         concurrency: None,
         wheel: None,
@@ -436,6 +439,7 @@ fn mint_thread(ctx: &Ctx, row: &CommandRow, m: &Mint, stop: Arc<AtomicBool>) {
                 Reaction::Confused
             },
         );
+        tracing::info!(command = row.id, ok, detail, "mint ended");
         ctx.metrics
             .command("mint", if ok { "done" } else { "failed" });
         if let Err(e) = ctx.store.end(row.id, ok, detail) {
@@ -503,6 +507,13 @@ fn mint_thread(ctx: &Ctx, row: &CommandRow, m: &Mint, stop: Arc<AtomicBool>) {
                 unreachable!()
             };
             let s = &minted.minted.summary;
+            if let Some(p) = &minted.posted {
+                tracing::info!(
+                    comments = p.comments.len(),
+                    check_run = ?p.check_run.as_ref().map(|c| c.id),
+                    "report posted"
+                );
+            }
             let on_pr = minted
                 .posted
                 .as_ref()

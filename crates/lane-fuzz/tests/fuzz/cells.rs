@@ -109,20 +109,28 @@ fn tar_of(members: &[Member]) -> Vec<u8> {
     let mut b = tar::Builder::new(Vec::new());
     for m in members {
         match m {
-            Member::File(n, data) => {
-                b.append(&header(n, tar::EntryType::Regular, data.len() as u64, None), &data[..])
-            }
+            Member::File(n, data) => b.append(
+                &header(n, tar::EntryType::Regular, data.len() as u64, None),
+                &data[..],
+            ),
             Member::Zeros(n, z) => b.append(
                 &header(n, tar::EntryType::Regular, *z as u64, None),
                 std::io::repeat(0).take(*z as u64),
             ),
-            Member::Symlink(n, t) => b.append(&header(n, tar::EntryType::Symlink, 0, Some(t)), &[][..]),
-            Member::Hardlink(n, t) => b.append(&header(n, tar::EntryType::Link, 0, Some(t)), &[][..]),
+            Member::Symlink(n, t) => {
+                b.append(&header(n, tar::EntryType::Symlink, 0, Some(t)), &[][..])
+            }
+            Member::Hardlink(n, t) => {
+                b.append(&header(n, tar::EntryType::Link, 0, Some(t)), &[][..])
+            }
             Member::Fifo(n) => b.append(&header(n, tar::EntryType::Fifo, 0, None), &[][..]),
             Member::Dir(n) => b.append(&header(n, tar::EntryType::Directory, 0, None), &[][..]),
             Member::Nested(n, inner) => {
                 let data = pack(n, inner);
-                b.append(&header(n, tar::EntryType::Regular, data.len() as u64, None), &data[..])
+                b.append(
+                    &header(n, tar::EntryType::Regular, data.len() as u64, None),
+                    &data[..],
+                )
             }
         }
         .unwrap();
@@ -164,7 +172,10 @@ fn pack(name: &str, members: &[Member]) -> Vec<u8> {
 /// file.
 fn check(name: &str, a: Vec<u8>, b: Vec<u8>) -> Result<(), TestCaseError> {
     let dir = tempfile::tempdir().unwrap();
-    let (pa, pb) = (dir.path().join("a").join(name), dir.path().join("b").join(name));
+    let (pa, pb) = (
+        dir.path().join("a").join(name),
+        dir.path().join("b").join(name),
+    );
     for (p, bytes) in [(&pa, &a), (&pb, &b)] {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, bytes).unwrap();

@@ -54,13 +54,22 @@ fn check(name: &str, bytes: Vec<u8>) -> Result<(), TestCaseError> {
     let (answer, _) = lane_fuzz::bounded("lane file", len, &bounds(48, 64), &meter(), move || {
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let lines = text.lines().count().max(1);
-        lane_file::parse(&file, &text).map(|_| ()).map_err(|e| (e, lines))
+        lane_file::parse(&file, &text)
+            .map(|_| ())
+            .map_err(|e| (e, lines))
     })
     .map_err(TestCaseError::fail)?;
     if let Err((e, lines)) = answer {
         prop_assert!(e.line >= 1 && e.column >= 1, "no place: {e}");
-        prop_assert!(e.line <= lines + 1, "line {} of a {lines}-line file: {e}", e.line);
-        prop_assert!(e.to_string().starts_with(name), "the file is not named: {e}");
+        prop_assert!(
+            e.line <= lines + 1,
+            "line {} of a {lines}-line file: {e}",
+            e.line
+        );
+        prop_assert!(
+            e.to_string().starts_with(name),
+            "the file is not named: {e}"
+        );
         prop_assert!(!e.message.is_empty(), "no words: {e}");
     }
     Ok(())

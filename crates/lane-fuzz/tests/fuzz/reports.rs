@@ -18,8 +18,21 @@ const REAL: [&str; 6] = [
 
 fn tokens() -> Vec<Vec<u8>> {
     [
-        "NaN", "-Infinity", "-1", "1e400", "-1e308", "\"x\"", "null", "[[[[", "}", ",", "\u{feff}",
-        "\"\\u001b[2J\"", "\"phase\": 1,", "\"status\": \"minted\",", "0.0",
+        "NaN",
+        "-Infinity",
+        "-1",
+        "1e400",
+        "-1e308",
+        "\"x\"",
+        "null",
+        "[[[[",
+        "}",
+        ",",
+        "\u{feff}",
+        "\"\\u001b[2J\"",
+        "\"phase\": 1,",
+        "\"status\": \"minted\",",
+        "0.0",
     ]
     .iter()
     .map(|t| t.as_bytes().to_vec())
@@ -38,7 +51,9 @@ fn check(bytes: Vec<u8>) -> Result<(), TestCaseError> {
         match lane_ledger::parse_report(&bytes) {
             Ok(r) => {
                 let b = lane_ledger::from_report("fuzz", &r);
-                serde_json::to_string(&b).map(|_| ()).map_err(|e| e.to_string())
+                serde_json::to_string(&b)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
             }
             Err(e) => Err(e.to_string()),
         }

@@ -11,16 +11,31 @@ const SUMMARY: &str = "gw-0.93.3-h200/h200-run/results/summary.json";
 const MINT: &str = "gw-0.93.3-h200/h200-run/results/rig-aot/H200/r1/mint.json";
 
 fn tokens() -> Vec<Vec<u8>> {
-    ["NaN", "-1", "1e400", "\"x\"", "null", "[", "}", "\"status\": \"planned\",", "true"]
-        .iter()
-        .map(|t| t.as_bytes().to_vec())
-        .collect()
+    [
+        "NaN",
+        "-1",
+        "1e400",
+        "\"x\"",
+        "null",
+        "[",
+        "}",
+        "\"status\": \"planned\",",
+        "true",
+    ]
+    .iter()
+    .map(|t| t.as_bytes().to_vec())
+    .collect()
 }
 
-fn check<T: Contract + Send + 'static>(file: &'static str, bytes: Vec<u8>) -> Result<(), TestCaseError> {
+fn check<T: Contract + Send + 'static>(
+    file: &'static str,
+    bytes: Vec<u8>,
+) -> Result<(), TestCaseError> {
     let len = bytes.len();
     let (answer, _) = lane_fuzz::bounded(file, len, &bounds(16, 48), &meter(), move || {
-        T::from_json(file, &bytes).map(|_| ()).map_err(|e| e.to_string())
+        T::from_json(file, &bytes)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
     })
     .map_err(TestCaseError::fail)?;
     if let Err(text) = answer {

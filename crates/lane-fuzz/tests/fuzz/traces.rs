@@ -9,10 +9,18 @@ use crate::{bounds, config, meter, seed, serial};
 const TRACE: &str = "h200-torch2.11/trace/dedicated_log_torch_trace_oemv2v3_.log";
 
 fn tokens() -> Vec<Vec<u8>> {
-    ["\n", "\n\n\n", "V1201 ", "{\"dynamo_start\": {}}", "\t", "\u{1b}]0;t\u{7}", "[[[["]
-        .iter()
-        .map(|t| t.as_bytes().to_vec())
-        .collect()
+    [
+        "\n",
+        "\n\n\n",
+        "V1201 ",
+        "{\"dynamo_start\": {}}",
+        "\t",
+        "\u{1b}]0;t\u{7}",
+        "[[[[",
+    ]
+    .iter()
+    .map(|t| t.as_bytes().to_vec())
+    .collect()
 }
 
 fn check(bytes: Vec<u8>) -> Result<(), TestCaseError> {

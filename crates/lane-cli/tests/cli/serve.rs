@@ -503,8 +503,20 @@ fn health_readiness_and_metrics_answer() {
         text.contains("state store: open") && text.contains("worker: alive"),
         "{text}"
     );
+    let body = comment("created", 9009, "/lane status", "OWNER");
+    let forged = format!("sha256={}", "f".repeat(64));
+    assert_eq!(
+        serve
+            .deliver("issue_comment", "d-h", &body, Some(&forged))
+            .0,
+        401
+    );
     let (code, text) = serve.get("/metrics");
     assert_eq!(code, 200);
+    assert!(
+        text.contains("lane_serve_deliveries_total{outcome=\"forged\"} 1"),
+        "{text}"
+    );
     assert!(
         text.contains("# TYPE lane_serve_deliveries counter"),
         "{text}"

@@ -94,6 +94,8 @@ impl Serve {
         for (k, v) in env {
             cmd.env(k, v);
         }
+        // Killed and reaped on drop (`Serve`'s `Drop`).
+        #[allow(clippy::zombie_processes)]
         let child = cmd.spawn().unwrap();
         let start = std::fs::metadata(&log).map(|m| m.len()).unwrap_or(0) as usize;
         let deadline = Instant::now() + Duration::from_secs(30);

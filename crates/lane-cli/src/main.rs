@@ -58,6 +58,9 @@ enum Command {
     /// Run a whole lane on embedded defaults: no cluster, no GitHub, no GPU.
     #[cfg(feature = "demo")]
     Demo(cmd::demo::Args),
+    /// Serve GitHub webhooks: run `/lane` commands typed on pull requests (docs/serve.md).
+    #[cfg(feature = "serve")]
+    Serve(cmd::serve::Args),
 }
 
 impl Command {
@@ -141,6 +144,8 @@ fn main() -> ExitCode {
         Command::Wheel(args) => cmd::wheel::run(args),
         Command::Publish(args) => cmd::publish::run(args),
         Command::Report(args) => cmd::report::run(args),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => cmd::serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::from(Exit::Ok.code()),

@@ -88,6 +88,10 @@ fn graph(args: &[&str]) -> std::collections::BTreeSet<String> {
         .collect()
 }
 
+fn app_graph() -> std::collections::BTreeSet<String> {
+    graph(&["-p", "lane-app", "--all-features"])
+}
+
 /// The layers ARCHITECTURE.md draws, held by the dependency graph: the core
 /// depends on no lane crate; the Job builder compiles without tokio or
 /// kube-rs; the webhook core is pure (lane-core only, no runtime, no
@@ -114,13 +118,31 @@ fn the_crate_graph_keeps_its_layers() {
     ] {
         assert!(!webhook.contains(io), "lane-webhook pulls in {io}");
     }
+    // lane-serve is an edge over lane-app: it calls the commands, never
+    // the backends or the run store beneath them, and only lane-cli uses it.
+    let serve = graph(&["-p", "lane-serve"]);
+    for layer in ["lane-app", "lane-webhook", "lane-github"] {
+        assert!(serve.contains(layer), "lane-serve builds on {layer}");
+    }
+    assert!(
+        !serve.contains("lane-cli"),
+        "lane-serve depends on lane-cli"
+    );
+    assert!(
+        !app_graph().contains("lane-serve"),
+        "lane-app depends on lane-serve"
+    );
     let shipped = graph(&[
         "-p",
         "lane-cli",
         "--no-default-features",
         "--features",
-        "kube,github",
+        "kube,github,serve",
     ]);
+    assert!(
+        shipped.contains("lane-serve"),
+        "lane serve is in the shipped binary"
+    );
     assert!(
         !shipped.contains("lane-fixture"),
         "the shipped binary carries the demo generator"
@@ -139,7 +161,7 @@ fn the_crate_graph_keeps_its_layers() {
     );
     // Without its edges, the binary carries neither client nor the generator.
     let bare = graph(&["-p", "lane-cli", "--no-default-features"]);
-    for edge in ["kube", "octocrab", "lane-fixture"] {
+    for edge in ["kube", "octocrab", "lane-fixture", "lane-serve", "axum"] {
         assert!(
             !bare.contains(edge),
             "a build without features pulls in {edge}"

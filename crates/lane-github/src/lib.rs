@@ -7,7 +7,9 @@
 //!
 //! Where to start reading: [`GithubClient::connect`] (auth, API base),
 //! [`GithubClient::upsert_comment`] (the sticky algorithm, `comments.rs`),
-//! [`GithubClient::upsert_check_run`] (`checks.rs`), and `client.rs` for the
+//! [`GithubClient::upsert_check_run`] (`checks.rs`),
+//! [`GithubClient::add_reaction`] and [`GithubClient::pull_request`]
+//! (`issues.rs`, for `lane serve`), and `client.rs` for the
 //! retry policy. [`plan`] builds the exact requests for `--dry-run` without
 //! a client.
 //!
@@ -21,6 +23,7 @@ mod checks;
 mod client;
 mod comments;
 mod error;
+mod issues;
 pub mod plan;
 
 pub use auth::{Auth, Secret};
@@ -28,6 +31,7 @@ pub use checks::{CheckRun, CheckRunOutcome};
 pub use client::{ClientConfig, GithubClient, RetryPolicy, DEFAULT_API_URL};
 pub use comments::{CommentAction, CommentOutcome};
 pub use error::GithubError;
+pub use issues::{PullInfo, Reaction};
 
 /// A repository, `owner/name`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -15,5 +15,7 @@ pub mod publish;
 pub mod replay;
 pub mod report;
 pub mod schema;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod status;
 pub mod wheel;

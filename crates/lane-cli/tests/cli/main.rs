@@ -9,6 +9,8 @@ mod ledger;
 mod mint;
 mod report;
 mod secrets;
+#[cfg(feature = "serve")]
+mod serve;
 mod wheel;
 
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! test kit starts it on loopback (it binds its own port) and kills it at
 //! the end.
 
-use lane_github::{Auth, ClientConfig, GithubClient, Repo, RetryPolicy, Secret};
+use lane_github::{Auth, ClientConfig, GithubClient, Reaction, Repo, RetryPolicy, Secret};
 use lane_testkit::Prism;
 
 async fn client(url: &str) -> GithubClient {
@@ -38,4 +38,18 @@ async fn every_request_matches_githubs_description() {
     c.upsert_check_run(&run)
         .await
         .expect("check run requests are valid");
+    // `lane serve`'s requests: a reaction on the comment that asked, and
+    // the pull request's base and head.
+    for r in [Reaction::Eyes, Reaction::Rocket, Reaction::Confused] {
+        c.add_reaction(1, r)
+            .await
+            .unwrap_or_else(|e| panic!("{} reaction is valid: {e}", r.as_str()));
+    }
+    // GitHub's own example pull request lacks `requested_teams[].type`,
+    // which its description requires: Prism answers that response
+    // violation with 500. A request violation would be 422.
+    match c.pull_request(1347).await {
+        Ok(pr) => assert!(!pr.base_ref.is_empty() && !pr.head_sha.is_empty(), "{pr:?}"),
+        Err(e) => assert_eq!(e.status(), Some(500), "the request is valid: {e}"),
+    }
 }

@@ -1,0 +1,54 @@
+//! What the service answers on a pull request, in words: one comment per
+//! pull request for the service's own answers ([`marker`]), updated in
+//! place; the lane's report keeps its own sticky comment
+//! (`lane_render::marker`).
+
+use lane_webhook::{help_text, AuthorAssociation, Policy, RefusalReason};
+
+/// The hidden marker of the service's answer comment on pull request `pr`.
+pub fn marker(pr: u64) -> String {
+    format!("<!-- lane-serve pr={pr} -->")
+}
+
+/// The answer comment's body: the marker, then `text`.
+pub fn body(pr: u64, text: &str) -> String {
+    format!("{}\n{text}\n", marker(pr))
+}
+
+/// The one polite refusal of a comment lane will not run.
+pub fn refusal(reason: &RefusalReason, policy: &Policy) -> String {
+    match reason {
+        RefusalReason::NotAuthorised { association } => {
+            let who = match association {
+                AuthorAssociation::Unknown(_) => "an unknown association",
+                known => known.as_str(),
+            };
+            format!(
+                "Sorry, lane runs commands only for {policy} (GitHub says your association \
+                 with this repository is {who}). Nothing was run; a maintainer can run it for you."
+            )
+        }
+        RefusalReason::InvalidCommand(e) => {
+            format!(
+                "lane did not understand that command: {e}.\n\n{}",
+                help_text()
+            )
+        }
+    }
+}
+
+/// The progress body of the lane's sticky comment while it mints.
+pub fn progress(lane_marker: &str, lane: &str, done: usize, total: usize) -> String {
+    format!(
+        "{lane_marker}\n**lane {lane}**: minting, {done} of {total} mints in. \
+         This comment becomes the lane's report when every mint is in.\n"
+    )
+}
+
+/// A mint asked while the pull request's lane runs.
+pub fn already_running(lane: &str) -> String {
+    format!(
+        "lane {lane} is already running for this pull request: see the lane's report \
+         comment, which fills in as mints finish; `/lane cancel` stops it. Nothing new was started."
+    )
+}

@@ -52,3 +52,42 @@ pub fn already_running(lane: &str) -> String {
          comment, which fills in as mints finish; `/lane cancel` stops it. Nothing new was started."
     )
 }
+
+/// The lane's sticky comment `body` (as last posted) with the line saying
+/// that new commits (head `head_sha`) outdated it, on top: right under the
+/// hidden marker when the body starts with it. A body outdated before
+/// keeps one such line, the newest.
+pub fn outdated(body: &str, lane: &str, head_sha: &str) -> String {
+    let line = format!(
+        "> **outdated**: new commits since this report (head {head_sha}); `/lane mint {lane}` mints them."
+    );
+    let (marker, rest) = match body.split_once('\n') {
+        Some((first, rest)) if first.starts_with("<!--") => (Some(first), rest),
+        _ => (None, body),
+    };
+    let rest = match rest.split_once('\n') {
+        Some((first, after)) if first.starts_with("> **outdated**") => after,
+        _ => rest,
+    };
+    match marker {
+        Some(m) => format!("{m}\n{line}\n\n{}", rest.trim_start_matches('\n')),
+        None => format!("{line}\n\n{}", rest.trim_start_matches('\n')),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_outdated_line_goes_under_the_marker_once() {
+        let body = "<!-- lane-report lane=0.93.3 -->\n## lane 0.93.3\n\nall green\n";
+        let once = outdated(body, "0.93.3", "aaa");
+        assert_eq!(
+            once,
+            "<!-- lane-report lane=0.93.3 -->\n> **outdated**: new commits since this report (head aaa); `/lane mint 0.93.3` mints them.\n\n## lane 0.93.3\n\nall green\n"
+        );
+        let twice = outdated(&once, "0.93.3", "bbb");
+        assert_eq!(twice, once.replace("aaa", "bbb"));
+    }
+}

@@ -236,6 +236,12 @@ fn record(
                     head_sha.as_str(),
                 )?;
                 tracing::info!(delivery = id, %pr, lane = ?marked, "report outdated");
+                if marked.is_some() {
+                    let _ = app.jobs.send(Job::Outdated {
+                        repo: pr.repo.as_str().to_owned(),
+                        pr: pr.number,
+                    });
+                }
                 return Ok((
                     DeliveryOutcome::Ignored,
                     answer(StatusCode::OK, "report marked outdated"),

@@ -8,8 +8,10 @@
 //! - `commands`: each command, `queued` → `running` → `done`/`failed`,
 //!   recorded before the delivery is acknowledged; at start the ones left
 //!   `queued` or `running` are adopted, once;
-//! - `lanes`: the last lane minted from each pull request, and whether new
-//!   commits outdated its report.
+//! - `lanes`: the last lane minted from each pull request, whether new
+//!   commits outdated its report, and the body of the lane's sticky comment
+//!   as last posted there (so an outdated report is re-posted as it was,
+//!   with the outdated line on top).
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -23,8 +25,9 @@ use crate::error::ServeError;
 pub const MAX_STARTS: i64 = 2;
 
 fn migrations() -> rusqlite_migration::Migrations<'static> {
-    rusqlite_migration::Migrations::new(vec![rusqlite_migration::M::up(
-        "CREATE TABLE deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL);
+    rusqlite_migration::Migrations::new(vec![
+        rusqlite_migration::M::up(
+            "CREATE TABLE deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL);
          CREATE TABLE ran (comment_id INTEGER PRIMARY KEY);
          CREATE TABLE commands (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -39,7 +42,9 @@ fn migrations() -> rusqlite_migration::Migrations<'static> {
             outdated_sha TEXT,
             PRIMARY KEY (repo, pr)
          );",
-    )])
+        ),
+        rusqlite_migration::M::up("ALTER TABLE lanes ADD COLUMN sticky TEXT;"),
+    ])
 }
 
 /// What a queued command is.
@@ -293,6 +298,31 @@ impl Store {
         })
     }
 
+    /// Records `body` as the lane's sticky comment on `repo#pr` as last
+    /// posted (the report, or where it went).
+    pub fn set_sticky(&self, repo: &str, pr: u64, body: &str) -> Result<(), ServeError> {
+        self.with(|c| {
+            c.execute(
+                "UPDATE lanes SET sticky = ?3 WHERE repo = ?1 AND pr = ?2",
+                params![repo, pr as i64, body],
+            )
+            .map(drop)
+        })
+    }
+
+    /// The lane's sticky comment on `repo#pr` as last posted, if any.
+    pub fn sticky(&self, repo: &str, pr: u64) -> Result<Option<String>, ServeError> {
+        self.with(|c| {
+            c.query_row(
+                "SELECT sticky FROM lanes WHERE repo = ?1 AND pr = ?2",
+                params![repo, pr as i64],
+                |r| r.get(0),
+            )
+            .optional()
+            .map(Option::flatten)
+        })
+    }
+
     /// Marks the lane of `repo#pr` outdated by `head_sha` (its lane is
     /// `lane` when none was minted from it yet). Returns the lane marked.
     pub fn outdate(
@@ -390,5 +420,10 @@ mod tests {
         );
         s.set_lane("o/r", 1, "0.93.3").unwrap();
         assert_eq!(s.lane("o/r", 1).unwrap(), Some(("0.93.3".into(), None)));
+        assert_eq!(s.sticky("o/r", 1).unwrap(), None);
+        s.set_sticky("o/r", 1, "report").unwrap();
+        drop(s);
+        let s = Store::open(d.path()).unwrap();
+        assert_eq!(s.sticky("o/r", 1).unwrap().as_deref(), Some("report"));
     }
 }

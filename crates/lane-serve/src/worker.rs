@@ -29,6 +29,9 @@ pub(crate) enum Job {
     Command(i64),
     /// The mint of this pull request (`repo#pr`) ended.
     MintEnded(String),
+    /// New commits on pull request `pr` of `repo` outdated its lane's
+    /// report (the store says so already): re-post its sticky comment.
+    Outdated { repo: String, pr: u64 },
     /// Stop taking work.
     Shutdown,
 }
@@ -86,11 +89,31 @@ pub(crate) fn dispatch(
                 }
             }
             Job::Command(id) => command(&ctx, &mut gh, &mut running, &mut pending, &tx, id),
+            Job::Outdated { repo, pr } => {
+                outdated(&ctx, &mut gh, &running, &repo, pr);
+            }
         }
     }
     for r in running.values() {
         r.stop.store(true, Ordering::SeqCst);
     }
+}
+
+/// Re-posts the lane's sticky comment on `repo#pr` as last posted, with
+/// the outdated line on top. Nothing while the pull request's lane mints
+/// (its progress is in that comment, and its report comes next) or when
+/// no report of it was posted through this service.
+fn outdated(ctx: &Ctx, gh: &mut Github, running: &HashMap<String, Running>, repo: &str, pr: u64) {
+    if running.contains_key(&format!("{repo}#{pr}")) {
+        return;
+    }
+    let (Ok(Some((lane, Some(sha)))), Ok(Some(body))) =
+        (ctx.store.lane(repo, pr), ctx.store.sticky(repo, pr))
+    else {
+        return;
+    };
+    let marker = lane_render::marker(&lane);
+    gh.upsert(repo, pr, &marker, &answer::outdated(&body, &lane, &sha));
 }
 
 fn key(row: &CommandRow) -> String {
@@ -518,7 +541,13 @@ fn mint_thread(ctx: &Ctx, row: &CommandRow, m: &Mint, stop: Arc<AtomicBool>) {
                 .posted
                 .as_ref()
                 .is_some_and(|p| p.comments.iter().any(|c| c.issue == row.pr));
-            if !on_pr {
+            if on_pr {
+                // The report, as lane_app posted it (`report.md` is the
+                // comment's body): kept to re-post it outdated.
+                if let Ok(body) = std::fs::read_to_string(&minted.report.markdown) {
+                    let _ = ctx.store.set_sticky(&row.repo, row.pr, &body);
+                }
+            } else {
                 // The lane posts its report to its own PRs; say so here.
                 let marker = lane_render::marker(&lane);
                 let body = format!(
@@ -526,7 +555,9 @@ fn mint_thread(ctx: &Ctx, row: &CommandRow, m: &Mint, stop: Arc<AtomicBool>) {
                     s.mints.len(),
                     if s.green { "green" } else { "not green" }
                 );
-                gh.upsert(&row.repo, row.pr, &marker, &body);
+                if gh.upsert(&row.repo, row.pr, &marker, &body) {
+                    let _ = ctx.store.set_sticky(&row.repo, row.pr, &body);
+                }
             }
             end(&mut gh, ok, if ok { "green" } else { "not green" });
         }

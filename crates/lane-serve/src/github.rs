@@ -65,6 +65,9 @@ impl Github {
         match rt.block_on(c.upsert_comment(issue, marker, body)) {
             Ok(o) => {
                 tracing::info!(issue, comment = o.comment_id, "answered");
+                // What was posted (lane's own words, never a secret or a
+                // delivery's body), for whoever follows a command.
+                tracing::debug!(issue, comment = o.comment_id, body, "answer posted");
                 true
             }
             Err(e) => {

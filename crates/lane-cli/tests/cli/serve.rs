@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+#[cfg(feature = "kube")]
+mod kube;
+
 const SECRET: &str = "planted-webhook-secret-NeverPrinted-41";
 const TOKEN: &str = "ghp_PlantedServeTokenNeverPrinted0123456";
 
@@ -19,23 +22,10 @@ const TOKEN: &str = "ghp_PlantedServeTokenNeverPrinted0123456";
 /// branch; posting to the example's PR.
 fn write_lane(dir: &Path, cells: usize, sleep_s: f64) {
     let lanes = dir.join("lanes");
-    std::fs::create_dir_all(&lanes).unwrap();
+    upstream(&lanes);
     let log = dir.join("runs.log");
-    let git = |args: &[&str]| {
-        let o = Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
-            .args(args)
-            .current_dir(&lanes)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    };
-    git(&["init", "-q", "-b", "main", "up"]);
-    git(&["-C", "up", "commit", "-q", "--allow-empty", "-m", "base"]);
-    git(&["-C", "up", "tag", "v0.93.2"]);
-    git(&["-C", "up", "branch", "release/0.93.3"]);
     let script = format!(
-        r#"echo "$LANE_MINT_ID" >> {}; sleep {sleep_s}; printf '{{"status":"minted","recipe":"dynamo","phases":{{"load":0.1}}}}' > "$LANE_REPORT_PATH""#,
+        r#"echo "$LANE_MINT_ID" >> {}; sleep {sleep_s}; echo "kernel of $(echo "$LANE_MINT_ID" | cut -d/ -f2)" > "$LANE_ARTIFACTS_DIR/kernel.txt"; printf '{{"status":"minted","recipe":"dynamo","phases":{{"load":0.1}}}}' > "$LANE_REPORT_PATH""#,
         log.display()
     );
     let mut text = "version: \"0.93.3\"\nupstream: {repo: ./up}\nbase: v0.93.2\ngithub: {repo: Codertocat/Hello-World, post_to: [1]}\nmint:\n  gpus: [L4]\n  cold_repeats: 2\n  timeout_s: 60\n  concurrency: 2\n  cells:\n".to_owned();
@@ -46,6 +36,25 @@ fn write_lane(dir: &Path, cells: usize, sleep_s: f64) {
         ));
     }
     std::fs::write(lanes.join("0.93.3.yaml"), text).unwrap();
+}
+
+/// The lane's upstream: a local repo `lanes/up` with its base tag and its
+/// lane branch (whose head the check run reports on).
+fn upstream(lanes: &Path) {
+    std::fs::create_dir_all(lanes).unwrap();
+    let git = |args: &[&str]| {
+        let o = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+            .args(args)
+            .current_dir(lanes)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    git(&["init", "-q", "-b", "main", "up"]);
+    git(&["-C", "up", "commit", "-q", "--allow-empty", "-m", "base"]);
+    git(&["-C", "up", "tag", "v0.93.2"]);
+    git(&["-C", "up", "branch", "release/0.93.3"]);
 }
 
 fn runs(dir: &Path) -> usize {
@@ -64,6 +73,11 @@ struct Serve {
 
 impl Serve {
     fn start(dir: &Path, env: &[(&str, &str)]) -> Serve {
+        Serve::start_with(dir, &[], env)
+    }
+
+    /// `lane serve` with `args` after the test's own.
+    fn start_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Serve {
         let log = dir.join("serve.log");
         let out = std::fs::OpenOptions::new()
             .create(true)
@@ -82,6 +96,7 @@ impl Serve {
             "--progress-every-s",
             "1",
         ])
+        .args(args)
         .current_dir(dir)
         .env_remove("LANE_LOG")
         .env_remove("GITHUB_TOKEN")
@@ -227,6 +242,25 @@ fn comment(action: &str, comment_id: u64, text: &str, association: &str) -> Vec<
         p["changes"] = json!({ "body": { "from": "thanks!" } });
     }
     serde_json::to_vec(&p).unwrap()
+}
+
+/// The service's commands as its state store holds them, oldest first:
+/// (command, state, starts, detail).
+fn commands(dir: &Path) -> Vec<(String, String, i64, String)> {
+    let db = rusqlite::Connection::open_with_flags(
+        dir.join("state/serve.sqlite"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .unwrap();
+    let mut s = db
+        .prepare("SELECT text, state, starts, COALESCE(detail, '') FROM commands ORDER BY id")
+        .unwrap();
+    let rows = s
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    rows
 }
 
 fn wait_for(serve: &Serve, what: &str, within: Duration, mut done: impl FnMut() -> bool) {
@@ -594,4 +628,315 @@ fn the_secret_and_token_never_appear_in_any_output_at_trace() {
     );
     assert!(!log.contains(SECRET), "the webhook secret was printed");
     assert!(!log.contains(TOKEN), "the token was printed");
+}
+
+/// The bodies lane serve posted on GitHub (and GitHub's description
+/// accepted), as its debug log says them, oldest first.
+fn answers(serve: &Serve) -> Vec<String> {
+    serve
+        .output()
+        .lines()
+        .filter(|l| l.contains("answer posted"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// `lane serve` on the local backend answering through Prism, its
+/// answers logged.
+fn serve_with_prism(dir: &Path, prism: &lane_testkit::Prism) -> Serve {
+    Serve::start(
+        dir,
+        &[
+            ("GITHUB_TOKEN", TOKEN),
+            ("GITHUB_API_URL", &prism.url()),
+            (
+                "LANE_LOG",
+                "lane_serve=debug,lane_app=info,lane_github=info",
+            ),
+        ],
+    )
+}
+
+/// Posts a signed comment saying `text` (comment `id`, by a member).
+fn say(serve: &Serve, id: u64, text: &str) {
+    let body = comment("created", id, text, "MEMBER");
+    let (code, answer) = serve.deliver(
+        "issue_comment",
+        &format!("d-{id}"),
+        &body,
+        Some(&sign(SECRET, &body)),
+    );
+    assert_eq!(code, 202, "{answer}");
+}
+
+/// Waits until every command the service recorded has ended.
+fn wait_idle(serve: &Serve, dir: &Path, n: usize) {
+    wait_for(
+        serve,
+        "the commands' ends",
+        Duration::from_secs(120),
+        || {
+            let c = commands(dir);
+            c.len() == n && c.iter().all(|(_, s, _, _)| s == "done" || s == "failed")
+        },
+    );
+}
+
+/// Mints the lane through the service and waits for it.
+fn mint_through(serve: &Serve, dir: &Path, id: u64) {
+    say(serve, id, "/lane mint 0.93.3");
+    wait_for(serve, "the lane's report", Duration::from_secs(120), || {
+        serve.output().contains("report posted")
+    });
+    let n = commands(dir).len();
+    wait_idle(serve, dir, n);
+}
+
+#[test]
+fn lane_status_answers_the_lanes_attempts_in_the_answer_comment() {
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), 1, 0.1);
+    let prism = lane_testkit::Prism::start();
+    let serve = serve_with_prism(d.path(), &prism);
+    mint_through(&serve, d.path(), 9201);
+    let before = answers(&serve).len();
+    say(&serve, 9202, "/lane status");
+    wait_idle(&serve, d.path(), 2);
+    assert_eq!(commands(d.path())[1].1, "done", "{:?}", commands(d.path()));
+    let new = &answers(&serve)[before..];
+    assert_eq!(new.len(), 1, "one answer: {new:?}");
+    let a = &new[0];
+    assert!(a.contains("<!-- lane-serve pr=1 -->"), "{a}");
+    assert!(a.contains("**lane 0.93.3**"), "{a}");
+    assert!(a.contains("2 attempts: 2 "), "{a}");
+    assert!(!a.contains("minting now") && !a.contains("outdated"), "{a}");
+}
+
+#[test]
+fn lane_cancel_while_a_mint_runs_stops_the_lane_and_answers() {
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), 1, 30.0);
+    let prism = lane_testkit::Prism::start();
+    let serve = serve_with_prism(d.path(), &prism);
+    say(&serve, 9301, "/lane mint 0.93.3");
+    // Both mints run (their agents logged their start).
+    wait_for(&serve, "two running mints", Duration::from_secs(60), || {
+        runs(d.path()) == 2
+    });
+    let asked = Instant::now();
+    say(&serve, 9302, "/lane cancel");
+    wait_idle(&serve, d.path(), 2);
+    assert!(
+        asked.elapsed() < Duration::from_secs(25),
+        "the lane ran on: {:?}",
+        asked.elapsed()
+    );
+    let c = commands(d.path());
+    assert_eq!(
+        (c[0].1.as_str(), c[0].3.as_str()),
+        ("failed", "cancelled"),
+        "{c:?}"
+    );
+    assert_eq!(c[1].1, "done", "{c:?}");
+    let a = answers(&serve);
+    assert!(
+        a.iter()
+            .any(|l| l.contains("lane 0.93.3: cancelled; the running mints are stopped")),
+        "{a:?}"
+    );
+    assert!(!d
+        .path()
+        .join("state/out/lanes/0.93.3/results/summary.json")
+        .exists());
+    // Its agents are gone: no mint finishes later.
+    std::thread::sleep(Duration::from_secs(1));
+    assert_eq!(runs(d.path()), 2);
+    assert!(!serve.output().contains("report posted"));
+}
+
+#[test]
+fn lane_diff_after_a_mint_answers_the_determinism_verdict() {
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), 1, 0.1);
+    let prism = lane_testkit::Prism::start();
+    let serve = serve_with_prism(d.path(), &prism);
+    mint_through(&serve, d.path(), 9401);
+    let before = answers(&serve).len();
+    say(&serve, 9402, "/lane diff cell00 L4");
+    wait_idle(&serve, d.path(), 2);
+    let c = commands(d.path());
+    assert_eq!(c[1].1, "done", "{c:?}");
+    let new = &answers(&serve)[before..];
+    assert_eq!(new.len(), 1, "{new:?}");
+    assert!(
+        new[0].contains("determinism of cell00 on L4, r1 vs r2: **"),
+        "{new:?}"
+    );
+    assert!(new[0].contains("files identical"), "{new:?}");
+}
+
+#[test]
+fn lane_help_and_an_invalid_command_each_answer_the_help_text_once() {
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), 1, 0.1);
+    let prism = lane_testkit::Prism::start();
+    let serve = serve_with_prism(d.path(), &prism);
+    say(&serve, 9501, "/lane help");
+    wait_idle(&serve, d.path(), 1);
+    say(&serve, 9502, "/lane frobnicate 0.93.3");
+    wait_idle(&serve, d.path(), 2);
+    let a = answers(&serve);
+    assert_eq!(a.len(), 2, "one answer each: {a:?}");
+    let help_line = "/lane mint";
+    assert!(
+        a[0].contains(help_line) && a[0].contains("/lane diff"),
+        "{a:?}"
+    );
+    assert!(
+        a[1].contains("lane did not understand that command"),
+        "{a:?}"
+    );
+    assert!(
+        a[1].contains(help_line) && a[1].contains("/lane diff"),
+        "{a:?}"
+    );
+    let c = commands(d.path());
+    assert_eq!(c[0].1, "done", "{c:?}");
+    assert_eq!(
+        (c[1].1.as_str(), c[1].3.as_str()),
+        ("done", "refused"),
+        "{c:?}"
+    );
+    assert_eq!(runs(d.path()), 0);
+}
+
+/// GitHub's example `pull_request` `synchronize`, made a push of `head` to
+/// pull request #1.
+fn synchronize(head: &str) -> Vec<u8> {
+    let path = lane_testkit::tools::webhooks_examples();
+    let events: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let mut p = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "pull_request")
+        .unwrap()["examples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["action"] == "synchronize")
+        .unwrap()
+        .clone();
+    p["number"] = json!(1);
+    p["pull_request"]["number"] = json!(1);
+    p["pull_request"]["head"]["sha"] = json!(head);
+    serde_json::to_vec(&p).unwrap()
+}
+
+#[test]
+fn a_push_to_a_minted_pr_reposts_its_report_outdated_and_status_says_so() {
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), 1, 0.1);
+    let prism = lane_testkit::Prism::start();
+    let serve = serve_with_prism(d.path(), &prism);
+    mint_through(&serve, d.path(), 9601);
+    let report =
+        std::fs::read_to_string(d.path().join("state/out/lanes/0.93.3/report/report.md")).unwrap();
+    let before = answers(&serve).len();
+    let head = "1111111111111111111111111111111111111111";
+    let body = synchronize(head);
+    let (code, text) = serve.deliver("pull_request", "d-sync", &body, Some(&sign(SECRET, &body)));
+    assert_eq!(code, 200, "{text}");
+    wait_for(
+        &serve,
+        "the outdated report",
+        Duration::from_secs(30),
+        || answers(&serve).len() > before,
+    );
+    let new = answers(&serve)[before..].to_vec();
+    assert_eq!(new.len(), 1, "{new:?}");
+    // The lane's sticky comment: its marker, the outdated line, then the
+    // report as it was posted.
+    let marker = "<!-- lane-report lane=0.93.3 -->";
+    let top = format!(
+        "body=\"{marker}\\n> **outdated**: new commits since this report (head {head}); `/lane mint 0.93.3` mints them.\\n\\n"
+    );
+    assert!(new[0].contains(&top), "{top}\n{new:?}");
+    let heading = report
+        .lines()
+        .find(|l| l.starts_with('#'))
+        .expect("the report has a heading");
+    assert!(new[0].contains(heading), "{heading}: {new:?}");
+    say(&serve, 9602, "/lane status");
+    wait_idle(&serve, d.path(), 2);
+    let status = answers(&serve).last().cloned().unwrap();
+    assert!(
+        status.contains(&format!(
+            "outdated: new commits since this report (head {head})"
+        )),
+        "{status}"
+    );
+    // Pushed again: one outdated line, the newest.
+    let head2 = "2222222222222222222222222222222222222222";
+    let body = synchronize(head2);
+    let (code, _) = serve.deliver(
+        "pull_request",
+        "d-sync-2",
+        &body,
+        Some(&sign(SECRET, &body)),
+    );
+    assert_eq!(code, 200);
+    let n = answers(&serve).len();
+    wait_for(
+        &serve,
+        "the second outdated report",
+        Duration::from_secs(30),
+        || answers(&serve).len() > n,
+    );
+    let last = answers(&serve).last().cloned().unwrap();
+    assert_eq!(last.matches("> **outdated**").count(), 1, "{last}");
+    assert!(last.contains(head2), "{last}");
+}
+
+#[test]
+fn a_mint_running_when_the_service_is_killed_is_adopted_once_and_never_run_twice() {
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), 1, 6.0);
+    let env = [("LANE_LOG", "lane_serve=info,lane_app=info")];
+    let serve = Serve::start(d.path(), &env);
+    say(&serve, 9701, "/lane mint 0.93.3");
+    wait_for(&serve, "two running mints", Duration::from_secs(60), || {
+        runs(d.path()) == 2
+    });
+    assert_eq!(commands(d.path())[0].1, "running");
+    let before = serve.kill().len(); // SIGKILL: its agents run on
+    let serve = Serve::start(d.path(), &env);
+    wait_for(&serve, "the adopted lane", Duration::from_secs(120), || {
+        commands(d.path())[0].1 != "running"
+    });
+    let log = serve.output()[before..].to_owned();
+    assert_eq!(
+        log.matches("adopting the commands a restart left").count(),
+        1,
+        "{log}"
+    );
+    let c = commands(d.path());
+    assert_eq!(
+        (c.len(), c[0].1.as_str(), c[0].2, c[0].3.as_str()),
+        (1, "done", 2, "green"),
+        "{c:?}\n{log}"
+    );
+    assert!(d
+        .path()
+        .join("state/out/lanes/0.93.3/results/summary.json")
+        .is_file());
+    assert_eq!(runs(d.path()), 2, "a mint ran twice: {log}");
+    // A second restart has nothing to adopt.
+    let before = serve.kill().len();
+    let serve = Serve::start(d.path(), &env);
+    std::thread::sleep(Duration::from_secs(2));
+    let log = serve.kill()[before..].to_owned();
+    assert!(!log.contains("adopting"), "{log}");
+    assert_eq!(commands(d.path()), c);
+    assert_eq!(runs(d.path()), 2);
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use lane_testkit::{Hooks, JobEnd, KubeEmulator, Kubelet};
 
-use super::{comment, commands, metric, sign, wait_for, Serve, SECRET, TOKEN};
+use super::{commands, comment, metric, sign, wait_for, Serve, SECRET, TOKEN};
 
 const NS: &str = "mints";
 const S3_SECRET: &str = "serve-kube-s3-secret-never-printed-5e1";
@@ -154,7 +154,11 @@ fn a_signed_mint_on_the_kube_backend_makes_one_run_of_jobs_and_concludes_its_che
     assert!(ids.values().all(|n| *n == 1), "a duplicate Job: {ids:?}");
     let c = commands(d.path());
     assert_eq!(c.len(), 1, "{c:?}");
-    assert_eq!((c[0].0.as_str(), c[0].1.as_str(), c[0].2), ("/lane mint 0.93.3", "done", 1), "{c:?}");
+    assert_eq!(
+        (c[0].0.as_str(), c[0].1.as_str(), c[0].2),
+        ("/lane mint 0.93.3", "done", 1),
+        "{c:?}"
+    );
     let results = d.path().join("state/out/lanes/0.93.3/results");
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(results.join("summary.json")).unwrap())

@@ -523,6 +523,12 @@ fn mint_thread(ctx: &Ctx, row: &CommandRow, m: &Mint, stop: Arc<AtomicBool>) {
     drop(ptx);
     let _ = poster.join();
     match outcome {
+        // A cancelled lane on the kube backend still ends `Minted` (its
+        // deleted Jobs are failed slots): it was cancelled, not "not green".
+        Ok(MintOutcome::Minted(_)) if stop.load(Ordering::SeqCst) => {
+            answer(&mut gh, &format!("lane {lane}: cancelled."));
+            end(&mut gh, false, "cancelled");
+        }
         Ok(MintOutcome::Minted(minted)) => {
             let verdict = MintOutcome::Minted(minted);
             let ok = verdict.verdict().is_ok();

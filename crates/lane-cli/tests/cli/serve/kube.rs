@@ -191,3 +191,60 @@ fn a_signed_mint_on_the_kube_backend_makes_one_run_of_jobs_and_concludes_its_che
     );
     assert!(!log.contains(S3_SECRET) && !log.contains(TOKEN) && !log.contains(SECRET));
 }
+
+#[test]
+fn lane_cancel_on_the_kube_backend_deletes_the_lanes_jobs_and_the_mint_ends_cancelled() {
+    // Regression: the cancelled lane ended `Minted` (its deleted Jobs as
+    // failed slots) and the command was recorded "not green".
+    let d = tempfile::tempdir().unwrap();
+    let (_moto, endpoint, _s3) = crate::wheel::moto("ci", S3_SECRET);
+    write_lane(d.path(), &endpoint, 0.1);
+    let emu = KubeEmulator::start(d.path(), NS, "lane.dev/lane=0.93.3", Hooks::default());
+    let kubelet = kubelet(&emu, d.path());
+    let prism = lane_testkit::Prism::start();
+    let serve = serve_kube(d.path(), &prism, &endpoint);
+    let body = comment("created", 9111, "/lane mint 0.93.3", "MEMBER");
+    let (code, _) = serve.deliver("issue_comment", "d-kc-1", &body, Some(&sign(SECRET, &body)));
+    assert_eq!(code, 202);
+    let jobs = wait_jobs(&serve, &emu, "four Jobs", |j| j.len() == 4);
+    // Two mints are running (their pods exist) when the cancel comes.
+    for (name, job) in jobs.iter().take(2) {
+        kubelet.start_job(name);
+        kubelet.create_pod(
+            name,
+            job,
+            &format!("{name}-p0"),
+            serde_json::json!({"phase": "Running"}),
+        );
+    }
+    let body = comment("created", 9112, "/lane cancel", "MEMBER");
+    let (code, _) = serve.deliver("issue_comment", "d-kc-2", &body, Some(&sign(SECRET, &body)));
+    assert_eq!(code, 202);
+    wait_for(
+        &serve,
+        "both commands' ends",
+        Duration::from_secs(120),
+        || {
+            let c = commands(d.path());
+            c.len() == 2 && c.iter().all(|(_, s, _, _)| s == "done" || s == "failed")
+        },
+    );
+    assert!(emu.jobs().is_empty() && emu.pods().is_empty());
+    let c = commands(d.path());
+    assert_eq!(
+        (c[1].0.as_str(), c[1].1.as_str()),
+        ("/lane cancel", "done"),
+        "{c:?}"
+    );
+    assert_eq!(
+        (c[0].1.as_str(), c[0].3.as_str()),
+        ("failed", "cancelled"),
+        "{c:?}"
+    );
+    let log = serve.output();
+    assert!(
+        log.contains("Deleted 4 Jobs and 2 pods in mints"),
+        "the answer names what was deleted: {log}"
+    );
+    assert!(!log.contains("report posted"), "{log}");
+}

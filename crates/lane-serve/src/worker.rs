@@ -252,8 +252,15 @@ fn lane_of(ctx: &Ctx, gh: &mut Github, row: &CommandRow) -> Result<String, Strin
         })
 }
 
+/// An error's words for a pull-request comment: they carry foreign text
+/// (paths, a remote's answer), so markdown, HTML and autolinks are escaped
+/// and the length is capped.
+fn shown(e: &AppError) -> String {
+    lane_render::escape::text_max(&crate::chain(e), 600)
+}
+
 fn failed(what: &str, lane: &str, e: &AppError) -> String {
-    format!("lane {what} for lane {lane} failed: {}", crate::chain(e))
+    format!("lane {what} for lane {lane} failed: {}", shown(e))
 }
 
 fn status(
@@ -569,10 +576,7 @@ fn mint_thread(ctx: &Ctx, row: &CommandRow, m: &Mint, stop: Arc<AtomicBool>) {
         }
         Ok(MintOutcome::DryRun(_)) => end(&mut gh, false, "dry run"),
         Err(e) if stop.load(Ordering::SeqCst) => {
-            answer(
-                &mut gh,
-                &format!("lane {lane}: cancelled ({}).", crate::chain(&e)),
-            );
+            answer(&mut gh, &format!("lane {lane}: cancelled ({}).", shown(&e)));
             end(&mut gh, false, "cancelled");
         }
         Err(e) => {
@@ -595,5 +599,30 @@ fn run_backend(
         Backend::Kube => Err(AppError::Usage(
             "this lane was built without the kube backend (cargo feature `kube`)".to_owned(),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: an error's text (a path, a remote's answer) went into
+    /// the pull-request comment raw, so markdown or HTML in it rendered and
+    /// an `@login` in it pinged someone.
+    #[test]
+    fn regression_an_errors_words_in_a_comment_are_escaped_and_capped() {
+        let e = AppError::Usage(format!(
+            "<img src=x onerror=alert(1)> @octocat [x](javascript:1) {}",
+            "y".repeat(2000)
+        ));
+        let text = failed("mint", "0.93.3", &e);
+        assert!(!text.contains("<img"), "{text}");
+        assert!(!text.contains("@octocat"), "an autolink survived: {text}");
+        assert!(!text.contains("[x](javascript"), "a link survived: {text}");
+        assert!(
+            text.chars().count() < 700,
+            "{} characters",
+            text.chars().count()
+        );
     }
 }

@@ -9,7 +9,10 @@ type Words<'a> = std::str::SplitAsciiWhitespace<'a>;
 /// The command of `line` (it starts with the word `/lane`).
 pub(super) fn parse_line(line: &str) -> Result<Command, CommandError> {
     let mut words = line.split_ascii_whitespace();
-    debug_assert_eq!(words.next(), Some("/lane"));
+    // Consumed outside the assertion: a `debug_assert!` is compiled out of
+    // release builds, and with it the `next()` that skips `/lane`.
+    let first = words.next();
+    debug_assert_eq!(first, Some("/lane"));
     let Some(sub) = words.next() else {
         return Ok(Command::Help);
     };

@@ -75,29 +75,37 @@ pub fn redact_userinfo(text: &str) -> String {
     out
 }
 
+/// `url` split at its authority: `(scheme, authority, the rest)`, the rest
+/// starting at the first `/`, `?` or `#` after it; `None` without `://`.
+fn authority(url: &str) -> Option<(&str, &str, &str)> {
+    let (scheme, rest) = url.split_once("://")?;
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    Some((scheme, &rest[..end], &rest[end..]))
+}
+
+/// `url` without its `user:password@` and otherwise whole (a URL lane
+/// passes on, never with the credentials it may carry).
+pub fn without_userinfo(url: &str) -> String {
+    match authority(url) {
+        Some((scheme, auth, rest)) => {
+            let host = auth.rsplit('@').next().unwrap_or(auth);
+            format!("{scheme}://{host}{rest}")
+        }
+        None => url.to_owned(),
+    }
+}
+
 /// A URL as it may be shown: no credentials, no query (a presigned URL's
 /// signature is a bearer secret until it expires), no fragment.
 pub fn shown_url(url: &str) -> String {
-    let no_query = url.split(['?', '#']).next().unwrap_or(url);
-    match no_query.split_once("://") {
-        Some((scheme, rest)) => {
-            let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-            let host = authority.rsplit('@').next().unwrap_or(authority);
-            format!("{scheme}://{host}{path}")
-        }
-        None => no_query.to_owned(),
-    }
+    without_userinfo(url.split(['?', '#']).next().unwrap_or(url))
 }
 
 /// Whether `url` carries credentials in its authority (`scheme://user@` or
 /// `scheme://user:password@`): a URL that is copied into manifests, Jobs or
 /// output must not.
 pub fn has_userinfo(url: &str) -> bool {
-    let no_query = url.split(['?', '#']).next().unwrap_or(url);
-    no_query.split_once("://").is_some_and(|(_, rest)| {
-        let authority = &rest[..rest.find('/').unwrap_or(rest.len())];
-        authority.contains('@')
-    })
+    authority(url).is_some_and(|(_, auth, _)| auth.contains('@'))
 }
 
 /// The names of the environment variables that hold lane's credentials:
@@ -140,5 +148,14 @@ mod tests {
         );
         assert!(has_userinfo("s3://KEY:secret@bucket/x"));
         assert!(!has_userinfo("s3://bucket/x?a=b@c"));
+        assert_eq!(
+            without_userinfo("http://ci:pw@127.0.0.1:8080/legacy/?a=b"),
+            "http://127.0.0.1:8080/legacy/?a=b"
+        );
+        assert_eq!(
+            without_userinfo("https://upload.pypi.org/legacy/"),
+            "https://upload.pypi.org/legacy/"
+        );
+        assert_eq!(without_userinfo("http://a@b@host"), "http://host");
     }
 }

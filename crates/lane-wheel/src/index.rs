@@ -49,7 +49,7 @@ pub fn upload(
     wheel: &[u8],
 ) -> Result<UploadReceipt, WheelError> {
     let shown = lane_store::redact_url(&target.upload_url);
-    let url = without_userinfo(&target.upload_url);
+    let url = lane_core::secret::without_userinfo(&target.upload_url);
     let dir = tempfile::tempdir().map_err(io("making a folder for the upload"))?;
     // `uv publish` reads the name, version and tags from the file name.
     let file = dir.path().join(&verified.file_name);
@@ -105,19 +105,6 @@ pub fn upload(
     })
 }
 
-/// `url` without its `user:password@`, which lane never passes on.
-fn without_userinfo(url: &str) -> String {
-    match url.split_once("://") {
-        Some((scheme, rest)) => {
-            let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-            let (authority, tail) = rest.split_at(end);
-            let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-            format!("{scheme}://{host}{tail}")
-        }
-        None => url.to_owned(),
-    }
-}
-
 /// What `uv` said, in one line: its last lines, with the token, any URL
 /// credentials and progress noise taken out, at most 600 characters.
 fn uploader_words(said: &str, token: &IndexToken) -> String {
@@ -139,19 +126,6 @@ fn uploader_words(said: &str, token: &IndexToken) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn userinfo_is_taken_off_the_url() {
-        assert_eq!(
-            without_userinfo("http://ci:pw@127.0.0.1:8080/legacy/"),
-            "http://127.0.0.1:8080/legacy/"
-        );
-        assert_eq!(
-            without_userinfo("https://upload.pypi.org/legacy/"),
-            "https://upload.pypi.org/legacy/"
-        );
-        assert_eq!(without_userinfo("http://a@b@host"), "http://host");
-    }
 
     #[test]
     fn the_uploaders_words_never_carry_the_token() {

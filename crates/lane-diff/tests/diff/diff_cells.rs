@@ -649,7 +649,8 @@ fn real_dynamo_pair_with_an_fx_graph_entry_lane_cannot_yet_explain_names_it_alon
     let u = &r.unexplained[0];
     assert_eq!(u.cause, lane_diff::UnexplainedCause::Binary, "{u:?}");
     assert!(
-        u.a.as_deref().is_some_and(|p| p.contains("/inductor/fxgraph/")),
+        u.a.as_deref()
+            .is_some_and(|p| p.contains("/inductor/fxgraph/")),
         "{u:?}"
     );
     assert!(r.decisions.is_empty(), "{:?}", r.decisions);

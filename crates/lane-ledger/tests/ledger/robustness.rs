@@ -29,54 +29,26 @@ fn trace_never_panics(bytes: &[u8]) {
     }
 }
 
-#[derive(Debug, Clone)]
-enum Mutation {
-    Flip(usize, u8),
-    Truncate(usize),
-    Insert(usize, Vec<u8>),
+/// The tokens the mutations insert (lane-fuzz's mutations, which the
+/// bounded fuzz suite uses too).
+fn mutations() -> impl Strategy<Value = Vec<lane_fuzz::Mutation>> {
+    let tokens = [
+        &b"NaN"[..],
+        b"-Infinity",
+        b"-1",
+        b"1e400",
+        b"\"x\"",
+        b"null",
+        b"[[[[",
+        b"}",
+        b",",
+        b"\n\tgarbage\n",
+    ];
+    lane_fuzz::mutations(tokens.iter().map(|t| t.to_vec()).collect(), 3)
 }
 
-fn mutations() -> impl Strategy<Value = Vec<Mutation>> {
-    let tokens = prop::sample::select(vec![
-        b"NaN".to_vec(),
-        b"-Infinity".to_vec(),
-        b"-1".to_vec(),
-        b"1e400".to_vec(),
-        b"\"x\"".to_vec(),
-        b"null".to_vec(),
-        b"[[[[".to_vec(),
-        b"}".to_vec(),
-        b",".to_vec(),
-        b"\n\tgarbage\n".to_vec(),
-    ]);
-    prop::collection::vec(
-        prop_oneof![
-            (any::<usize>(), any::<u8>()).prop_map(|(i, b)| Mutation::Flip(i, b)),
-            any::<usize>().prop_map(Mutation::Truncate),
-            (any::<usize>(), tokens).prop_map(|(i, t)| Mutation::Insert(i, t)),
-        ],
-        1..4,
-    )
-}
-
-fn apply(mut bytes: Vec<u8>, ms: &[Mutation]) -> Vec<u8> {
-    for m in ms {
-        if bytes.is_empty() {
-            break;
-        }
-        match m {
-            Mutation::Flip(i, b) => {
-                let i = i % bytes.len();
-                bytes[i] = *b;
-            }
-            Mutation::Truncate(i) => bytes.truncate(i % bytes.len()),
-            Mutation::Insert(i, t) => {
-                let i = i % bytes.len();
-                bytes.splice(i..i, t.iter().copied());
-            }
-        }
-    }
-    bytes
+fn apply(bytes: Vec<u8>, ms: &[lane_fuzz::Mutation]) -> Vec<u8> {
+    lane_fuzz::apply(bytes, ms)
 }
 
 proptest! {

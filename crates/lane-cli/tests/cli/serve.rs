@@ -275,6 +275,16 @@ fn wait_for(serve: &Serve, what: &str, within: Duration, mut done: impl FnMut() 
     }
 }
 
+/// Whether a `/lane mint` has ended, done or failed.
+fn mint_ended(serve: &Serve) -> bool {
+    ["done", "failed"].iter().any(|o| {
+        metric(
+            serve,
+            &format!("lane_serve_commands_total{{command=\"mint\",outcome=\"{o}\"}}"),
+        ) > 0.0
+    })
+}
+
 fn metric(serve: &Serve, line_start: &str) -> f64 {
     let (_, text) = serve.get("/metrics");
     text.lines()
@@ -306,12 +316,13 @@ fn a_signed_mint_from_a_member_runs_once_and_posts_its_report_through_githubs_co
     );
     assert_eq!(code, 202, "{text}");
     let results = d.path().join("state/out/lanes/0.93.3/results/summary.json");
-    wait_for(
-        &serve,
-        "the lane's report",
-        Duration::from_secs(120),
-        || serve.output().contains("report posted"),
-    );
+    // The command's end is counted last, after the report and the check
+    // run (regression: the report's log line came first, and CI read the
+    // metric in between).
+    wait_for(&serve, "the mint's end", Duration::from_secs(120), || {
+        mint_ended(&serve)
+    });
+    assert!(serve.output().contains("report posted"));
     assert!(results.is_file());
     assert_eq!(runs(d.path()), 2, "one run: 1 cell x 2 repeats");
     let log = serve.output();

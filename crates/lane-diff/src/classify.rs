@@ -471,7 +471,23 @@ impl Classifier<'_, '_> {
                     ),
                 )
             }
-            _ => self.binary(ca, cb, "FX-graph cache entry differs beyond noise and holds no output code that differs for a named cause"),
+            _ => {
+                // Rule 7: the entry's own compile time, then the binary rules.
+                let masked = (
+                    normalize::mask_pickled_compile_time(ca),
+                    normalize::mask_pickled_compile_time(cb),
+                );
+                let timed = masked.0.is_some() || masked.1.is_some();
+                let (ca, cb) = (
+                    masked.0.as_deref().unwrap_or(ca),
+                    masked.1.as_deref().unwrap_or(cb),
+                );
+                let mut o = self.binary(ca, cb, "FX-graph cache entry differs beyond noise and holds no output code that differs for a named cause");
+                if timed && o.class == DiffClass::Noise {
+                    o.noise.insert(NoiseKind::Timing);
+                }
+                o
+            }
         }
     }
 

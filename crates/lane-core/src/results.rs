@@ -38,6 +38,15 @@ pub struct Summary {
     pub guard: Option<GuardRecord>,
     /// Each slot's final status.
     pub mints: Vec<SlotSummary>,
+    /// The lane was stopped on purpose (`lane cancel`, `/lane cancel`)
+    /// before every slot minted: each slot keeps what it recorded (a
+    /// deleted Job its seconds), and the lane proves nothing.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub cancelled: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// What a lane minted with: the wheel its mints installed and the guards'
@@ -381,6 +390,7 @@ mod tests {
                 wall_s: Some(12.5),
                 job_s: None,
             }],
+            cancelled: true,
         }
     }
 

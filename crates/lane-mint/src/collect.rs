@@ -336,6 +336,7 @@ pub fn collect(
         wheel: provenance.wheel.clone(),
         guard: provenance.guard.clone(),
         mints,
+        cancelled: false,
     };
     write_summary(&results, &summary)?;
     Ok(summary)

@@ -450,6 +450,7 @@ impl LocalRun<'_> {
             wheel: self.provenance.wheel.clone(),
             guard: self.provenance.guard.clone(),
             mints,
+            cancelled: false,
         })
     }
 }

@@ -71,6 +71,9 @@ pub struct LaneResults {
     pub guard: Option<lane_core::GuardRecord>,
     /// The orchestrator's overall verdict, when it wrote one.
     pub green: Option<bool>,
+    /// The lane was cancelled before every slot minted.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cancelled: bool,
     /// True when the results were replayed, not measured fresh.
     pub replay: bool,
     /// The baseline lane, when one was compared.

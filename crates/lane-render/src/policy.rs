@@ -7,7 +7,10 @@
 //!   unexplained;
 //! - **neutral** when a report is missing (not measured) or any finding is
 //!   at warning level or above;
-//! - **success** otherwise.
+//! - **success** otherwise;
+//! - **cancelled** over all of these when the lane was cancelled before
+//!   every slot minted (`summary.json`'s `cancelled`): it proves nothing,
+//!   and the reasons still name what each slot ended as.
 //!
 //! The policy weighs [`Evidence`], which the view model reads from the
 //! results ([`crate::view::lane`]): it never reads the inputs itself.
@@ -27,6 +30,8 @@ pub enum Conclusion {
     Neutral,
     /// The lane is not releasable as it stands.
     Failure,
+    /// The lane was stopped on purpose before every slot minted.
+    Cancelled,
 }
 
 impl Conclusion {
@@ -36,6 +41,7 @@ impl Conclusion {
             Conclusion::Success => "success",
             Conclusion::Neutral => "neutral",
             Conclusion::Failure => "failure",
+            Conclusion::Cancelled => "cancelled",
         }
     }
 }
@@ -82,6 +88,8 @@ pub(crate) struct Evidence {
     pub guard_refused: bool,
     /// The orchestrator said the lane is not green.
     pub not_green: bool,
+    /// The lane was cancelled before every slot minted.
+    pub cancelled: bool,
     /// Every cell, in order.
     pub cells: Vec<CellEvidence>,
     /// No cell has a repeat.
@@ -100,7 +108,7 @@ pub(crate) fn decide(e: &Evidence) -> Verdict {
     if e.guard_refused {
         failure.push("the guards refused".to_owned());
     }
-    if e.not_green {
+    if e.not_green && !e.cancelled {
         failure.push("the orchestrator reported the lane not green".to_owned());
     }
     for c in &e.cells {
@@ -123,7 +131,13 @@ pub(crate) fn decide(e: &Evidence) -> Verdict {
     if e.nothing_measured {
         neutral.push("no cells were measured".to_owned());
     }
-    let conclusion = if !failure.is_empty() {
+    let conclusion = if e.cancelled {
+        failure.insert(
+            0,
+            "the lane was cancelled before every mint was in".to_owned(),
+        );
+        Conclusion::Cancelled
+    } else if !failure.is_empty() {
         Conclusion::Failure
     } else if !neutral.is_empty() {
         Conclusion::Neutral

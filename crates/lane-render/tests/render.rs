@@ -112,6 +112,7 @@ fn lane(cells: Vec<CellResult>) -> LaneResults {
             summary: "wire-v1 held".into(),
         }),
         green: None,
+        cancelled: false,
         replay: false,
         baseline: Some("0.93.2".into()),
         report_url: Some("https://example.invalid/lanes/0.93.3/report.html".into()),
@@ -333,4 +334,36 @@ fn policy() {
         vec![rep(1, jit(), MintStatus::Crashed)],
     )]);
     assert_eq!(conclusion(&failed).conclusion, Conclusion::Failure);
+}
+
+#[test]
+fn a_cancelled_lane_concludes_cancelled_and_still_names_its_slots() {
+    let mut cancelled = lane(vec![cell(
+        "probe-jit",
+        "H200",
+        vec![
+            rep(1, jit(), MintStatus::Minted),
+            rep(2, jit(), MintStatus::Crashed),
+        ],
+    )]);
+    cancelled.green = Some(false);
+    cancelled.cancelled = true;
+    let v = conclusion(&cancelled);
+    assert_eq!(v.conclusion, Conclusion::Cancelled, "{v:?}");
+    assert_eq!(v.conclusion.as_str(), "cancelled");
+    assert_eq!(
+        v.reasons[0],
+        "the lane was cancelled before every mint was in"
+    );
+    assert!(
+        v.reasons.iter().any(|r| r.contains("r2: mint crashed")),
+        "{v:?}"
+    );
+    // Not cancelled, the same slots fail the lane.
+    cancelled.cancelled = false;
+    assert_eq!(conclusion(&cancelled).conclusion, Conclusion::Failure);
+    // The report says it where the verdict is.
+    cancelled.cancelled = true;
+    let body = render_comment(&cancelled, &RenderOptions::default()).body;
+    assert!(body.contains("cancelled"), "{body}");
 }

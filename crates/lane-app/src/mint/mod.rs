@@ -5,7 +5,7 @@
 //! submits a duplicate.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use lane_core::Progress;
@@ -98,6 +98,12 @@ impl MintOutcome {
             return Ok(());
         };
         let summary = &m.minted.summary;
+        if summary.cancelled {
+            return Err(AppError::NotGreen {
+                lane: summary.lane.clone(),
+                why: "it was cancelled before every mint was in".to_owned(),
+            });
+        }
         if !summary.green {
             let failed = summary
                 .mints
@@ -151,9 +157,17 @@ pub fn mint(
     if request.dry_run {
         return Ok(MintOutcome::DryRun(backend.dry_run(&loaded, request)?));
     }
-    let minted = backend.mint(&loaded, request, on)?;
+    let mut minted = backend.mint(&loaded, request, on)?;
     let out = lane_out(request, &loaded)?;
     let results = lane_mint::local::results_dir(&out);
+    // Stopped on purpose (a backend that returns when asked to stop, such
+    // as the kube one once `lane cancel` deleted its Jobs): the report
+    // says cancelled, not failed. A lane that minted every slot anyway is
+    // green, not cancelled.
+    if request.stop.load(Ordering::SeqCst) && !minted.summary.green {
+        minted.summary.cancelled = true;
+        lane_mint::gather::write_summary(&results, &minted.summary)?;
+    }
     let report =
         crate::report::write_lane_report(&loaded.lane, &results, None, &out.join("report"))?;
     let kept = match backend.keeps() {

@@ -86,6 +86,7 @@ impl Backend for StandIn {
             wheel: None,
             guard: None,
             mints,
+            cancelled: false,
         };
         let results = lane_mint::local::results_dir(&lane_out(request, loaded)?);
         std::fs::create_dir_all(&results).unwrap();
@@ -175,4 +176,46 @@ fn the_check_runs_commit_comes_from_the_wheel_key_when_not_given() {
     r.head_sha = None;
     r.wheel_key = Some("lanes/1.0.0/not-a-commit/w.whl".into());
     assert_eq!(head_sha(&r), None);
+}
+
+/// A lane whose stop flag was set while the backend ended every slot as
+/// `status` (as the kube backend returns once its Jobs are deleted).
+fn stopped(status: MintStatus) -> (tempfile::TempDir, MintOutcome) {
+    let dir = tempfile::tempdir().unwrap();
+    let r = request(dir.path());
+    r.stop.store(true, Ordering::SeqCst);
+    let outcome = mint(&r, &mut stand_in(status), &mut |_| {}).unwrap();
+    (dir, outcome)
+}
+
+#[test]
+fn a_lane_stopped_before_its_slots_minted_is_recorded_and_reported_cancelled() {
+    let (_dir, outcome) = stopped(MintStatus::Crashed);
+    let MintOutcome::Minted(m) = &outcome else {
+        panic!("{outcome:?}");
+    };
+    // summary.json, read back through its type, says cancelled; the
+    // slots keep what they ended as.
+    let kept = Summary::from_json(
+        "summary.json",
+        &std::fs::read(m.results.join(Summary::FILE)).unwrap(),
+    )
+    .unwrap();
+    assert!(kept.cancelled && !kept.green, "{kept:?}");
+    assert!(kept.mints.iter().all(|s| s.status == MintStatus::Crashed));
+    let md = std::fs::read_to_string(&m.report.markdown).unwrap();
+    assert!(md.contains("cancelled"), "{md}");
+    let e = outcome.verdict().unwrap_err();
+    assert_eq!(e.exit(), Exit::Findings);
+    assert!(e.to_string().contains("cancelled"), "{e}");
+}
+
+#[test]
+fn a_lane_that_minted_every_slot_before_the_stop_is_green_not_cancelled() {
+    let (_dir, outcome) = stopped(MintStatus::Minted);
+    let MintOutcome::Minted(m) = &outcome else {
+        panic!("{outcome:?}");
+    };
+    assert!(!m.minted.summary.cancelled);
+    assert!(outcome.verdict().is_ok());
 }

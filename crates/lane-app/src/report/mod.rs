@@ -225,6 +225,7 @@ fn load(
         wheel: summary.wheel,
         guard: summary.guard,
         green: summary.green,
+        cancelled: summary.cancelled,
         replay: summary.replay,
         baseline: lane.baseline.as_ref().map(ToString::to_string),
         report_url: lane.github.as_ref().and_then(|g| g.report_url.clone()),

@@ -138,7 +138,9 @@ fn post(
             output.comments.push(PostedComment::from(outcome));
         }
         if let Some(c) = check {
-            output.check_run = Some(PostedCheckRun::from(client.upsert_check_run(c).await?));
+            let run = PostedCheckRun::from(client.upsert_check_run(c).await?);
+            tracing::info!(id = run.id, conclusion = %c.conclusion, "check run concluded");
+            output.check_run = Some(run);
         }
         Ok::<_, AppError>(())
     })

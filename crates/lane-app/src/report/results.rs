@@ -39,6 +39,7 @@ pub struct Summary {
     pub wheel: Option<lane_core::WheelRef>,
     pub guard: Option<lane_core::GuardRecord>,
     pub replay: bool,
+    pub cancelled: bool,
 }
 
 /// A whole file of at most the report cap: `None` when it does not exist;
@@ -94,6 +95,7 @@ pub fn summary(dir: &Path) -> Result<Summary, AppError> {
         wheel: s.wheel,
         guard: s.guard,
         replay: s.replay,
+        cancelled: s.cancelled,
     })
 }
 

@@ -390,6 +390,7 @@ fn write_summary(d: &std::path::Path, green: bool, wheel_sha256: Option<&str>) {
         }),
         guard: None,
         mints: Vec::new(),
+        cancelled: false,
     };
     let dir = d.join("out/lanes/0.93.3/results");
     std::fs::create_dir_all(&dir).unwrap();

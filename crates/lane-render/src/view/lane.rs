@@ -131,6 +131,7 @@ pub(crate) fn evidence(r: &LaneResults) -> Evidence {
     Evidence {
         guard_refused: r.guard.as_ref().is_some_and(|g| !g.passed),
         not_green: r.green == Some(false),
+        cancelled: r.cancelled,
         cells,
         nothing_measured: r.cells.iter().all(|c| c.repeats.is_empty()),
     }
@@ -226,6 +227,7 @@ fn header(r: &LaneResults, v: &Verdict) -> Table {
         Conclusion::Failure => Tone::Bad,
         Conclusion::Neutral => Tone::Warn,
         Conclusion::Success => Tone::Good,
+        Conclusion::Cancelled => Tone::Warn,
     };
     row("Verdict", Cell::toned(v.conclusion.as_str(), tone));
     t

@@ -166,6 +166,7 @@ fn load() -> LaneResults {
         wheel: s.wheel,
         guard: s.guard,
         green: Some(s.green),
+        cancelled: s.cancelled,
         replay: s.replay,
         baseline: None,
         report_url: None,

@@ -195,7 +195,8 @@ fn a_signed_mint_on_the_kube_backend_makes_one_run_of_jobs_and_concludes_its_che
 #[test]
 fn lane_cancel_on_the_kube_backend_deletes_the_lanes_jobs_and_the_mint_ends_cancelled() {
     // Regression: the cancelled lane ended `Minted` (its deleted Jobs as
-    // failed slots) and the command was recorded "not green".
+    // failed slots) and the command was recorded "not green"; then its
+    // report was posted as a failure.
     let d = tempfile::tempdir().unwrap();
     let (_moto, endpoint, _s3) = crate::wheel::moto("ci", S3_SECRET);
     write_lane(d.path(), &endpoint, 0.1);
@@ -246,5 +247,22 @@ fn lane_cancel_on_the_kube_backend_deletes_the_lanes_jobs_and_the_mint_ends_canc
         log.contains("Deleted 4 Jobs and 2 pods in mints"),
         "the answer names what was deleted: {log}"
     );
+    // The report lane posted says cancelled: summary.json records it, and
+    // the check run concluded `cancelled`, not `failure`.
     assert!(!log.contains("report posted"), "{log}");
+    assert!(
+        log.contains("conclusion=cancelled") && log.contains("check run concluded"),
+        "{log}"
+    );
+    assert!(!log.contains("conclusion=failure"), "{log}");
+    let summary: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(d.path().join("state/out/lanes/0.93.3/results/summary.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        (&summary["cancelled"], &summary["green"]),
+        (&serde_json::json!(true), &serde_json::json!(false)),
+        "{summary}"
+    );
 }

@@ -471,24 +471,95 @@ impl Classifier<'_, '_> {
                     ),
                 )
             }
-            _ => {
-                // Rule 7: the entry's own compile time, then the binary rules.
-                let masked = (
-                    normalize::mask_pickled_compile_time(ca),
-                    normalize::mask_pickled_compile_time(cb),
-                );
-                let timed = masked.0.is_some() || masked.1.is_some();
-                let (ca, cb) = (
-                    masked.0.as_deref().unwrap_or(ca),
-                    masked.1.as_deref().unwrap_or(cb),
-                );
-                let mut o = self.binary(ca, cb, "FX-graph cache entry differs beyond noise and holds no output code that differs for a named cause");
-                if timed && o.class == DiffClass::Noise {
-                    o.noise.insert(NoiseKind::Timing);
+            _ => self.fx_entry_pickled(ca, cb),
+        }
+    }
+
+    /// An entry whose output code does not differ for a named cause:
+    /// compared as what it pickles ([`crate::fxentry`]); one lane cannot
+    /// read as a pickle is compared by its bytes.
+    fn fx_entry_pickled(&self, ca: &[u8], cb: &[u8]) -> Outcome {
+        let read = (
+            crate::fxentry::read(ca, self.ia.tree, &self.ia.roots),
+            crate::fxentry::read(cb, self.ib.tree, &self.ib.roots),
+        );
+        let (ea, eb) = match read {
+            (Ok(a), Ok(b)) => (a, b),
+            (a, b) => {
+                let why = a
+                    .err()
+                    .or(b.err())
+                    .map(|e| e.to_string())
+                    .unwrap_or_default();
+                let mut o = self.binary(ca, cb, &format!("FX-graph cache entry differs beyond noise and holds no output code that differs for a named cause ({why})"));
+                if o.class == DiffClass::Unexplained {
+                    o.cause = Some(UnexplainedCause::Binary);
                 }
-                o
+                return o;
+            }
+        };
+        let pairs = match crate::fxentry::pair_files(&ea, &eb) {
+            Ok(p) => p,
+            Err(p) => {
+                let at = |o: Option<usize>| o.map_or("its end".to_owned(), |b| format!("byte {b}"));
+                return Outcome::unexplained(
+                    UnexplainedCause::Binary,
+                    format!(
+                        "FX-graph cache entry's pickled values differ beyond noise: {} at {} of A, {} at {} of B",
+                        p.what.0,
+                        at(p.at.0),
+                        p.what.1,
+                        at(p.at.1)
+                    ),
+                );
+            }
+        };
+        let mut noise: BTreeSet<NoiseKind> = ea.noise.union(&eb.noise).copied().collect();
+        let mut class = DiffClass::Noise;
+        let mut differing = 0usize;
+        let mut first: Option<String> = None;
+        let sha = |ix: &TreeIndex<'_>, p: &str| {
+            ix.by_path.get(p).map(|&i| ix.tree.files[i].sha256.clone())
+        };
+        for (pa, pb) in &pairs {
+            if sha(self.ia, pa).is_some() && sha(self.ia, pa) == sha(self.ib, pb) {
+                continue;
+            }
+            differing += 1;
+            let d = self.file_diffs.iter().find(|d| {
+                d.a.as_deref() == Some(pa.as_str()) && d.b.as_deref() == Some(pb.as_str())
+            });
+            let Some(d) = d else {
+                return Outcome::unexplained(
+                    UnexplainedCause::Binary,
+                    format!("FX-graph cache entry bundles {pa} in A where B bundles {pb}, and the trees do not pair those files"),
+                );
+            };
+            if d.class == DiffClass::Unexplained {
+                return Outcome::unexplained(
+                    UnexplainedCause::Binary,
+                    format!("FX-graph cache entry bundles {pa}, which differs unexplained"),
+                );
+            }
+            noise.extend(d.noise.iter().copied());
+            if rank(d.class) > rank(class) {
+                class = d.class;
+                first = Some(pa.clone());
             }
         }
+        if class == DiffClass::Noise {
+            return Outcome::noise(noise);
+        }
+        let mut o = Outcome::explained(
+            class,
+            format!(
+                "the FX-graph cache entry bundles {} of this tree's files; {differing} differ as the tree's own copies do (first: {})",
+                pairs.len(),
+                first.unwrap_or_default()
+            ),
+        );
+        o.noise = noise;
+        o
     }
 
     fn best_config(&self, fa: &ArtifactFile, fb: &ArtifactFile) -> Outcome {
@@ -726,4 +797,14 @@ fn ptx_pair_exists(ia: &TreeIndex<'_>, cubin: &str) -> bool {
     cubin
         .rsplit_once('.')
         .is_some_and(|(stem, _)| ia.by_path.contains_key(format!("{stem}.ptx").as_str()))
+}
+
+/// Worse classes rank higher.
+fn rank(c: DiffClass) -> u8 {
+    match c {
+        DiffClass::Noise => 0,
+        DiffClass::AutotuneConfig => 1,
+        DiffClass::Decision => 2,
+        DiffClass::Unexplained => 3,
+    }
 }

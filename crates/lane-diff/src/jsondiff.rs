@@ -354,10 +354,16 @@ fn show(v: &Option<Value>) -> String {
 /// Whether `hash` (64 hex digits) is the key a Triton cache directory is
 /// named after: its bytes in unpadded base32 (RFC 4648).
 fn names_its_directory(hash: &str, dir: &str) -> bool {
-    if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return false;
-    }
     let name = dir.rsplit('/').next().unwrap_or(dir);
+    triton_dir_name(hash).is_some_and(|n| n == name)
+}
+
+/// The name of the Triton cache directory whose key is `hash` (64 hex
+/// digits): its bytes in unpadded base32 (RFC 4648).
+pub(crate) fn triton_dir_name(hash: &str) -> Option<String> {
+    if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
     let bytes: Vec<u8> = (0..32)
         .filter_map(|i| u8::from_str_radix(&hash[2 * i..2 * i + 2], 16).ok())
         .collect();
@@ -375,7 +381,7 @@ fn names_its_directory(hash: &str, dir: &str) -> bool {
     if bits > 0 {
         out.push(ALPHABET[((buffer << (5 - bits)) & 31) as usize] as char);
     }
-    out == name
+    Some(out)
 }
 
 fn pad_mm_fields(key: &str) -> (Option<String>, Vec<String>) {

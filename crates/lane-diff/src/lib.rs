@@ -31,6 +31,7 @@
 mod classify;
 pub mod configs;
 mod error;
+mod fxentry;
 pub mod ingest;
 mod jsondiff;
 mod kernels;
@@ -39,6 +40,7 @@ mod model;
 mod normalize;
 mod padmm;
 mod pairing;
+mod pickle;
 mod renumber;
 pub mod text;
 

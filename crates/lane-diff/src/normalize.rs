@@ -27,9 +27,9 @@
 //!    kernel source's modification time right after its NUL-terminated
 //!    `.py` file name and directory index; a ULEB128 value that reads as a
 //!    Unix time between 2000 and 2100 is replaced by 0.
-//! 7. An FX-graph cache entry's compile time: inductor pickles the
-//!    graph's measured compile duration as `_time_taken_ns`; its integer
-//!    is replaced by 0 (only in FX-graph entries, see `classify`).
+//!
+//! An FX-graph entry's compile time and memo numbering are handled where
+//! the entry is read as a pickle (`fxentry`).
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -302,58 +302,6 @@ fn mask_build_noise(bytes: &[u8]) -> Option<Vec<u8>> {
     out
 }
 
-/// The pickled field an FX-graph entry records its compile time in.
-const COMPILE_TIME_FIELD: &[u8] = b"_time_taken_ns";
-
-/// Rule 7: the integer pickled after the `_time_taken_ns` key, replaced
-/// by `K\x00` (BININT1 0). Only a key written as a pickle string of that
-/// length counts, and only an integer opcode right after it (past a memo
-/// op); anything else is left as it is and compared.
-pub(crate) fn mask_pickled_compile_time(bytes: &[u8]) -> Option<Vec<u8>> {
-    let n = COMPILE_TIME_FIELD.len();
-    let mut out = Vec::new();
-    let mut last = 0;
-    for at in memchr::memmem::find_iter(bytes, COMPILE_TIME_FIELD) {
-        if at < last {
-            continue;
-        }
-        // SHORT_BINUNICODE / SHORT_BINSTRING (1-byte length) or
-        // BINUNICODE (4-byte little-endian length) naming exactly the key.
-        let short = at >= 2 && matches!(bytes[at - 2], 0x8c | b'U') && bytes[at - 1] as usize == n;
-        let long =
-            at >= 5 && bytes[at - 5] == b'X' && bytes[at - 4..at] == (n as u32).to_le_bytes();
-        if !short && !long {
-            continue;
-        }
-        let mut i = at + n;
-        // MEMOIZE, BINPUT n, LONG_BINPUT n.
-        i += match bytes.get(i) {
-            Some(0x94) => 1,
-            Some(b'q') => 2,
-            Some(b'r') => 5,
-            _ => 0,
-        };
-        let value_len = match bytes.get(i) {
-            Some(b'K') => 2,
-            Some(b'M') => 3,
-            Some(b'J') => 5,
-            Some(0x8a) => bytes.get(i + 1).map_or(0, |&len| 2 + len as usize),
-            _ => 0,
-        };
-        if value_len == 0 || i + value_len > bytes.len() {
-            continue;
-        }
-        out.extend_from_slice(&bytes[last..i]);
-        out.extend_from_slice(b"K\x00");
-        last = i + value_len;
-    }
-    if last == 0 {
-        return None;
-    }
-    out.extend_from_slice(&bytes[last..]);
-    Some(out)
-}
-
 /// Rules 1, 2, 4 and 6 over a binary, with the noise kinds that changed it.
 pub(crate) fn normalize_binary(bytes: &[u8], roots: &[String]) -> (Vec<u8>, BTreeSet<NoiseKind>) {
     let mut kinds = BTreeSet::new();
@@ -484,41 +432,6 @@ mod tests {
         assert!(ka.contains(&NoiseKind::TempBuildDir));
         let (c, _) = normalize_binary(&mk(1, b"/opt/build/dir/x"), &[]);
         assert_ne!(a, c);
-    }
-
-    /// `_time_taken_ns` as pickle protocol 4 writes it: a short string,
-    /// MEMOIZE, then the value.
-    fn entry(value: &[u8]) -> Vec<u8> {
-        let mut v = b"\x8c\x0e_time_taken_ns\x94".to_vec();
-        v.extend_from_slice(value);
-        v.extend_from_slice(b"\x8c\x13_fx_graph_cache_key\x94");
-        v
-    }
-
-    #[test]
-    fn an_fx_graph_entrys_compile_time_is_masked_whatever_its_width() {
-        // LONG1 7451233890 and 6863665844 (the real H200 pair), and a
-        // BININT: every width reads as the same entry.
-        let a = entry(b"\x8a\x05\x62\xce\x20\xbc\x01");
-        let b = entry(b"\x8a\x05\xb4\x3a\x1b\x99\x01");
-        let c = entry(b"J\x10\x27\x00\x00");
-        let m = |x: &[u8]| mask_pickled_compile_time(x).unwrap();
-        assert_ne!(a, b);
-        assert_eq!(m(&a), m(&b));
-        assert_eq!(m(&a), m(&c));
-        assert_eq!(m(&a), entry(b"K\x00"));
-    }
-
-    #[test]
-    fn a_compile_time_key_that_is_not_a_pickled_key_is_left_alone() {
-        // The name inside other text, and the key followed by no integer.
-        let text = b"x = '_time_taken_ns' \x8a\x01\x05".to_vec();
-        assert_eq!(mask_pickled_compile_time(&text), None);
-        let none = entry(b"N");
-        assert_eq!(mask_pickled_compile_time(&none), None);
-        // A truncated value is compared as it is, not read past the end.
-        let cut = b"\x8c\x0e_time_taken_ns\x94\x8a\x05\x01".to_vec();
-        assert_eq!(mask_pickled_compile_time(&cut), None);
     }
 
     #[test]

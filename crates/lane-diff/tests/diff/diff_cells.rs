@@ -632,23 +632,10 @@ mod never_panics {
     }
 }
 
-/// The third real dynamo pair (`h200-run-session5`, recorded by this
-/// session's dist binary on the H200): no decision flipped and three kernels
-/// chose other configs. Its FX-graph cache entry differs in 16 bytes that
-/// lane cannot yet read as noise: the pickled `_time_taken_ns` and the
-/// DOS timestamps of the source files archived inside the entry. lane says
-/// so, naming that one file, and nothing else is left unexplained. (When
-/// the entry's timing and archive timestamps are normalised, this test is
-/// what changes.)
-/// Regression: the FX-graph entry of this pair (a pickle of 4.5 MB) differs
-/// in 16 bytes: its pickled compile time `_time_taken_ns`, and the source
-/// mtimes in the DWARF line tables of the cubins it bundles, one second
-/// apart. Lane called the entry unexplained; both are noise now, so what is
-/// left is the three kernels whose best_configs chose other configs.
-#[test]
-fn real_dynamo_pair_whose_fx_graph_entry_differs_by_compile_time_and_source_mtimes_is_configs_only()
-{
-    let slot = |r: &str| gw(&format!("h200-run-session5/results/rig-dynamo/H200/{r}"));
+/// A recorded run's dynamo pair, asserted `autotune_configs_only` with no
+/// decision, and its FX-graph entry's diff, asserted explained by configs.
+fn configs_only_dynamo_pair(run: &str) -> (DeterminismReport, lane_diff::FileDiff) {
+    let slot = |r: &str| gw(&format!("{run}/results/rig-dynamo/H200/{r}"));
     let r = diff(&slot("r1"), &slot("r2"));
     assert_eq!(
         r.verdict,
@@ -663,11 +650,33 @@ fn real_dynamo_pair_whose_fx_graph_entry_differs_by_compile_time_and_source_mtim
         .file_diffs
         .iter()
         .find(|d| d.role == FileRole::FxGraphEntry)
-        .expect("the FX-graph entry differs");
-    assert_eq!(entry.class, DiffClass::Noise, "{entry:?}");
+        .expect("the FX-graph entry differs")
+        .clone();
+    assert_eq!(entry.class, DiffClass::AutotuneConfig, "{entry:?}");
+    (r, entry)
+}
+
+/// Regression: the FX-graph entry of this pair (a pickle of 4.5 MB) differs
+/// in 16 bytes: its pickled compile time `_time_taken_ns`, and the source
+/// mtimes in the DWARF line tables of the cubins it bundles, one second
+/// apart. Lane called the entry unexplained; read as a pickle, the time is
+/// noise and the rest are bundled files the tree explains (the cubins by
+/// their mtimes, the best_configs it names by their configs), so what is
+/// left is the three kernels whose best_configs chose other configs.
+#[test]
+fn real_dynamo_pair_whose_fx_graph_entry_differs_by_compile_time_and_source_mtimes_is_configs_only()
+{
+    let (r, entry) = configs_only_dynamo_pair("h200-run-session5");
     for kind in [NoiseKind::Timing, NoiseKind::DwarfSourceMtime] {
         assert!(entry.noise.contains(&kind), "{kind:?}: {entry:?}");
     }
+    assert!(
+        entry
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.contains("bundles 221 of this tree's files")),
+        "{entry:?}"
+    );
     let mut differ: Vec<&str> = r.kernel_diffs.iter().map(|k| k.kernel.as_str()).collect();
     differ.sort_unstable();
     assert_eq!(
@@ -677,5 +686,65 @@ fn real_dynamo_pair_whose_fx_graph_entry_differs_by_compile_time_and_source_mtim
             "triton_poi_fused_add_addmm_silu_transpose_view_10",
             "triton_poi_fused_convolution_silu_15",
         ]
+    );
+}
+
+/// Regression: a second H200 sample of the same cell, whose FX-graph entry
+/// differs in 13,804 bytes and in length: five bundled Triton kernels
+/// under other cache keys, their `hash`es in hex, the autotuners' paths to
+/// other best_configs, and memo numbering shifted by one string pickled
+/// afresh. Lane called it unexplained; read as a pickle, every difference
+/// is a bundled file or path the trees pair themselves.
+#[test]
+fn real_dynamo_pair_whose_fx_graph_entry_bundles_other_kernels_is_configs_only() {
+    let (r, entry) = configs_only_dynamo_pair("h200-run-session6");
+    assert!(entry.noise.contains(&NoiseKind::Timing), "{entry:?}");
+    assert_eq!(r.kernel_diffs.len(), 7, "{:?}", r.kernel_diffs);
+}
+
+/// The same entry with one pickled value changed (a flag the graph was
+/// compiled with) is unexplained, and the reason names the value and
+/// where it is in each entry.
+#[test]
+fn a_changed_value_inside_a_real_fx_graph_entry_is_named_with_its_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = gw("h200-run-session6/results/rig-dynamo/H200");
+    for r in ["r1", "r2"] {
+        let to = dir.path().join(r);
+        std::fs::create_dir_all(&to).unwrap();
+        let gz = flate2::read::GzDecoder::new(
+            std::fs::File::open(src.join(r).join("artifacts/cell.tar.gz")).unwrap(),
+        );
+        tar::Archive::new(gz).unpack(&to).unwrap();
+    }
+    // `_boxed_call` is pickled as NEWTRUE: r2's says False.
+    let entry = std::fs::read_dir(dir.path().join("r2/inductor/fxgraph/oo"))
+        .unwrap()
+        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
+        .map(|f| f.unwrap().path())
+        .next()
+        .unwrap();
+    let mut bytes = std::fs::read(&entry).unwrap();
+    let key = b"\x8c\x0b_boxed_call\x94\x88";
+    let at = bytes
+        .windows(key.len())
+        .position(|w| w == key)
+        .expect("the entry pickles _boxed_call");
+    bytes[at + key.len() - 1] = 0x89;
+    std::fs::write(&entry, &bytes).unwrap();
+    let r = diff(&dir.path().join("r1"), &dir.path().join("r2"));
+    assert_eq!(r.verdict, DeterminismVerdict::Unexplained, "{}", r.summary);
+    let u: Vec<_> = r
+        .unexplained
+        .iter()
+        .filter(|u| u.a.as_deref().is_some_and(|p| p.contains("/fxgraph/")))
+        .collect();
+    assert_eq!(u.len(), 1, "{:#?}", r.unexplained);
+    let reason = &u[0].reason;
+    assert!(
+        reason.contains("opcode 0x88")
+            && reason.contains("opcode 0x89")
+            && reason.contains("byte "),
+        "{reason}"
     );
 }

@@ -15,6 +15,29 @@ use crate::{bounds, config, meter, seed, serial};
 
 const CELL: &str = "gw-0.93.3-h200/aot-pair/r1/cell.tar.gz";
 
+/// A real dynamo cell, for its FX-graph cache entry (a 4.5 MB pickle).
+const DYNAMO_CELL: &str =
+    "gw-0.93.3-h200/h200-run-session6/results/rig-dynamo/H200/r1/artifacts/cell.tar.gz";
+
+/// The real FX-graph entry: its path in the cell and its bytes.
+fn real_fx_entry() -> &'static (String, Vec<u8>) {
+    static ENTRY: std::sync::OnceLock<(String, Vec<u8>)> = std::sync::OnceLock::new();
+    ENTRY.get_or_init(|| {
+        let bytes = seed(DYNAMO_CELL);
+        let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(&bytes[..]));
+        for member in archive.entries().expect("the recorded cell unpacks") {
+            let mut m = member.expect("the recorded cell unpacks");
+            let path = m.path().unwrap().display().to_string();
+            if path.contains("/fxgraph/") && m.header().entry_type().is_file() {
+                let mut out = Vec::new();
+                m.read_to_end(&mut out).unwrap();
+                return (path, out);
+            }
+        }
+        panic!("the recorded dynamo cell has an FX-graph entry")
+    })
+}
+
 /// The real cell's tar, unpacked once.
 fn real_tar() -> &'static [u8] {
     static TAR: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
@@ -212,6 +235,21 @@ proptest! {
         } else {
             check("cell.tar", real_tar().to_vec(), mutated)?;
         }
+    }
+
+    /// The pickle reader behind the FX-graph entry's comparison: any
+    /// mutation gives a verdict (the entry unreadable as a pickle is
+    /// compared by its bytes), within bounds.
+    #[test]
+    fn the_real_fx_graph_entry_mutated_diffs_within_bounds(
+        ms in lane_fuzz::mutations(
+            vec![b"\x94".to_vec(), b"j\xff\xff\xff\x7f".to_vec(), b"\x8e\xff\xff\xff\xff\xff\xff\xff\x7f".to_vec(), b"(".to_vec()],
+            3,
+        ),
+    ) {
+        let _one = serial();
+        let (path, bytes) = real_fx_entry();
+        check(path, bytes.clone(), lane_fuzz::apply(bytes.clone(), &ms))?;
     }
 
     #[test]

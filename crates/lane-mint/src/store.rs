@@ -104,6 +104,36 @@ fn migrations() -> rusqlite_migration::Migrations<'static> {
     )])
 }
 
+/// Why a SQLite store of lane's did not open.
+#[derive(Debug)]
+pub enum OpenFailure {
+    /// SQLite refused the file or a setting.
+    Sqlite(rusqlite::Error),
+    /// Its schema is not one this lane can use, or a migration failed.
+    Schema(rusqlite_migration::Error),
+}
+
+/// Opens (or creates) a SQLite file the way every store of lane's is kept:
+/// WAL with `synchronous = FULL` (a record whose transaction returned
+/// survives a crash or power cut), a 10 s busy timeout for the other
+/// processes that share it, and `migrations` run to the latest.
+pub fn open_sqlite(
+    path: &Path,
+    migrations: &rusqlite_migration::Migrations<'_>,
+) -> Result<Connection, OpenFailure> {
+    let mut conn = Connection::open(path).map_err(OpenFailure::Sqlite)?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))
+        .map_err(OpenFailure::Sqlite)?;
+    conn.pragma_update(None, "journal_mode", "WAL")
+        .map_err(OpenFailure::Sqlite)?;
+    conn.pragma_update(None, "synchronous", "FULL")
+        .map_err(OpenFailure::Sqlite)?;
+    migrations
+        .to_latest(&mut conn)
+        .map_err(OpenFailure::Schema)?;
+    Ok(conn)
+}
+
 impl RunStore {
     /// Opens (or creates) the store at `path`.
     pub fn open(path: &Path) -> Result<RunStore, MintError> {
@@ -113,23 +143,16 @@ impl RunStore {
                 source,
             })?;
         }
-        let db = |source| MintError::Store {
-            path: path.to_owned(),
-            source,
-        };
-        let mut conn = Connection::open(path).map_err(db)?;
-        conn.busy_timeout(std::time::Duration::from_secs(10))
-            .map_err(db)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(db)?;
-        conn.pragma_update(None, "synchronous", "FULL")
-            .map_err(db)?;
-        migrations()
-            .to_latest(&mut conn)
-            .map_err(|source| MintError::StoreSchema {
+        let conn = open_sqlite(path, &migrations()).map_err(|f| match f {
+            OpenFailure::Sqlite(source) => MintError::Store {
                 path: path.to_owned(),
                 source,
-            })?;
+            },
+            OpenFailure::Schema(source) => MintError::StoreSchema {
+                path: path.to_owned(),
+                source,
+            },
+        })?;
         Ok(RunStore {
             conn,
             path: path.to_owned(),

@@ -110,23 +110,17 @@ impl Store {
             source,
         })?;
         let path = dir.join("serve.sqlite");
-        let db = |source| ServeError::State {
-            path: path.clone(),
-            source,
-        };
-        let mut conn = Connection::open(&path).map_err(db)?;
-        conn.busy_timeout(std::time::Duration::from_secs(10))
-            .map_err(db)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(db)?;
-        conn.pragma_update(None, "synchronous", "FULL")
-            .map_err(db)?;
-        migrations()
-            .to_latest(&mut conn)
-            .map_err(|source| ServeError::StateSchema {
+        // One policy for lane's SQLite files (WAL, synchronous FULL).
+        let conn = lane_mint::store::open_sqlite(&path, &migrations()).map_err(|f| match f {
+            lane_mint::store::OpenFailure::Sqlite(source) => ServeError::State {
                 path: path.clone(),
                 source,
-            })?;
+            },
+            lane_mint::store::OpenFailure::Schema(source) => ServeError::StateSchema {
+                path: path.clone(),
+                source,
+            },
+        })?;
         Ok(Store {
             conn: Mutex::new(conn),
             path,

@@ -23,6 +23,7 @@
 
 pub mod data;
 pub mod kube;
+pub mod octokit;
 mod process;
 mod servers;
 pub mod time;

@@ -187,32 +187,7 @@ fn agent() -> ureq::Agent {
 
 /// octokit's reference `sign(secret, body)`, run by node.
 fn sign(secret: &str, body: &[u8]) -> String {
-    let script = "import { sign } from '@octokit/webhooks-methods'; \
-        const chunks = []; for await (const c of process.stdin) chunks.push(c); \
-        const input = JSON.parse(Buffer.concat(chunks).toString('utf8')); \
-        console.log(await sign(input.secret, input.body));";
-    let mut child = Command::new("node")
-        .args(["--input-type=module", "-e", script])
-        .current_dir(lane_testkit::tools::webhooks_methods())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("node runs");
-    let input = json!({ "secret": secret, "body": String::from_utf8(body.to_vec()).unwrap() });
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    lane_testkit::octokit::sign(secret, body)
 }
 
 /// GitHub's example `issue_comment` of `action`, made a comment on pull

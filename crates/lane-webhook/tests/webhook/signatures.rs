@@ -3,61 +3,18 @@
 
 use crate::examples::{self, body};
 use lane_webhook::{sign, verify_signature, SignatureError};
-use serde_json::{json, Value};
-use std::io::Write;
-use std::process::{Command, Stdio};
+use serde_json::Value;
 
 const SECRET: &str = "lane serve's webhook secret: ünïcödé too";
 
-/// Runs `script` (an ES module) under node where the package imports,
-/// with `input` as JSON on stdin; returns its stdout as JSON.
-fn node(script: &str, input: &Value) -> Value {
-    let mut child = Command::new("node")
-        .args(["--input-type=module", "-e", script])
-        .current_dir(lane_testkit::tools::webhooks_methods())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("node runs (it is what `./just tools` installs Prism with)");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(&serde_json::to_vec(input).unwrap())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "node: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-const READ_STDIN: &str = "const chunks = []; for await (const c of process.stdin) chunks.push(c); \
-     const input = JSON.parse(Buffer.concat(chunks).toString('utf8'));";
-
 /// The reference's `sign(secret, body)` of each body.
 fn reference_sign(secret: &str, bodies: &[String]) -> Vec<String> {
-    let script = format!(
-        "import {{ sign }} from '@octokit/webhooks-methods'; {READ_STDIN} \
-         const out = []; for (const b of input.bodies) out.push(await sign(input.secret, b)); \
-         console.log(JSON.stringify(out));"
-    );
-    let out = node(&script, &json!({ "secret": secret, "bodies": bodies }));
-    serde_json::from_value(out).unwrap()
+    lane_testkit::octokit::sign_all(secret, bodies)
 }
 
 /// The reference's `verify(secret, body, signature)` of each pair.
 fn reference_verify(secret: &str, pairs: &[(String, String)]) -> Vec<bool> {
-    let script = format!(
-        "import {{ verify }} from '@octokit/webhooks-methods'; {READ_STDIN} \
-         const out = []; for (const [b, s] of input.pairs) out.push(await verify(input.secret, b, s)); \
-         console.log(JSON.stringify(out));"
-    );
-    let out = node(&script, &json!({ "secret": secret, "pairs": pairs }));
-    serde_json::from_value(out).unwrap()
+    lane_testkit::octokit::verify_all(secret, pairs)
 }
 
 /// Real bodies: every issue_comment, pull_request and ping example of

@@ -177,7 +177,18 @@ pub fn publish(request: &PublishRequest) -> Result<PublishOutcome, AppError> {
         ));
     }
 
-    let wheel = lane_wheel::load_wheel(store.as_ref(), &lane, &commit, &manifest)?;
+    let wheel =
+        lane_wheel::load_wheel(store.as_ref(), &lane, &commit, &manifest).map_err(|e| match e {
+            lane_wheel::WheelError::Store(lane_store::StoreError::NotFound { key }) => {
+                AppError::Precondition(format!(
+                    "the staged manifest of {lane} at {} names {}, but {key} is not in {}: the staging is incomplete; run `lane wheel {lane}` again",
+                    &commit[..12],
+                    manifest.wheel,
+                    store.location()
+                ))
+            }
+            e => e.into(),
+        })?;
     let verified = lane_wheel::reverify(&repo, &manifest, &wheel)?;
     if !request.dry_run {
         let target = IndexTarget {

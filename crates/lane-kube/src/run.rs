@@ -176,11 +176,7 @@ impl KubeBackend {
                                 .start
                                 .map(|s| now.duration_since(s).as_secs_f64().max(0.0));
                         }
-                        JobState::Failed {
-                            reason:
-                                "Deleted: the Job was deleted before it finished (lane cancel?)"
-                                    .to_owned(),
-                        }
+                        JobState::Deleted
                     }
                 };
                 states.insert(id.clone(), state);

@@ -39,6 +39,9 @@ pub enum JobState {
         /// `reason: message` of the condition.
         reason: String,
     },
+    /// The Job was deleted before it finished (`lane cancel`, or by hand):
+    /// it keeps the seconds it ran until lane saw it go.
+    Deleted,
     /// Its pod has been `PodScheduled=False, reason=Unschedulable` for at
     /// least the limit: no node of GPU class `gpu` has room.
     Unschedulable {
@@ -56,6 +59,7 @@ impl std::fmt::Display for JobState {
             JobState::Running => f.write_str("running"),
             JobState::Succeeded => f.write_str("succeeded"),
             JobState::Failed { reason } => write!(f, "failed ({reason})"),
+            JobState::Deleted => f.write_str("deleted before it finished (lane cancel?)"),
             JobState::Unschedulable { since, gpu } => write!(
                 f,
                 "unschedulable since {since}: no node has capacity for GPU class `{gpu}`"
@@ -65,9 +69,12 @@ impl std::fmt::Display for JobState {
 }
 
 impl JobState {
-    /// Succeeded or Failed: the Job will not change any more.
+    /// Succeeded, Failed or Deleted: the Job will not change any more.
     pub fn is_finished(&self) -> bool {
-        matches!(self, JobState::Succeeded | JobState::Failed { .. })
+        matches!(
+            self,
+            JobState::Succeeded | JobState::Failed { .. } | JobState::Deleted
+        )
     }
 }
 

@@ -386,8 +386,14 @@ impl Backend for KubeBackend {
                 )
             })
             .collect();
+        // Jobs deleted before they finished: someone cancelled the lane
+        // (`lane cancel` from another terminal, or `/lane cancel`).
+        let deleted = ends
+            .values()
+            .any(|e| e.state == lane_kube::JobState::Deleted);
         Ok(Minted {
             summary,
+            cancelled: deleted,
             jobs: Some(jobs),
             ended: ended.into_iter().collect(),
         })

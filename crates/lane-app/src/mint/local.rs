@@ -78,6 +78,7 @@ impl Backend for LocalBackend {
         };
         Ok(Minted {
             summary: run.run(on)?,
+            cancelled: false,
             jobs: None,
             ended: Vec::new(),
         })

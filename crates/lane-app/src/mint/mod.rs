@@ -160,11 +160,12 @@ pub fn mint(
     let mut minted = backend.mint(&loaded, request, on)?;
     let out = lane_out(request, &loaded)?;
     let results = lane_mint::local::results_dir(&out);
-    // Stopped on purpose (a backend that returns when asked to stop, such
-    // as the kube one once `lane cancel` deleted its Jobs): the report
+    // Stopped on purpose (asked to stop, or the backend saw the lane
+    // cancelled under it: `lane cancel` deleted its Jobs): the report
     // says cancelled, not failed. A lane that minted every slot anyway is
     // green, not cancelled.
-    if request.stop.load(Ordering::SeqCst) && !minted.summary.green {
+    let stopped = request.stop.load(Ordering::SeqCst) || minted.cancelled;
+    if stopped && !minted.summary.green {
         minted.summary.cancelled = true;
         lane_mint::gather::write_summary(&results, &minted.summary)?;
     }

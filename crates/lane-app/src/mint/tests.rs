@@ -94,6 +94,7 @@ impl Backend for StandIn {
         std::fs::write(results.join(Summary::FILE), json).unwrap();
         Ok(Minted {
             summary,
+            cancelled: false,
             jobs: None,
             ended: vec![],
         })

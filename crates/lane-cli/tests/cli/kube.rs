@@ -500,7 +500,7 @@ fn a_watch_expired_with_410_relists_and_sees_what_it_missed() {
 }
 
 #[test]
-fn lane_cancel_deletes_the_lanes_jobs_and_pods_and_the_mint_ends() {
+fn lane_cancel_deletes_the_lanes_jobs_and_pods_and_the_mint_ends_cancelled() {
     let d = tempfile::tempdir().unwrap();
     write_lane(d.path(), false, &folder_store(d.path()));
     let emu = emulator(d.path(), Hooks::default());
@@ -536,9 +536,25 @@ fn lane_cancel_deletes_the_lanes_jobs_and_pods_and_the_mint_ends() {
     assert_eq!(v["jobs"].as_array().unwrap().len(), 4, "{v}");
     assert_eq!(v["pods"].as_array().unwrap().len(), 2, "{v}");
     assert!(emu.jobs().is_empty() && emu.pods().is_empty());
-    // The mint sees its Jobs go and ends, naming each as deleted.
+    // The mint sees its Jobs go and ends, naming each as deleted, and the
+    // lane as cancelled (regression: a `lane cancel` from another terminal
+    // left the running `lane mint` reporting the lane failed).
     let o = lane.wait(d.path(), "run", Duration::from_secs(60));
     assert_eq!(code(&o), 7, "{}\n{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains("it was cancelled before every mint was in"),
+        "{}",
+        stderr(&o)
+    );
+    let summary = read_json(
+        &d.path()
+            .join(format!("out/lanes/{LANE}/results/summary.json")),
+    );
+    assert_eq!(
+        (&summary["cancelled"], &summary["green"]),
+        (&serde_json::json!(true), &serde_json::json!(false)),
+        "{summary}"
+    );
     let out = stdout(&o);
     for id in mint_ids(&jobs).keys() {
         let slot = id.trim_end_matches("/a1");
@@ -547,7 +563,7 @@ fn lane_cancel_deletes_the_lanes_jobs_and_pods_and_the_mint_ends() {
                 .lines()
                 .find(|l| l.starts_with(&prefix))
                 .unwrap_or_else(|| panic!("no line for {prefix}: {out}"));
-            assert!(line.contains("Deleted: the Job was deleted"), "{line}");
+            assert!(line.contains("deleted before it finished"), "{line}");
         }
         // The slot is named by its Job, though the Job is gone.
         let line = out
@@ -560,7 +576,7 @@ fn lane_cancel_deletes_the_lanes_jobs_and_pods_and_the_mint_ends() {
             .map(|(n, _)| n.clone())
             .unwrap();
         assert!(
-            line.contains(&format!("Job {name}: failed (Deleted")),
+            line.contains(&format!("Job {name}: deleted before it finished")),
             "{line}"
         );
         {}

@@ -396,3 +396,37 @@ fn write_summary(d: &std::path::Path, green: bool, wheel_sha256: Option<&str>) {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("summary.json"), summary.to_json()).unwrap();
 }
+
+/// Regression: a staged manifest whose wheel was removed from the store
+/// answered with the store's bare "not found"; it is a precondition (exit
+/// 6) that names the wheel, the key and what to run.
+#[test]
+fn regression_a_staged_manifest_whose_wheel_is_gone_is_a_precondition_naming_it() {
+    let l = cut_lane();
+    let d = l.path();
+    let o = lane_with(d, &["wheel", "0.93.3"], &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // `out/store/lanes/0.93.3/<commit>/<wheel>`, beside its manifest.
+    let staged: Vec<_> = std::fs::read_dir(d.join("out/store/lanes/0.93.3"))
+        .unwrap()
+        .flat_map(|c| std::fs::read_dir(c.unwrap().path()).unwrap())
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "whl"))
+        .collect();
+    assert_eq!(staged.len(), 1, "{staged:?}");
+    std::fs::remove_file(&staged[0]).unwrap();
+    let o = lane_with(
+        d,
+        &["publish", "0.93.3", "--force", "--reason", "r", "--dry-run"],
+        &[("LANE_INDEX_URL", "http://127.0.0.1:9/simple/")],
+    );
+    assert_eq!(code(&o), 6, "{}", stderr(&o));
+    let err = stderr(&o);
+    for part in [
+        "names gen_worker-0.93.3-py3-none-any.whl",
+        "is not in",
+        "run `lane wheel 0.93.3` again",
+    ] {
+        assert!(err.contains(part), "{part}: {err}");
+    }
+}

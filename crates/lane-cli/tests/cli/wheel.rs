@@ -418,7 +418,10 @@ fn regression_a_staged_manifest_whose_wheel_is_gone_is_a_precondition_naming_it(
     let o = lane_with(
         d,
         &["publish", "0.93.3", "--force", "--reason", "r", "--dry-run"],
-        &[("LANE_INDEX_URL", "http://127.0.0.1:9/simple/")],
+        &[
+            ("LANE_INDEX_URL", "http://127.0.0.1:9/simple/"),
+            ("LANE_INDEX_TOKEN", TOKEN),
+        ],
     );
     assert_eq!(code(&o), 6, "{}", stderr(&o));
     let err = stderr(&o);

@@ -42,9 +42,11 @@ enum Tok {
     Int(i64),
     /// An argument compared as its bytes (a wide integer, a float, a
     /// GLOBAL's module and name).
-    Raw(u8, Vec<u8>),
-    Text(String),
-    Bytes(Vec<u8>),
+    Raw(Box<(u8, Vec<u8>)>),
+    Text(Box<str>),
+    /// Bytes, normalised: their length and sha256 (an entry holds megabytes
+    /// of them; only equality and size are ever asked).
+    Bytes(Box<(usize, [u8; 32])>),
     /// A value that is a file of the tree, or a path naming one: which
     /// file is kept aside ([`Entry::files`]) and judged by the tree's own
     /// pairing, so two files here are equal tokens.
@@ -61,9 +63,13 @@ impl Tok {
         match self {
             Tok::Op(c) => format!("opcode 0x{c:02x}"),
             Tok::Int(i) => format!("the integer {i}"),
-            Tok::Raw(c, b) => format!("opcode 0x{c:02x} {:?}", cut(&String::from_utf8_lossy(b))),
+            Tok::Raw(r) => format!(
+                "opcode 0x{:02x} {:?}",
+                r.0,
+                cut(&String::from_utf8_lossy(&r.1))
+            ),
             Tok::Text(t) => format!("the string {:?}", cut(t)),
-            Tok::Bytes(b) => format!("{} bytes", b.len()),
+            Tok::Bytes(b) => format!("{} bytes", b.0),
             Tok::File => "a file of the tree".to_owned(),
             Tok::Object(n) => format!("memoised object #{n}"),
         }
@@ -72,7 +78,9 @@ impl Tok {
 
 /// An entry read as canonical tokens.
 pub(crate) struct Entry {
-    toks: Vec<(usize, Tok)>,
+    /// Each token with the offset it was read at (entries are capped far
+    /// below 4 GiB).
+    toks: Vec<(u32, Tok)>,
     /// The tree paths behind the `File` tokens, in order.
     files: Vec<String>,
     /// The compile time was found and zeroed.
@@ -162,7 +170,6 @@ pub(crate) fn read(
     tree: &ArtifactTree,
     roots: &[String],
 ) -> Result<Entry, PickleError> {
-    let ops = pickle::ops(bytes)?;
     let view = TreeView {
         files: by_digest(tree),
         triton_dirs: triton_dirs(tree),
@@ -170,21 +177,22 @@ pub(crate) fn read(
         roots,
     };
     let mut e = Entry {
-        toks: Vec::with_capacity(ops.len()),
+        toks: Vec::new(),
         files: Vec::new(),
         timed: false,
         noise: BTreeSet::new(),
     };
     let mut memo: HashMap<u64, Memo> = HashMap::new();
     let mut objects = 0usize;
-    let mut prev: Option<&Op<'_>> = None;
-    for op in &ops {
+    let mut prev: Option<Op<'_>> = None;
+    for op in pickle::ops(bytes) {
+        let op = op?;
         let code = op.code;
         if matches!(code, 0x80 | 0x95) {
             continue; // PROTO, FRAME
         }
         if pickle::is_put(code) {
-            let index = pickle::memo_index(op).unwrap_or(memo.len() as u64);
+            let index = pickle::memo_index(&op).unwrap_or(memo.len() as u64);
             let held = match (prev, e.toks.last()) {
                 (Some(p), Some((_, t))) if pickle::is_scalar(p.code) => Memo::Value(t.clone()),
                 (Some(p), Some((_, t))) if pickle::is_get(p.code) => match t {
@@ -201,7 +209,7 @@ pub(crate) fn read(
             continue;
         }
         let tok = if pickle::is_get(code) {
-            let index = pickle::memo_index(op).ok_or(PickleError {
+            let index = pickle::memo_index(&op).ok_or(PickleError {
                 at: op.at,
                 what: "a memo get without its index",
             })?;
@@ -218,10 +226,12 @@ pub(crate) fn read(
         } else {
             match op.arg {
                 Arg::None => Tok::Op(code),
-                Arg::Int(_) | Arg::Line(_) if pickle::int_value(op).is_some() => {
-                    Tok::Int(pickle::int_value(op).unwrap_or_default())
+                Arg::Int(_) | Arg::Line(_) if pickle::int_value(&op).is_some() => {
+                    Tok::Int(pickle::int_value(&op).unwrap_or_default())
                 }
-                Arg::Int(b) | Arg::Line(b) | Arg::Float(b) => Tok::Raw(code, b.to_vec()),
+                Arg::Int(b) | Arg::Line(b) | Arg::Float(b) => {
+                    Tok::Raw(Box::new((code, b.to_vec())))
+                }
                 Arg::Str(s) | Arg::Bytes(s) => {
                     value(s, matches!(op.arg, Arg::Bytes(_)), &view, &mut e)
                 }
@@ -229,16 +239,17 @@ pub(crate) fn read(
         };
         // Rule 10: the integer right after the compile-time key.
         let tok = match (e.toks.last(), tok) {
-            (Some((_, Tok::Text(k))), Tok::Int(_)) if k == COMPILE_TIME_FIELD => {
+            (Some((_, Tok::Text(k))), Tok::Int(_)) if &**k == COMPILE_TIME_FIELD => {
                 e.timed = true;
                 e.noise.insert(NoiseKind::Timing);
                 Tok::Int(0)
             }
             (_, t) => t,
         };
-        e.toks.push((op.at, tok));
+        e.toks.push((u32::try_from(op.at).unwrap_or(u32::MAX), tok));
         prev = Some(op);
     }
+    e.toks.shrink_to_fit();
     Ok(e)
 }
 
@@ -271,7 +282,7 @@ fn value(raw: &[u8], is_bytes: bool, view: &TreeView<'_>, e: &mut Entry) -> Tok 
                     .is_some_and(|d| view.triton_dirs.contains(d.as_str())) =>
         {
             e.noise.insert(NoiseKind::HashedFileName);
-            Tok::Text("<triton cache key>".to_owned())
+            Tok::Text("<triton cache key>".into())
         }
         Ok(text) if !is_bytes => {
             let n = normalize::normalize_paths(text, roots);
@@ -284,12 +295,12 @@ fn value(raw: &[u8], is_bytes: bool, view: &TreeView<'_>, e: &mut Entry) -> Tok 
             if n.address_changed {
                 e.noise.insert(NoiseKind::ObjectAddress);
             }
-            Tok::Text(n.text)
+            Tok::Text(n.text.into_boxed_str())
         }
         _ => {
             let (bytes, kinds) = normalize::normalize_binary(raw, roots);
             e.noise.extend(kinds);
-            Tok::Bytes(bytes)
+            Tok::Bytes(Box::new((bytes.len(), Sha256::digest(&bytes).into())))
         }
     }
 }
@@ -312,7 +323,10 @@ pub(crate) fn pair_files(a: &Entry, b: &Entry) -> Result<Vec<(String, String)>, 
         .zip(&b.toks)
         .position(|((_, x), (_, y))| x != y);
     let part = |i: usize| Parted {
-        at: (a.toks.get(i).map(|t| t.0), b.toks.get(i).map(|t| t.0)),
+        at: (
+            a.toks.get(i).map(|t| t.0 as usize),
+            b.toks.get(i).map(|t| t.0 as usize),
+        ),
         what: (
             a.toks
                 .get(i)

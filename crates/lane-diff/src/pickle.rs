@@ -105,28 +105,54 @@ fn le(bytes: &[u8]) -> u64 {
         .fold(0u64, |v, b| (v << 8) | u64::from(*b))
 }
 
-/// Every opcode up to and including STOP.
-pub(crate) fn ops(bytes: &[u8]) -> Result<Vec<Op<'_>>, PickleError> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    loop {
-        if out.len() >= MAX_OPS {
+/// Every opcode up to and including STOP, one at a time (the entry is
+/// never held twice).
+pub(crate) fn ops(bytes: &[u8]) -> Ops<'_> {
+    Ops {
+        bytes,
+        i: 0,
+        read: 0,
+        done: false,
+    }
+}
+
+/// The opcodes of a pickle, read as they are asked for.
+pub(crate) struct Ops<'a> {
+    bytes: &'a [u8],
+    i: usize,
+    read: usize,
+    done: bool,
+}
+
+impl<'a> Iterator for Ops<'a> {
+    type Item = Result<Op<'a>, PickleError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let r = self.step();
+        // STOP ends the stream, and so does the first error.
+        self.done = r.as_ref().map_or(true, |op| op.code == b'.');
+        Some(r)
+    }
+}
+
+impl<'a> Ops<'a> {
+    fn step(&mut self) -> Result<Op<'a>, PickleError> {
+        let bytes = self.bytes;
+        let at = self.i;
+        if self.read >= MAX_OPS {
             return Err(PickleError {
-                at: i,
+                at,
                 what: "more opcodes than lane reads",
             });
         }
-        let at = i;
-        let Some(&code) = bytes.get(i) else {
-            return Err(PickleError {
-                at,
-                what: "ends before STOP",
-            });
-        };
-        i += 1;
+        self.read += 1;
         let cut = |what| PickleError { at, what };
+        let code = *bytes.get(at).ok_or(cut("ends before STOP"))?;
         let layout = layout(code).ok_or(cut("an opcode pickle does not have"))?;
-        let rest = &bytes[i..];
+        let rest = &bytes[at + 1..];
         let (arg, used) = match layout {
             Layout::Nothing => (Arg::None, 0),
             Layout::Fixed(n) => {
@@ -161,11 +187,8 @@ pub(crate) fn ops(bytes: &[u8]) -> Result<Vec<Op<'_>>, PickleError> {
                 (arg, n + len)
             }
         };
-        i += used;
-        out.push(Op { at, code, arg });
-        if code == b'.' {
-            return Ok(out);
-        }
+        self.i = at + 1 + used;
+        Ok(Op { at, code, arg })
     }
 }
 
@@ -254,7 +277,7 @@ mod tests {
 
     #[test]
     fn a_python_pickle_reads_as_its_opcodes() {
-        let ops = ops(DUMPED).unwrap();
+        let ops: Vec<Op<'_>> = ops(DUMPED).collect::<Result<_, _>>().unwrap();
         let codes: Vec<u8> = ops.iter().map(|o| o.code).collect();
         assert_eq!(
             codes,
@@ -271,20 +294,25 @@ mod tests {
 
     #[test]
     fn a_cut_or_foreign_pickle_is_an_error_naming_its_byte_never_a_panic() {
+        fn all(b: &[u8]) -> Result<Vec<Op<'_>>, PickleError> {
+            ops(b).collect()
+        }
         for n in 0..DUMPED.len() - 1 {
-            let e = ops(&DUMPED[..n]).unwrap_err();
+            let e = all(&DUMPED[..n]).unwrap_err();
             assert!(e.at <= n, "{n}: {e}");
         }
-        let e = ops(b"\x80\x04\xff.").unwrap_err();
+        let e = all(b"\x80\x04\xff.").unwrap_err();
         assert_eq!((e.at, e.what), (2, "an opcode pickle does not have"));
         // A length that claims more than is there.
-        let e = ops(b"\x8e\xff\xff\xff\xff\xff\xff\xff\x7f").unwrap_err();
+        let e = all(b"\x8e\xff\xff\xff\xff\xff\xff\xff\x7f").unwrap_err();
         assert_eq!(e.at, 0);
+        // Nothing is read past the first error.
+        assert_eq!(ops(b"\xff.").count(), 1);
     }
 
     #[test]
     fn negative_and_wide_integers_read_as_python_writes_them() {
-        let one = |b: &[u8]| int_value(&ops(b).unwrap()[0]);
+        let one = |b: &[u8]| int_value(&ops(b).next().unwrap().unwrap());
         assert_eq!(one(b"\x8a\x01\xff."), Some(-1));
         assert_eq!(one(b"J\xfe\xff\xff\xff."), Some(-2));
         assert_eq!(one(b"M\x00\x01."), Some(256));

@@ -194,6 +194,16 @@ fn pack(name: &str, members: &[Member]) -> Vec<u8> {
 /// Diffs the two files as `lane diff` does; a refusal must name the side's
 /// file.
 fn check(name: &str, a: Vec<u8>, b: Vec<u8>) -> Result<(), TestCaseError> {
+    check_loading(name, a, b, 1 << 20)
+}
+
+/// [`check`], loading files of up to `max_content` bytes to compare them.
+fn check_loading(
+    name: &str,
+    a: Vec<u8>,
+    b: Vec<u8>,
+    max_content: u64,
+) -> Result<(), TestCaseError> {
     let dir = tempfile::tempdir().unwrap();
     let (pa, pb) = (
         dir.path().join("a").join(name),
@@ -206,7 +216,7 @@ fn check(name: &str, a: Vec<u8>, b: Vec<u8>) -> Result<(), TestCaseError> {
     let len = a.len() + b.len();
     let (shown_a, shown_b) = (pa.display().to_string(), pb.display().to_string());
     let (answer, _) = lane_fuzz::bounded("cell", len, &bounds(32, 2), &meter(), move || {
-        lane_app::diff_paths(Path::new(&pa), Path::new(&pb), 1 << 20)
+        lane_app::diff_paths(Path::new(&pa), Path::new(&pb), max_content)
             .map(|r| serde_json::to_string(&r).map(|_| ()).unwrap_or(()))
             .map_err(|e| lane_app::describe(&e))
     })
@@ -249,7 +259,9 @@ proptest! {
     ) {
         let _one = serial();
         let (path, bytes) = real_fx_entry();
-        check(path, bytes.clone(), lane_fuzz::apply(bytes.clone(), &ms))?;
+        // Loaded whole (4.5 MB), so the pickle reader runs.
+        let mutated = lane_fuzz::apply(bytes.clone(), &ms);
+        check_loading(path, bytes.clone(), mutated, 64 << 20)?;
     }
 
     #[test]

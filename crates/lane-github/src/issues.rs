@@ -58,6 +58,37 @@ impl GithubClient {
         Ok(())
     }
 
+    /// GitHub's answer on `login`'s permission on the repository (`GET
+    /// /repos/{owner}/{repo}/collaborators/{username}/permission`), as JSON;
+    /// a 404 (not a collaborator) is `{"permission": "none"}`. A login
+    /// that is not one GitHub allows (letters, digits, single hyphens, at
+    /// most 39) is never sent.
+    pub async fn collaborator_permission(&self, login: &str) -> Result<Value, GithubError> {
+        let valid = !login.is_empty()
+            && login.len() <= 39
+            && login
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && !login.starts_with('-')
+            && !login.ends_with('-')
+            && !login.contains("--");
+        if !valid {
+            return Err(GithubError::Decode {
+                method: "GET".into(),
+                path: "/repos/{owner}/{repo}/collaborators/{username}/permission".into(),
+                message: "the commenter's login is not a GitHub login".into(),
+            });
+        }
+        let path = format!(
+            "/repos/{}/{}/collaborators/{login}/permission",
+            self.repo.owner, self.repo.name
+        );
+        match self.send_json(Method::GET, &path, None).await {
+            Err(e) if e.status() == Some(404) => Ok(json!({ "permission": "none" })),
+            answer => answer,
+        }
+    }
+
     /// The pull request `number`'s base branch and head commit
     /// (`GET /repos/{owner}/{repo}/pulls/{pull_number}`).
     pub async fn pull_request(&self, number: u64) -> Result<PullInfo, GithubError> {

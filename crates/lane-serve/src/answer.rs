@@ -37,6 +37,21 @@ pub fn refusal(reason: &RefusalReason, policy: &Policy) -> String {
     }
 }
 
+/// A command refused by a policy that goes by permission: the permission
+/// GitHub gave (`None`: it could not be read, so nothing runs).
+pub fn permission_refusal(policy: &Policy, have: Option<lane_webhook::Permission>) -> String {
+    match have {
+        Some(p) => format!(
+            "Sorry, lane runs commands only for people with {policy} on this repository \
+             (GitHub says yours is {p}). Nothing was run; a maintainer can run it for you."
+        ),
+        None => format!(
+            "Sorry, lane runs commands only for people with {policy} on this repository, \
+             and GitHub did not tell lane yours. Nothing was run."
+        ),
+    }
+}
+
 /// The progress body of the lane's sticky comment while it mints.
 pub fn progress(lane_marker: &str, lane: &str, done: usize, total: usize) -> String {
     format!(

@@ -46,6 +46,23 @@ impl Github {
         Some((&self.rt, self.clients.get(repo)?))
     }
 
+    /// `login`'s permission on `repo`, as GitHub's API answers it; `Err`
+    /// says why it could not be read (no credentials, a refusal, an
+    /// answer lane does not know).
+    pub(crate) fn permission(
+        &mut self,
+        repo: &str,
+        login: &str,
+    ) -> Result<lane_webhook::Permission, String> {
+        let Some((rt, c)) = self.client(repo) else {
+            return Err("lane has no GitHub credentials to ask".to_owned());
+        };
+        let answer = rt
+            .block_on(c.collaborator_permission(login))
+            .map_err(|e| e.to_string())?;
+        lane_webhook::Permission::from_value(&answer).map_err(|e| e.to_string())
+    }
+
     /// Adds `reaction` to comment `comment_id`.
     pub(crate) fn react(&mut self, repo: &str, comment_id: u64, reaction: Reaction) {
         let Some((rt, c)) = self.client(repo) else {

@@ -21,7 +21,7 @@ use lane_webhook::{decide, Decision, Delivery, Policy, SignatureError, SIGNATURE
 
 use crate::answer;
 use crate::metrics::{DeliveryOutcome, Metrics};
-use crate::store::{Kind, Recorded, Store};
+use crate::store::{Kind, NewCommand, Recorded, Store};
 use crate::worker::Job;
 
 /// What the handlers share.
@@ -176,32 +176,34 @@ fn record(
             command,
             pr,
             comment_id,
-            ..
+            login,
         } => {
             let text = command.to_string();
-            let cmd = (
-                pr.repo.as_str(),
-                pr.number,
-                *comment_id,
-                Kind::Run,
-                text.as_str(),
-            );
+            let cmd = NewCommand {
+                repo: pr.repo.as_str(),
+                pr: pr.number,
+                comment_id: *comment_id,
+                kind: Kind::Run,
+                text: text.as_str(),
+                login: login.as_raw(),
+            };
             store.record(id, event, Some(cmd))?
         }
         Decision::Refuse {
             pr,
             comment_id,
             reason,
-            ..
+            login,
         } => {
             let text = answer::refusal(reason, &app.policy);
-            let cmd = (
-                pr.repo.as_str(),
-                pr.number,
-                *comment_id,
-                Kind::Refuse,
-                text.as_str(),
-            );
+            let cmd = NewCommand {
+                repo: pr.repo.as_str(),
+                pr: pr.number,
+                comment_id: *comment_id,
+                kind: Kind::Refuse,
+                text: text.as_str(),
+                login: login.as_raw(),
+            };
             store.record(id, event, Some(cmd))?
         }
         Decision::Outdated { .. } | Decision::Ignore(_) => store.record(id, event, None)?,

@@ -130,6 +130,7 @@ pub fn start(config: ServeConfig) -> Result<Running, ServeError> {
         progress_every: config.progress_every,
         store: Arc::clone(&store),
         metrics: Arc::clone(&metrics),
+        policy: config.policy.clone(),
     });
     let alive = Arc::new(AtomicBool::new(true));
     let (alive2, tx2) = (Arc::clone(&alive), tx.clone());

@@ -44,6 +44,8 @@ fn migrations() -> rusqlite_migration::Migrations<'static> {
          );",
         ),
         rusqlite_migration::M::up("ALTER TABLE lanes ADD COLUMN sticky TEXT;"),
+        // Who asked: a policy by permission asks GitHub about them.
+        rusqlite_migration::M::up("ALTER TABLE commands ADD COLUMN login TEXT;"),
     ])
 }
 
@@ -84,6 +86,25 @@ pub struct CommandRow {
     pub state: String,
     /// How many times it was started.
     pub starts: i64,
+    /// Who asked (absent for commands recorded before it was kept).
+    pub login: Option<String>,
+}
+
+/// A command to record with its delivery.
+#[derive(Debug, Clone, Copy)]
+pub struct NewCommand<'a> {
+    /// `owner/name`.
+    pub repo: &'a str,
+    /// The pull request.
+    pub pr: u64,
+    /// The comment that asked.
+    pub comment_id: u64,
+    /// Run or refuse.
+    pub kind: Kind,
+    /// The canonical command, or the refusal's answer.
+    pub text: &'a str,
+    /// Who asked.
+    pub login: &'a str,
 }
 
 /// What recording a delivery did.
@@ -170,7 +191,7 @@ impl Store {
         &self,
         id: &str,
         event: &str,
-        command: Option<(&str, u64, u64, Kind, &str)>,
+        command: Option<NewCommand<'_>>,
     ) -> Result<Recorded, ServeError> {
         self.with(|c| {
             let tx = c.transaction()?;
@@ -182,15 +203,23 @@ impl Store {
                 return Ok(Recorded::Replay);
             }
             let mut queued = None;
-            if let Some((repo, pr, comment_id, kind, text)) = command {
+            if let Some(c) = command {
                 tx.execute(
                     "INSERT OR IGNORE INTO ran (comment_id) VALUES (?1)",
-                    [comment_id as i64],
+                    [c.comment_id as i64],
                 )?;
                 tx.execute(
-                    "INSERT INTO commands (delivery, repo, pr, comment_id, kind, text, state)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued')",
-                    params![id, repo, pr as i64, comment_id as i64, kind.as_str(), text],
+                    "INSERT INTO commands (delivery, repo, pr, comment_id, kind, text, state, login)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', ?7)",
+                    params![
+                        id,
+                        c.repo,
+                        c.pr as i64,
+                        c.comment_id as i64,
+                        c.kind.as_str(),
+                        c.text,
+                        c.login
+                    ],
                 )?;
                 queued = Some(tx.last_insert_rowid());
             }
@@ -203,7 +232,7 @@ impl Store {
     pub fn command(&self, id: i64) -> Result<Option<CommandRow>, ServeError> {
         self.with(|c| {
             c.query_row(
-                "SELECT id, repo, pr, comment_id, kind, text, state, starts FROM commands WHERE id = ?1",
+                "SELECT id, repo, pr, comment_id, kind, text, state, starts, login FROM commands WHERE id = ?1",
                 [id],
                 row,
             )
@@ -215,7 +244,7 @@ impl Store {
     pub fn commands(&self) -> Result<Vec<CommandRow>, ServeError> {
         self.with(|c| {
             let mut s = c.prepare(
-                "SELECT id, repo, pr, comment_id, kind, text, state, starts FROM commands ORDER BY id",
+                "SELECT id, repo, pr, comment_id, kind, text, state, starts, login FROM commands ORDER BY id",
             )?;
             let rows = s.query_map([], row)?.collect();
             rows
@@ -364,6 +393,7 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CommandRow> {
         text: r.get(5)?,
         state: r.get(6)?,
         starts: r.get(7)?,
+        login: r.get(8)?,
     })
 }
 
@@ -375,7 +405,14 @@ mod tests {
     fn replays_are_refused_across_reopen_and_restarts_adopt_once() {
         let d = tempfile::tempdir().unwrap();
         let s = Store::open(d.path()).unwrap();
-        let cmd = Some(("o/r", 7, 42, Kind::Run, "/lane status"));
+        let cmd = Some(NewCommand {
+            repo: "o/r",
+            pr: 7,
+            comment_id: 42,
+            kind: Kind::Run,
+            text: "/lane status",
+            login: "octocat",
+        });
         let Recorded::New(Some(id)) = s.record("d1", "issue_comment", cmd).unwrap() else {
             panic!()
         };
@@ -383,6 +420,10 @@ mod tests {
         assert_eq!(
             s.record("d1", "issue_comment", cmd).unwrap(),
             Recorded::Replay
+        );
+        assert_eq!(
+            s.command(id).unwrap().unwrap().login.as_deref(),
+            Some("octocat")
         );
         s.start(id).unwrap();
         drop(s);

@@ -47,6 +47,7 @@ pub(crate) struct Ctx {
     pub(crate) progress_every: Duration,
     pub(crate) store: Arc<Store>,
     pub(crate) metrics: Arc<Metrics>,
+    pub(crate) policy: lane_webhook::Policy,
 }
 
 struct Running {
@@ -169,6 +170,27 @@ fn command(
         ctx.metrics.command("refusal", "done");
         let _ = ctx.store.end(row.id, true, "refused");
         return;
+    }
+    // A policy by permission: GitHub is asked now, off the webhook's
+    // acknowledgement, and a permission that cannot be read refuses.
+    if ctx.policy.min_permission.is_some() {
+        let login = row.login.as_deref().unwrap_or("");
+        let refused = match gh.permission(&row.repo, login) {
+            Ok(p) if ctx.policy.permits(p) => None,
+            Ok(p) => Some(answer::permission_refusal(&ctx.policy, Some(p))),
+            Err(e) => {
+                tracing::warn!(error = %e, command = row.id, "the commenter's permission could not be read");
+                Some(answer::permission_refusal(&ctx.policy, None))
+            }
+        };
+        if let Some(text) = refused {
+            let _ = ctx.store.start(id);
+            answer(gh, &text);
+            gh.react(&row.repo, row.comment_id, Reaction::Confused);
+            ctx.metrics.command("refusal", "done");
+            let _ = ctx.store.end(row.id, true, "refused: permission");
+            return;
+        }
     }
     let CommentCommand::Command(cmd) = parse_comment(&row.text) else {
         let _ = ctx.store.end(

@@ -43,5 +43,5 @@ pub use delivery::{
 };
 pub use foreign::Foreign;
 pub use lane_ref::{lane_of_base_ref, Version};
-pub use policy::{AuthorAssociation, Policy, PolicyError};
+pub use policy::{AuthorAssociation, Permission, PermissionError, Policy, PolicyError};
 pub use signature::{sign, verify_signature, SignatureError, SIGNATURE_HEADER};

@@ -1,8 +1,8 @@
 //! Who may run a `/lane` command: the commenter's relation to the
-//! repository as GitHub reports it (`comment.author_association`).
-//!
-//! A "permission through the API" mode (asking GitHub for the user's
-//! permission on the repository) is the server's: it needs the network.
+//! repository as GitHub reports it (`comment.author_association`), or
+//! their permission on the repository as GitHub's API answers it
+//! ([`Permission`]). Asking the API is the server's (it needs the
+//! network); reading the answer and weighing it is here.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -104,12 +104,100 @@ pub enum PolicyError {
     },
 }
 
-/// Who may run a command: the author associations allowed.
+/// A user's permission on a repository, lowest first, as GitHub's
+/// `GET /repos/{owner}/{repo}/collaborators/{username}/permission` names it
+/// (`role_name`; `permission` when the role is a custom one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Permission {
+    /// No access (not a collaborator).
+    None,
+    /// `read`.
+    Read,
+    /// `triage`.
+    Triage,
+    /// `write`.
+    Write,
+    /// `maintain`.
+    Maintain,
+    /// `admin`.
+    Admin,
+}
+
+const PERMISSIONS: [(&str, Permission); 6] = [
+    ("none", Permission::None),
+    ("read", Permission::Read),
+    ("triage", Permission::Triage),
+    ("write", Permission::Write),
+    ("maintain", Permission::Maintain),
+    ("admin", Permission::Admin),
+];
+
+/// Why GitHub's permission answer could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PermissionError {
+    /// Not a JSON object.
+    #[error("GitHub's permission answer is not JSON: {0}")]
+    NotJson(String),
+    /// Neither `role_name` nor `permission` is a permission lane knows.
+    #[error("GitHub's permission answer names no permission lane knows (expected role_name or permission: none, read, triage, write, maintain, admin)")]
+    Unknown,
+}
+
+impl Permission {
+    /// Reads GitHub's word (`write`), exactly as written.
+    pub fn parse(word: &str) -> Option<Permission> {
+        PERMISSIONS
+            .iter()
+            .find(|(w, _)| *w == word)
+            .map(|(_, p)| *p)
+    }
+
+    /// The word as GitHub writes it.
+    pub fn as_str(self) -> &'static str {
+        PERMISSIONS
+            .iter()
+            .find(|(_, p)| *p == self)
+            .map(|(w, _)| *w)
+            .expect("every permission has its word")
+    }
+
+    /// Reads GitHub's answer: its `role_name` (which names `maintain` and
+    /// `triage`), else its `permission` (a custom role's base).
+    pub fn from_answer(body: &[u8]) -> Result<Permission, PermissionError> {
+        let v: serde_json::Value =
+            serde_json::from_slice(body).map_err(|e| PermissionError::NotJson(e.to_string()))?;
+        Permission::from_value(&v)
+    }
+
+    /// [`Permission::from_answer`] of an answer already read as JSON.
+    pub fn from_value(v: &serde_json::Value) -> Result<Permission, PermissionError> {
+        let word = |k: &str| {
+            v.get(k)
+                .and_then(serde_json::Value::as_str)
+                .and_then(Permission::parse)
+        };
+        word("role_name")
+            .or_else(|| word("permission"))
+            .ok_or(PermissionError::Unknown)
+    }
+}
+
+impl fmt::Display for Permission {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Who may run a command: the author associations allowed, or the least
+/// repository permission, read through GitHub's API by the server.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Policy {
     /// The associations allowed (never [`AuthorAssociation::Unknown`] when
     /// read by [`Policy::parse`]).
     pub allowed: BTreeSet<AuthorAssociation>,
+    /// When set, the association is not weighed: every command waits for
+    /// the commenter's permission, which must be at least this.
+    pub min_permission: Option<Permission>,
 }
 
 impl Default for Policy {
@@ -123,6 +211,7 @@ impl Default for Policy {
                 AuthorAssociation::Collaborator,
             ]
             .into(),
+            min_permission: None,
         }
     }
 }
@@ -150,12 +239,33 @@ impl Policy {
                 });
             }
         }
-        Ok(Policy { allowed })
+        Ok(Policy {
+            allowed,
+            min_permission: None,
+        })
     }
 
-    /// Whether a commenter with `association` may run a command.
+    /// Commands for anyone whose permission on the repository is at least
+    /// `min` (asked of GitHub for each command).
+    pub fn by_permission(min: Permission) -> Policy {
+        Policy {
+            allowed: BTreeSet::new(),
+            min_permission: Some(min),
+        }
+    }
+
+    /// Whether a commenter with `association` may run a command (by
+    /// permission: yes here, the permission decides next).
     pub fn allows(&self, association: &AuthorAssociation) -> bool {
-        !matches!(association, AuthorAssociation::Unknown(_)) && self.allowed.contains(association)
+        self.min_permission.is_some()
+            || (!matches!(association, AuthorAssociation::Unknown(_))
+                && self.allowed.contains(association))
+    }
+
+    /// Whether a commenter with `permission` may run a command (always,
+    /// when the policy goes by association).
+    pub fn permits(&self, permission: Permission) -> bool {
+        self.min_permission.is_none_or(|min| permission >= min)
     }
 }
 
@@ -167,8 +277,12 @@ impl FromStr for Policy {
 }
 
 impl fmt::Display for Policy {
-    /// The list as [`Policy::parse`] reads it (`OWNER,MEMBER,COLLABORATOR`).
+    /// The list as [`Policy::parse`] reads it (`OWNER,MEMBER,COLLABORATOR`),
+    /// or the least permission (`write permission or more`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(min) = self.min_permission {
+            return write!(f, "{min} permission or more");
+        }
         let words: Vec<&str> = self.allowed.iter().map(AuthorAssociation::as_str).collect();
         f.write_str(&words.join(","))
     }
@@ -208,6 +322,51 @@ mod tests {
         }
         assert_eq!(p.to_string(), "OWNER,MEMBER,COLLABORATOR");
         assert_eq!(Policy::parse(&p.to_string()), Ok(p));
+    }
+
+    #[test]
+    fn by_permission_every_association_waits_for_the_permission() {
+        let p = Policy::by_permission(Permission::Write);
+        for a in [A::None, A::Contributor, A::Unknown("X".into())] {
+            assert!(p.allows(&a), "{a:?}");
+        }
+        for (perm, ok) in [
+            (Permission::None, false),
+            (Permission::Read, false),
+            (Permission::Triage, false),
+            (Permission::Write, true),
+            (Permission::Maintain, true),
+            (Permission::Admin, true),
+        ] {
+            assert_eq!(p.permits(perm), ok, "{perm}");
+        }
+        assert_eq!(p.to_string(), "write permission or more");
+        // By association, the permission is never weighed.
+        assert!(Policy::default().permits(Permission::None));
+    }
+
+    #[test]
+    fn a_permission_answer_reads_its_role_else_its_base() {
+        let read = |b: &str| Permission::from_answer(b.as_bytes());
+        assert_eq!(
+            read(r#"{"permission":"write","role_name":"maintain"}"#),
+            Ok(Permission::Maintain)
+        );
+        // A custom role: its base permission.
+        assert_eq!(
+            read(r#"{"permission":"read","role_name":"auditor"}"#),
+            Ok(Permission::Read)
+        );
+        assert_eq!(read(r#"{"permission":"none"}"#), Ok(Permission::None));
+        assert_eq!(
+            read(r#"{"role_name":"owner"}"#),
+            Err(PermissionError::Unknown)
+        );
+        assert!(matches!(read("<html>"), Err(PermissionError::NotJson(_))));
+        for (w, p) in PERMISSIONS {
+            assert_eq!(Permission::parse(w), Some(p));
+            assert_eq!(p.as_str(), w);
+        }
     }
 
     #[test]

@@ -17,3 +17,7 @@ mod decisions;
 
 #[path = "webhook/grammar.rs"]
 mod grammar;
+
+// The permission answer of GitHub's API, from its description.
+#[path = "webhook/permission.rs"]
+mod permission;

@@ -46,8 +46,17 @@ pub struct Args {
     #[arg(long)]
     pub kube_config: Option<PathBuf>,
     /// Who may run commands, by GitHub's author association (comma-separated).
-    #[arg(long, default_value = "OWNER,MEMBER,COLLABORATOR")]
+    #[arg(
+        long,
+        default_value = "OWNER,MEMBER,COLLABORATOR",
+        conflicts_with = "allow_permission"
+    )]
     pub allow: String,
+    /// Who may run commands, by their permission on the repository as
+    /// GitHub's API answers it for each command (instead of --allow; the
+    /// App needs the Metadata read permission).
+    #[arg(long, value_parser = ["read", "triage", "write", "maintain", "admin"])]
+    pub allow_permission: Option<String>,
     /// The largest delivery body read; a larger one is refused (413) unread.
     #[arg(long, default_value_t = lane_serve::DEFAULT_MAX_BODY_BYTES)]
     pub max_body_bytes: usize,
@@ -69,8 +78,14 @@ pub fn run(args: Args) -> Result<(), AppError> {
                 .to_owned(),
         ));
     }
-    let policy = lane_webhook::Policy::parse(&args.allow)
-        .map_err(|e| AppError::Usage(format!("--allow: {e}")))?;
+    let policy = match args.allow_permission.as_deref() {
+        Some(word) => lane_webhook::Policy::by_permission(
+            lane_webhook::Permission::parse(word)
+                .ok_or_else(|| AppError::Usage(format!("--allow-permission: unknown `{word}`")))?,
+        ),
+        None => lane_webhook::Policy::parse(&args.allow)
+            .map_err(|e| AppError::Usage(format!("--allow: {e}")))?,
+    };
     let backend = match args.backend.as_str() {
         "kube" => lane_serve::Backend::Kube,
         _ => lane_serve::Backend::Local,

@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 
 #[cfg(feature = "kube")]
 mod kube;
+mod permission;
 
 const SECRET: &str = "planted-webhook-secret-NeverPrinted-41";
 const TOKEN: &str = "ghp_PlantedServeTokenNeverPrinted0123456";
@@ -476,13 +477,7 @@ fn an_unauthorised_commenter_is_refused_and_nothing_runs() {
             .0,
         202
     );
-    wait_for(&serve, "the refusal", Duration::from_secs(30), || {
-        metric(
-            &serve,
-            "lane_serve_commands_total{command=\"refusal\",outcome=\"done\"}",
-        ) == 1.0
-    });
-    assert_eq!(runs(d.path()), 0);
+    wait_refused_nothing_ran(&serve, d.path());
     // Edited again: still one refusal, not another.
     let edited = comment("edited", 9005, "/lane mint 0.93.3 --gpu L4", "CONTRIBUTOR");
     let (code, text) = serve.deliver(
@@ -630,22 +625,41 @@ fn answers(serve: &Serve) -> Vec<String> {
 /// `lane serve` on the local backend answering through Prism, its
 /// answers logged.
 fn serve_with_prism(dir: &Path, prism: &lane_testkit::Prism) -> Serve {
-    Serve::start(
+    serve_with_prism_args(
         dir,
+        prism,
+        &[],
+        "lane_serve=debug,lane_app=info,lane_github=info",
+    )
+}
+
+/// [`serve_with_prism`] with `args` and the log filter `log`.
+fn serve_with_prism_args(
+    dir: &Path,
+    prism: &lane_testkit::Prism,
+    args: &[&str],
+    log: &str,
+) -> Serve {
+    Serve::start_with(
+        dir,
+        args,
         &[
             ("GITHUB_TOKEN", TOKEN),
             ("GITHUB_API_URL", &prism.url()),
-            (
-                "LANE_LOG",
-                "lane_serve=debug,lane_app=info,lane_github=info",
-            ),
+            ("LANE_LOG", log),
         ],
     )
 }
 
 /// Posts a signed comment saying `text` (comment `id`, by a member).
 fn say(serve: &Serve, id: u64, text: &str) {
-    let body = comment("created", id, text, "MEMBER");
+    say_as(serve, id, text, "MEMBER");
+}
+
+/// Posts a signed comment saying `text` (comment `id`, by a commenter of
+/// `association`); it must be acknowledged 202.
+fn say_as(serve: &Serve, id: u64, text: &str, association: &str) {
+    let body = comment("created", id, text, association);
     let (code, answer) = serve.deliver(
         "issue_comment",
         &format!("d-{id}"),
@@ -653,6 +667,17 @@ fn say(serve: &Serve, id: u64, text: &str) {
         Some(&sign(SECRET, &body)),
     );
     assert_eq!(code, 202, "{answer}");
+}
+
+/// Waits for the one refusal, and checks that no agent ran.
+fn wait_refused_nothing_ran(serve: &Serve, dir: &Path) {
+    wait_for(serve, "the refusal", Duration::from_secs(30), || {
+        metric(
+            serve,
+            "lane_serve_commands_total{command=\"refusal\",outcome=\"done\"}",
+        ) == 1.0
+    });
+    assert_eq!(runs(dir), 0);
 }
 
 /// Waits until every command the service recorded has ended.

@@ -471,6 +471,16 @@ fn serve_renders_lints_and_validates_to_the_binarys_contract() {
         args(&rendered(&no_allow, "Deployment")["spec"]["template"]["spec"]["containers"][0]),
         [&contract[..], &["mint"][..]].concat()
     );
+    // By permission, instead of the allow-list.
+    let by_permission = render_chart(
+        &serde_json::json!({"serve": {"enabled": true, "allowPermission": "write", "webhookSecret": {"existingSecret": "hook"}}}),
+        tmp.path(),
+        "byperm",
+    );
+    assert_eq!(
+        args(&rendered(&by_permission, "Deployment")["spec"]["template"]["spec"]["containers"][0]),
+        [&contract[..], &["mint", "--allow-permission", "write"][..]].concat()
+    );
 
     // Non-root, read-only root, no privilege escalation, no capabilities,
     // the runtime's seccomp profile; a writable /tmp.
@@ -838,6 +848,10 @@ fn the_chart_refuses_bad_serve_values() {
         (
             serde_json::json!({"serve": {"allow": ["OWNER", "OWNER"]}}),
             "/serve/allow",
+        ),
+        (
+            serde_json::json!({"serve": {"allowPermission": "owner"}}),
+            "/serve/allowPermission",
         ),
         (
             serde_json::json!({"serve": {"allow": "OWNER,MEMBER"}}),

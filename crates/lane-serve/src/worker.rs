@@ -157,18 +157,19 @@ fn command(
         };
         gh.react(&row.repo, row.comment_id, reaction);
         tracing::info!(command = row.id, what, ok, detail, "command ended");
-        ctx.metrics
-            .command(what, if ok { "done" } else { "failed" });
+        // Recorded before counted: whoever sees the count sees the end.
         if let Err(e) = ctx.store.end(row.id, ok, detail) {
             tracing::error!(error = %crate::chain(&e), id, "state store");
         }
+        ctx.metrics
+            .command(what, if ok { "done" } else { "failed" });
     };
     if row.kind == Kind::Refuse {
         let _ = ctx.store.start(id);
         answer(gh, &row.text);
         gh.react(&row.repo, row.comment_id, Reaction::Confused);
-        ctx.metrics.command("refusal", "done");
         let _ = ctx.store.end(row.id, true, "refused");
+        ctx.metrics.command("refusal", "done");
         return;
     }
     // A policy by permission: GitHub is asked now, off the webhook's
@@ -187,8 +188,9 @@ fn command(
             let _ = ctx.store.start(id);
             answer(gh, &text);
             gh.react(&row.repo, row.comment_id, Reaction::Confused);
-            ctx.metrics.command("refusal", "done");
+            // Recorded before counted: whoever sees the count sees the end.
             let _ = ctx.store.end(row.id, true, "refused: permission");
+            ctx.metrics.command("refusal", "done");
             return;
         }
     }
@@ -492,11 +494,12 @@ fn mint_thread(ctx: &Ctx, row: &CommandRow, m: &Mint, stop: Arc<AtomicBool>) {
             },
         );
         tracing::info!(command = row.id, ok, detail, "mint ended");
-        ctx.metrics
-            .command("mint", if ok { "done" } else { "failed" });
+        // Recorded before counted: whoever sees the count sees the end.
         if let Err(e) = ctx.store.end(row.id, ok, detail) {
             tracing::error!(error = %crate::chain(&e), "state store");
         }
+        ctx.metrics
+            .command("mint", if ok { "done" } else { "failed" });
     };
     let file = lane_file(ctx, &lane);
     if !file.is_file() {

@@ -206,6 +206,7 @@ impl LocalRun<'_> {
         use nix::sys::signal::{kill, killpg, Signal};
         use nix::unistd::Pid;
         let mut pids: Vec<u32> = children.values().map(Child::id).collect();
+        let mut dirs = Vec::new();
         for row in store.rows()? {
             if row.state == MintState::Submitted {
                 let dir = row
@@ -213,6 +214,7 @@ impl LocalRun<'_> {
                     .clone()
                     .unwrap_or_else(|| self.mint_dir(&row.id));
                 pids.extend(live_claim(&dir));
+                dirs.push(dir);
             }
         }
         pids.sort_unstable();
@@ -233,6 +235,15 @@ impl LocalRun<'_> {
         }
         for (_, mut c) in children.drain() {
             let _ = c.wait();
+        }
+        // An agent that had to be killed (it did not stop within the grace)
+        // left its claim: lane stopped it on purpose, so the attempt did not
+        // crash; released, a later run starts it afresh, as it does one the
+        // agent released itself.
+        for dir in &dirs {
+            if live_claim(dir).is_none() && read_result(dir).is_none() {
+                let _ = std::fs::remove_file(dir.join("agent.lock"));
+            }
         }
         Ok(())
     }

@@ -491,11 +491,7 @@ impl Classifier<'_, '_> {
                     .or(b.err())
                     .map(|e| e.to_string())
                     .unwrap_or_default();
-                let mut o = self.binary(ca, cb, &format!("FX-graph cache entry differs beyond noise and holds no output code that differs for a named cause ({why})"));
-                if o.class == DiffClass::Unexplained {
-                    o.cause = Some(UnexplainedCause::Binary);
-                }
-                return o;
+                return self.binary(ca, cb, &format!("FX-graph cache entry differs beyond noise and holds no output code that differs for a named cause ({why})"));
             }
         };
         let pairs = match crate::fxentry::pair_files(&ea, &eb) {
@@ -518,9 +514,9 @@ impl Classifier<'_, '_> {
         let mut class = DiffClass::Noise;
         let mut differing = 0usize;
         let mut first: Option<String> = None;
-        let sha = |ix: &TreeIndex<'_>, p: &str| {
-            ix.by_path.get(p).map(|&i| ix.tree.files[i].sha256.clone())
-        };
+        fn sha<'a>(ix: &'a TreeIndex<'_>, p: &str) -> Option<&'a str> {
+            ix.by_path.get(p).map(|&i| ix.tree.files[i].sha256.as_str())
+        }
         for (pa, pb) in &pairs {
             if sha(self.ia, pa).is_some() && sha(self.ia, pa) == sha(self.ib, pb) {
                 continue;
@@ -542,7 +538,7 @@ impl Classifier<'_, '_> {
                 );
             }
             noise.extend(d.noise.iter().copied());
-            if rank(d.class) > rank(class) {
+            if d.class > class {
                 class = d.class;
                 first = Some(pa.clone());
             }
@@ -797,14 +793,4 @@ fn ptx_pair_exists(ia: &TreeIndex<'_>, cubin: &str) -> bool {
     cubin
         .rsplit_once('.')
         .is_some_and(|(stem, _)| ia.by_path.contains_key(format!("{stem}.ptx").as_str()))
-}
-
-/// Worse classes rank higher.
-fn rank(c: DiffClass) -> u8 {
-    match c {
-        DiffClass::Noise => 0,
-        DiffClass::AutotuneConfig => 1,
-        DiffClass::Decision => 2,
-        DiffClass::Unexplained => 3,
-    }
 }

@@ -153,14 +153,9 @@ fn by_digest(tree: &ArtifactTree) -> HashMap<&str, &str> {
         .collect()
 }
 
+/// sha256 as lowercase hex, as `ingest` fingerprints every tree file.
 fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    Sha256::digest(bytes)
-        .iter()
-        .fold(String::new(), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
+    format!("{:x}", Sha256::digest(bytes))
 }
 
 /// Reads `bytes`, an FX-graph entry of `tree` (whose cache roots are
@@ -286,15 +281,7 @@ fn value(raw: &[u8], is_bytes: bool, view: &TreeView<'_>, e: &mut Entry) -> Tok 
         }
         Ok(text) if !is_bytes => {
             let n = normalize::normalize_paths(text, roots);
-            if n.path_changed {
-                e.noise.insert(NoiseKind::AbsoluteCachePath);
-            }
-            if n.hash_changed {
-                e.noise.insert(NoiseKind::HashedFileName);
-            }
-            if n.address_changed {
-                e.noise.insert(NoiseKind::ObjectAddress);
-            }
+            e.noise.extend(n.noise());
             Tok::Text(n.text.into_boxed_str())
         }
         _ => {

@@ -172,15 +172,7 @@ impl Walk<'_, '_> {
             let na = normalize_paths(sa, self.cx.roots_a);
             let nb = normalize_paths(renamed.as_deref().unwrap_or(sb), self.cx.roots_b);
             if na.text == nb.text {
-                if na.path_changed || nb.path_changed {
-                    self.out.noise.insert(NoiseKind::AbsoluteCachePath);
-                }
-                if na.hash_changed || nb.hash_changed {
-                    self.out.noise.insert(NoiseKind::HashedFileName);
-                }
-                if na.address_changed || nb.address_changed {
-                    self.out.noise.insert(NoiseKind::ObjectAddress);
-                }
+                self.out.noise.extend(na.noise().chain(nb.noise()));
                 if renamed.is_some() {
                     self.out.noise.insert(NoiseKind::KernelRenumbering);
                 }

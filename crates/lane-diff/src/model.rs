@@ -210,8 +210,8 @@ pub enum PairedBy {
     Unpaired,
 }
 
-/// How a differing pair was explained.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// How a differing pair was explained, best first (worse compares greater).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DiffClass {
     /// Known noise only.

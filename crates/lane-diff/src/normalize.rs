@@ -122,6 +122,19 @@ pub(crate) struct PathNormalized {
     pub(crate) address_changed: bool,
 }
 
+impl PathNormalized {
+    /// The noise kinds the rules removed from this line.
+    pub(crate) fn noise(&self) -> impl Iterator<Item = NoiseKind> {
+        [
+            (self.path_changed, NoiseKind::AbsoluteCachePath),
+            (self.hash_changed, NoiseKind::HashedFileName),
+            (self.address_changed, NoiseKind::ObjectAddress),
+        ]
+        .into_iter()
+        .filter_map(|(changed, kind)| changed.then_some(kind))
+    }
+}
+
 /// Applies rules 1 and 2 to one line.
 pub(crate) fn normalize_paths(line: &str, roots: &[String]) -> PathNormalized {
     let mut text = line.to_owned();

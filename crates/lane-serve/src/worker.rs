@@ -164,12 +164,17 @@ fn command(
         ctx.metrics
             .command(what, if ok { "done" } else { "failed" });
     };
-    if row.kind == Kind::Refuse {
+    // A refusal is answered, marked confused, recorded, then counted.
+    let refuse = |gh: &mut Github, text: &str, detail: &str| {
         let _ = ctx.store.start(id);
-        answer(gh, &row.text);
+        answer(gh, text);
         gh.react(&row.repo, row.comment_id, Reaction::Confused);
-        let _ = ctx.store.end(row.id, true, "refused");
+        // Recorded before counted: whoever sees the count sees the end.
+        let _ = ctx.store.end(row.id, true, detail);
         ctx.metrics.command("refusal", "done");
+    };
+    if row.kind == Kind::Refuse {
+        refuse(gh, &row.text, "refused");
         return;
     }
     // A policy by permission: GitHub is asked now, off the webhook's
@@ -185,12 +190,7 @@ fn command(
             }
         };
         if let Some(text) = refused {
-            let _ = ctx.store.start(id);
-            answer(gh, &text);
-            gh.react(&row.repo, row.comment_id, Reaction::Confused);
-            // Recorded before counted: whoever sees the count sees the end.
-            let _ = ctx.store.end(row.id, true, "refused: permission");
-            ctx.metrics.command("refusal", "done");
+            refuse(gh, &text, "refused: permission");
             return;
         }
     }

@@ -58,6 +58,7 @@ pub fn check(text: &str) -> Result<(), Crossed> {
             ),
         ));
     }
+    foreign_line_break(text)?;
     let lines: Vec<&str> = text.lines().collect();
     let mut anchors: Vec<Anchor> = Vec::new();
     let mut aliases = 0usize;
@@ -171,6 +172,37 @@ pub fn check(text: &str) -> Result<(), Crossed> {
     Ok(())
 }
 
+/// The first line break YAML counts and editors, `grep -n` and `git diff`
+/// do not (a lone CR, and YAML 1.1's NEL, LS and PS): past one, the line
+/// an error names is not the line the user sees, so it is refused at the
+/// place it stands, counted in LF lines.
+fn foreign_line_break(text: &str) -> Result<(), Crossed> {
+    let (mut line, mut column) = (1, 1);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let name = match c {
+            '\n' => {
+                (line, column) = (line + 1, 1);
+                continue;
+            }
+            '\r' if chars.peek() != Some(&'\n') => "a carriage return (U+000D) without a line feed",
+            '\u{85}' => "a next-line character (U+0085)",
+            '\u{2028}' => "a line separator (U+2028)",
+            '\u{2029}' => "a paragraph separator (U+2029)",
+            _ => {
+                column += 1;
+                continue;
+            }
+        };
+        return Err(at(
+            line,
+            column,
+            format!("{name}: YAML reads it as a line break where editors do not, so every line after it would be misnumbered; a lane file ends its lines with LF or CRLF"),
+        ));
+    }
+    Ok(())
+}
+
 /// The size of the node anchored at `lines[line][from..]` (the rest of the
 /// line, and the lines below indented deeper than the anchor's line), and
 /// whether it holds an alias.
@@ -200,6 +232,24 @@ mod tests {
     fn a_real_lane_file_is_within_every_bound() {
         let text = include_str!("../../../lanes/0.93.3.yaml");
         assert_eq!(check(text), Ok(()));
+    }
+
+    #[test]
+    fn a_line_break_editors_do_not_count_is_refused_where_it_stands() {
+        // Found by the fuzz suite: a lone CR made the parser's line 22 of a
+        // 20-line file.
+        let e = check("version: \"0.0.0\"\ntitle: probe\r mints\nbase: v0.93.2\n").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 13), "{}", e.message);
+        assert!(
+            e.message.contains("carriage return (U+000D)"),
+            "{}",
+            e.message
+        );
+        let e = check("a: 1\nb: x\u{2028}y\n").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 5), "{}", e.message);
+        assert!(e.message.contains("U+2028"), "{}", e.message);
+        // CRLF is a line end editors count too.
+        assert_eq!(check("a: 1\r\nb: 2\r\n"), Ok(()));
     }
 
     #[test]

@@ -36,8 +36,22 @@ impl LaneFileError {
             .map(|l| (l.line(), l.column()))
             .unwrap_or((1, 1));
         let mut text = err.to_string();
-        if let Some(i) = text.rfind(" at line ") {
-            text.truncate(i);
+        // The problem's own mark is the `file:line:column` prefix already;
+        // the parser's context mark ("while parsing a flow sequence at line
+        // 3 column 9") is kept, since it says where the unclosed thing began.
+        let mark = format!(" at line {line} column {column}");
+        match text.find(&mark) {
+            Some(i) => text.replace_range(i..i + mark.len(), ""),
+            None => {
+                if let Some(i) = text.rfind(" at line ") {
+                    text.truncate(i);
+                }
+            }
+        }
+        if let Some(w) = text.find(", while ") {
+            if let Some(a) = text[w..].find(" at line ") {
+                text.insert_str(w + a, " that starts");
+            }
         }
         // serde_yaml prefixes the key path ("picks[1]: unknown field …").
         let (path, message) = match split_path(&text) {

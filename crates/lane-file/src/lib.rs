@@ -53,6 +53,7 @@ pub fn parse(file: &str, text: &str) -> Result<LaneFile, LaneFileError> {
         let mut err = LaneFileError::from_yaml(file, &e);
         // serde_yaml puts a duplicate key at the start of its mapping: point
         // at the duplicate itself.
+        clamp_to_text(&mut err, text);
         if let Some(key) = err
             .message
             .strip_prefix("duplicate field `")
@@ -66,6 +67,17 @@ pub fn parse(file: &str, text: &str) -> Result<LaneFile, LaneFileError> {
     })?;
     validate(file, text, &lane)?;
     Ok(lane)
+}
+
+/// The parser marks the end of the stream on the line after the last (line
+/// 4 of a 3-line file): lane points at the end of the last line instead, a
+/// place an editor can go to.
+fn clamp_to_text(err: &mut LaneFileError, text: &str) {
+    let last = text.lines().count().max(1);
+    if err.line > last {
+        let width = text.lines().last().map_or(0, |l| l.chars().count());
+        (err.line, err.column) = (last, width + 1);
+    }
 }
 
 fn at(

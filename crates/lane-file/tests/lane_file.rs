@@ -569,3 +569,15 @@ fn a_duplicate_key_points_at_the_duplicate() {
     assert!(e.message.contains("duplicate field `base`"), "{e}");
     assert_eq!((e.line, e.column), (text.lines().count(), 1), "{e}");
 }
+
+#[test]
+fn an_unclosed_bracket_is_named_at_the_files_end_and_where_it_began() {
+    // The parser marks the end of the stream on line 4 of this 3-line file,
+    // and its message repeated the mark the prefix already gives.
+    let e = err("0.93.3.yaml", "version: \"0.93.3\"\nmint:\n  gpus: [L4");
+    assert_eq!((e.line, e.column), (3, 12), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "0.93.3.yaml:3:12: did not find expected ',' or ']', while parsing a flow sequence that starts at line 3 column 9"
+    );
+}

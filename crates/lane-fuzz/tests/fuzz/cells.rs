@@ -11,7 +11,7 @@ use std::path::Path;
 
 use proptest::prelude::*;
 
-use crate::{bounds, config, meter, seed, serial};
+use crate::{bounds, meter, run_serial, seed};
 
 const CELL: &str = "gw-0.93.3-h200/aot-pair/r1/cell.tar.gz";
 
@@ -230,47 +230,43 @@ fn check_loading(
     Ok(())
 }
 
-proptest! {
-    #![proptest_config(config())]
-
-    #[test]
-    fn the_real_cell_with_its_tar_mutated_diffs_or_is_refused_naming_the_file(
-        ms in lane_fuzz::mutations(vec![b"ustar\0".to_vec(), vec![0; 512], b"../".to_vec()], 3),
-        packed in any::<bool>(),
-    ) {
-        let _one = serial();
+#[test]
+fn the_real_cell_with_its_tar_mutated_diffs_or_is_refused_naming_the_file() {
+    let ms = lane_fuzz::mutations(vec![b"ustar\0".to_vec(), vec![0; 512], b"../".to_vec()], 3);
+    run_serial((ms, any::<bool>()), |(ms, packed)| {
         let mutated = lane_fuzz::apply(real_tar().to_vec(), &ms);
         if packed {
-            check("cell.tar.gz", gzip(real_tar()), gzip(&mutated))?;
+            check("cell.tar.gz", gzip(real_tar()), gzip(&mutated))
         } else {
-            check("cell.tar", real_tar().to_vec(), mutated)?;
+            check("cell.tar", real_tar().to_vec(), mutated)
         }
-    }
+    });
+}
 
-    /// The pickle reader behind the FX-graph entry's comparison: any
-    /// mutation gives a verdict (the entry unreadable as a pickle is
-    /// compared by its bytes), within bounds.
-    #[test]
-    fn the_real_fx_graph_entry_mutated_diffs_within_bounds(
-        ms in lane_fuzz::mutations(
-            vec![b"\x94".to_vec(), b"j\xff\xff\xff\x7f".to_vec(), b"\x8e\xff\xff\xff\xff\xff\xff\xff\x7f".to_vec(), b"(".to_vec()],
-            3,
-        ),
-    ) {
-        let _one = serial();
+/// The pickle reader behind the FX-graph entry's comparison: any mutation
+/// gives a verdict (the entry unreadable as a pickle is compared by its
+/// bytes), within bounds.
+#[test]
+fn the_real_fx_graph_entry_mutated_diffs_within_bounds() {
+    let tokens = vec![
+        b"\x94".to_vec(),
+        b"j\xff\xff\xff\x7f".to_vec(),
+        b"\x8e\xff\xff\xff\xff\xff\xff\xff\x7f".to_vec(),
+        b"(".to_vec(),
+    ];
+    run_serial(lane_fuzz::mutations(tokens, 3), |ms| {
         let (path, bytes) = real_fx_entry();
         // Loaded whole (4.5 MB), so the pickle reader runs.
         let mutated = lane_fuzz::apply(bytes.clone(), &ms);
-        check_loading(path, bytes.clone(), mutated, 64 << 20)?;
-    }
+        check_loading(path, bytes.clone(), mutated, 64 << 20)
+    });
+}
 
-    #[test]
-    fn attacking_archives_diff_or_are_refused_naming_the_file(
-        a in prop::collection::vec(member(5), 0..8),
-        b in prop::collection::vec(member(5), 0..8),
-        name in prop::sample::select(vec!["cell.tar.gz", "cell.tar", "model.pt2"]),
-    ) {
-        let _one = serial();
-        check(name, pack(name, &a), pack(name, &b))?;
-    }
+#[test]
+fn attacking_archives_diff_or_are_refused_naming_the_file() {
+    let members = || prop::collection::vec(member(5), 0..8);
+    let names = prop::sample::select(vec!["cell.tar.gz", "cell.tar", "model.pt2"]);
+    run_serial((members(), members(), names), |(a, b, name)| {
+        check(name, pack(name, &a), pack(name, &b))
+    });
 }

@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 
-use crate::{bounds, config, meter, seed, serial};
+use crate::{bounds, meter, run_serial, seed};
 
 const REAL: [&str; 6] = [
     "gw-0.93.3-h200/aot-pair/r1/report.json",
@@ -65,28 +65,21 @@ fn check(bytes: Vec<u8>) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-proptest! {
-    #![proptest_config(config())]
+#[test]
+fn mutated_real_reports_read_or_are_refused_at_a_place() {
+    let reports = (0usize..REAL.len(), lane_fuzz::mutations(tokens(), 4));
+    run_serial(reports, |(which, ms)| {
+        check(lane_fuzz::apply(seed(REAL[which]), &ms))
+    });
+}
 
-    #[test]
-    fn mutated_real_reports_read_or_are_refused_at_a_place(
-        which in 0usize..REAL.len(),
-        ms in lane_fuzz::mutations(tokens(), 4),
-    ) {
-        let _one = serial();
-        check(lane_fuzz::apply(seed(REAL[which]), &ms))?;
-    }
-
-    #[test]
-    fn amplifying_json_is_refused_within_its_bounds(
-        depth in 0usize..300_000,
-        keys in 0usize..50_000,
-        string in 0usize..(4 << 20),
-    ) {
-        let _one = serial();
+#[test]
+fn amplifying_json_is_refused_within_its_bounds() {
+    let sizes = (0usize..300_000, 0usize..50_000, 0usize..(4 << 20));
+    run_serial(sizes, |(depth, keys, string)| {
         check(format!("{{\"phases\": {}{}}}", "[".repeat(depth), "]".repeat(depth)).into_bytes())?;
         let many: Vec<String> = (0..keys).map(|i| format!("\"k{}\": {i}", i % 7)).collect();
         check(format!("{{{}}}", many.join(",")).into_bytes())?;
-        check(format!("{{\"detail\": \"{}\"}}", "\\u0041".repeat(string / 6)).into_bytes())?;
-    }
+        check(format!("{{\"detail\": \"{}\"}}", "\\u0041".repeat(string / 6)).into_bytes())
+    });
 }

@@ -5,7 +5,7 @@
 use lane_core::results::Contract;
 use proptest::prelude::*;
 
-use crate::{bounds, config, meter, seed, serial};
+use crate::{bounds, meter, run_serial, seed};
 
 const SUMMARY: &str = "gw-0.93.3-h200/h200-run/results/summary.json";
 const MINT: &str = "gw-0.93.3-h200/h200-run/results/rig-aot/H200/r1/mint.json";
@@ -45,15 +45,10 @@ fn check<T: Contract + Send + 'static>(
     Ok(())
 }
 
-proptest! {
-    #![proptest_config(config())]
-
-    #[test]
-    fn mutated_results_files_read_or_are_refused_at_a_place(
-        ms in lane_fuzz::mutations(tokens(), 4),
-    ) {
-        let _one = serial();
+#[test]
+fn mutated_results_files_read_or_are_refused_at_a_place() {
+    run_serial(lane_fuzz::mutations(tokens(), 4), |ms| {
         check::<lane_core::Summary>("summary.json", lane_fuzz::apply(seed(SUMMARY), &ms))?;
-        check::<lane_core::MintRecord>("mint.json", lane_fuzz::apply(seed(MINT), &ms))?;
-    }
+        check::<lane_core::MintRecord>("mint.json", lane_fuzz::apply(seed(MINT), &ms))
+    });
 }

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 
-use crate::{bounds, config, meter, seed, serial};
+use crate::{bounds, meter, run_serial, seed};
 
 const TRACE: &str = "h200-torch2.11/trace/dedicated_log_torch_trace_oemv2v3_.log";
 
@@ -42,26 +42,25 @@ fn check(bytes: Vec<u8>) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-proptest! {
-    #![proptest_config(config())]
-
-    #[test]
-    fn mutated_real_trace_windows_are_measured_or_refused(
-        start in 0usize..520_000,
-        width in 1usize..60_000,
-        ms in lane_fuzz::mutations(tokens(), 6),
-    ) {
-        let _one = serial();
+#[test]
+fn mutated_real_trace_windows_are_measured_or_refused() {
+    let windows = (
+        0usize..520_000,
+        1usize..60_000,
+        lane_fuzz::mutations(tokens(), 6),
+    );
+    run_serial(windows, |(start, width, ms)| {
         let log = seed(TRACE);
         let start = start.min(log.len());
         let end = (start + width).min(log.len());
-        check(lane_fuzz::apply(log[start..end].to_vec(), &ms))?;
-    }
+        check(lane_fuzz::apply(log[start..end].to_vec(), &ms))
+    });
+}
 
-    #[test]
-    fn long_and_many_lines_stay_within_bounds(line in 0usize..(4 << 20), lines in 0usize..200_000) {
-        let _one = serial();
+#[test]
+fn long_and_many_lines_stay_within_bounds() {
+    run_serial((0usize..(4 << 20), 0usize..200_000), |(line, lines)| {
         check(format!("V1201 {}\n", "x".repeat(line)).into_bytes())?;
-        check("\n".repeat(lines).into_bytes())?;
-    }
+        check("\n".repeat(lines).into_bytes())
+    });
 }

@@ -69,6 +69,11 @@ schema:
     @mkdir -p docs/schemas
     for f in summary mint result; do cargo run -q -p lane-cli -- schema $f > docs/schemas/$f.schema.json; done
 
+# The bounded fuzz suite on fresh inputs, and more of them: CI runs it on a
+# fixed seed; a failure here prints the LANE_FUZZ_SEED that reproduces it.
+fuzz cases="1024":
+    LANE_FUZZ_SEED=random LANE_FUZZ_CASES={{cases}} cargo test --locked -p lane-fuzz --test fuzz
+
 # Benchmarks (see docs/performance.md for what each measures).
 bench:
     cargo bench --workspace

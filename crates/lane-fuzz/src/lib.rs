@@ -30,6 +30,31 @@ pub fn cases() -> u32 {
         .unwrap_or(128)
 }
 
+/// The seed every target's inputs grow from: `LANE_FUZZ_SEED`, a number,
+/// or `random` for a fresh one; unset, a fixed one. CI's bounded run is then
+/// the same on every machine and a red run is the change's doing; new ground
+/// is `./just fuzz`'s, which prints the seed a failure reproduces with.
+pub fn rng_seed() -> u64 {
+    /// The unset seed.
+    const FIXED: u64 = 0x6c61_6e65_2d66_757a; // "lane-fuz"
+    match std::env::var("LANE_FUZZ_SEED")
+        .ok()
+        .as_deref()
+        .map(str::trim)
+    {
+        None | Some("") => FIXED,
+        Some("random") => {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+            nanos ^ u64::from(std::process::id()).rotate_left(32)
+        }
+        Some(n) => n
+            .parse()
+            .unwrap_or_else(|_| panic!("LANE_FUZZ_SEED={n:?}: expected a number or `random`")),
+    }
+}
+
 /// The allocator's counters, as the test binary's global allocator keeps them.
 #[derive(Clone, Copy)]
 pub struct Meter {

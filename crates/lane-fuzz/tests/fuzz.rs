@@ -46,17 +46,20 @@ where
     S::Value: std::fmt::Debug,
 {
     let _one = serial();
-    let mut runner = proptest::test_runner::TestRunner::new(config());
+    let seed = lane_fuzz::rng_seed();
+    let mut runner = proptest::test_runner::TestRunner::new(config(seed));
     if let Err(e) = runner.run(&strategy, test) {
-        panic!("{e}");
+        panic!("{e}\n(LANE_FUZZ_SEED={seed} reproduces it)");
     }
 }
 
 /// The proptest configuration every target uses: [`lane_fuzz::cases`]
-/// inputs, no shrinking beyond a few steps (a violation names its input).
-pub fn config() -> proptest::test_runner::Config {
+/// inputs grown from `seed`, no shrinking beyond a few steps (a violation
+/// names its input).
+pub fn config(seed: u64) -> proptest::test_runner::Config {
     proptest::test_runner::Config {
         cases: lane_fuzz::cases(),
+        rng_seed: proptest::test_runner::RngSeed::Fixed(seed),
         max_shrink_iters: 16,
         failure_persistence: None,
         ..proptest::test_runner::Config::default()

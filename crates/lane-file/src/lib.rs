@@ -51,9 +51,9 @@ pub fn parse(file: &str, text: &str) -> Result<LaneFile, LaneFileError> {
     })?;
     let lane: LaneFile = serde_yaml::from_str(text).map_err(|e| {
         let mut err = LaneFileError::from_yaml(file, &e);
+        clamp_to_text(&mut err, text);
         // serde_yaml puts a duplicate key at the start of its mapping: point
         // at the duplicate itself.
-        clamp_to_text(&mut err, text);
         if let Some(key) = err
             .message
             .strip_prefix("duplicate field `")

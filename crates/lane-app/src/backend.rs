@@ -73,9 +73,6 @@ pub enum DryRun {
 pub struct Minted {
     /// The lane's summary (also `results/summary.json`).
     pub summary: Summary,
-    /// The backend saw the lane cancelled under it (the kube backend: its
-    /// Jobs deleted before they finished).
-    pub cancelled: bool,
     /// Each mint id's Job (Kubernetes backend); `None` for the local backend.
     pub jobs: Option<BTreeMap<String, JobState>>,
     /// Slots not minted again because their result is final already.

@@ -49,6 +49,31 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+impl Summary {
+    /// The summary of `lane`'s slots, as a backend gathered them. `stopped`:
+    /// the lane was stopped on purpose (asked to stop, or its Jobs deleted
+    /// under it). A stopped lane that minted every slot anyway is green, not
+    /// cancelled.
+    pub fn of(
+        lane: String,
+        mints: Vec<SlotSummary>,
+        replay: bool,
+        provenance: &Provenance,
+        stopped: bool,
+    ) -> Summary {
+        let green = !mints.is_empty() && mints.iter().all(|m| m.status.is_green());
+        Summary {
+            lane,
+            green,
+            replay,
+            wheel: provenance.wheel.clone(),
+            guard: provenance.guard.clone(),
+            mints,
+            cancelled: stopped && !green,
+        }
+    }
+}
+
 /// What a lane minted with: the wheel its mints installed and the guards'
 /// verdict on the commit it was built from. The backends copy it into
 /// [`Summary`] as they are given it.
@@ -392,6 +417,34 @@ mod tests {
             }],
             cancelled: true,
         }
+    }
+
+    #[test]
+    fn a_stopped_lane_is_cancelled_unless_every_slot_minted() {
+        let slot = |status| SlotSummary {
+            slot: "0.93.3/rig-aot/L4/r1".into(),
+            attempt: 1,
+            status,
+            reason: String::new(),
+            wall_s: None,
+            job_s: None,
+        };
+        let of = |status, stopped| {
+            let s = Summary::of(
+                "0.93.3".into(),
+                vec![slot(status)],
+                false,
+                &Provenance::default(),
+                stopped,
+            );
+            (s.green, s.cancelled)
+        };
+        assert_eq!(of(MintStatus::Crashed, true), (false, true));
+        assert_eq!(of(MintStatus::Minted, true), (true, false));
+        assert_eq!(of(MintStatus::Crashed, false), (false, false));
+        // No slot at all proves nothing, stopped or not.
+        let empty = Summary::of("0.93.3".into(), vec![], false, &Provenance::default(), true);
+        assert!(!empty.green && empty.cancelled);
     }
 
     #[test]

@@ -209,13 +209,15 @@ pub fn ended_slots(
 
 /// Gathers every slot of `lane` (of `run`, when named) from the bundles in `store` into
 /// `<out>/results/` and writes `summary.json`. `no_bundle` is asked about
-/// each slot that has no bundle at all.
+/// each slot that has no bundle at all; `stopped` says the lane was stopped
+/// on purpose (see [`Summary::of`]).
 pub fn collect(
     lane: &LaneFile,
     store: &dyn ArtifactStore,
     run: Option<&str>,
     out: &Path,
     provenance: &lane_core::Provenance,
+    stopped: bool,
     no_bundle: &mut dyn FnMut(&MintId) -> NoBundle,
 ) -> Result<Summary, MintError> {
     let results = crate::local::results_dir(out);
@@ -329,15 +331,7 @@ pub fn collect(
             job_s,
         });
     }
-    let summary = Summary {
-        lane: lane.version.to_string(),
-        green: !mints.is_empty() && mints.iter().all(|m| m.status.is_green()),
-        replay,
-        wheel: provenance.wheel.clone(),
-        guard: provenance.guard.clone(),
-        mints,
-        cancelled: false,
-    };
+    let summary = Summary::of(lane.version.to_string(), mints, replay, provenance, stopped);
     write_summary(&results, &summary)?;
     Ok(summary)
 }

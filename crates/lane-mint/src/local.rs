@@ -454,15 +454,13 @@ impl LocalRun<'_> {
                 job_s: None,
             });
         }
-        Ok(Summary {
-            lane: self.lane.version.to_string(),
-            green: !mints.is_empty() && mints.iter().all(|m| m.status.is_green()),
-            replay,
-            wheel: self.provenance.wheel.clone(),
-            guard: self.provenance.guard.clone(),
+        Ok(Summary::of(
+            self.lane.version.to_string(),
             mints,
-            cancelled: false,
-        })
+            replay,
+            &self.provenance,
+            self.stop.load(Ordering::SeqCst),
+        ))
     }
 }
 

@@ -363,12 +363,18 @@ impl Backend for KubeBackend {
                 log_tail,
             }
         };
+        // Jobs deleted before they finished: someone cancelled the lane
+        // (`lane cancel` from another terminal, or `/lane cancel`).
+        let deleted = ends
+            .values()
+            .any(|e| e.state == lane_kube::JobState::Deleted);
         let summary = collect(
             lane,
             store.as_ref(),
             Some(run_id),
             &out,
             &provenance,
+            deleted || request.stop.load(std::sync::atomic::Ordering::SeqCst),
             &mut no_bundle,
         )?;
         let prefix = lane_agent::bundle::lane_prefix(lane.version.as_str(), Some(run_id));
@@ -386,14 +392,8 @@ impl Backend for KubeBackend {
                 )
             })
             .collect();
-        // Jobs deleted before they finished: someone cancelled the lane
-        // (`lane cancel` from another terminal, or `/lane cancel`).
-        let deleted = ends
-            .values()
-            .any(|e| e.state == lane_kube::JobState::Deleted);
         Ok(Minted {
             summary,
-            cancelled: deleted,
             jobs: Some(jobs),
             ended: ended.into_iter().collect(),
         })

@@ -78,7 +78,6 @@ impl Backend for LocalBackend {
         };
         Ok(Minted {
             summary: run.run(on)?,
-            cancelled: false,
             jobs: None,
             ended: Vec::new(),
         })

@@ -5,7 +5,7 @@
 //! submits a duplicate.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use lane_core::Progress;
@@ -157,18 +157,11 @@ pub fn mint(
     if request.dry_run {
         return Ok(MintOutcome::DryRun(backend.dry_run(&loaded, request)?));
     }
-    let mut minted = backend.mint(&loaded, request, on)?;
+    // A lane stopped on purpose says so in its summary, as each backend
+    // writes it (`Summary::of`): the report says cancelled, not failed.
+    let minted = backend.mint(&loaded, request, on)?;
     let out = lane_out(request, &loaded)?;
     let results = lane_mint::local::results_dir(&out);
-    // Stopped on purpose (asked to stop, or the backend saw the lane
-    // cancelled under it: `lane cancel` deleted its Jobs): the report
-    // says cancelled, not failed. A lane that minted every slot anyway is
-    // green, not cancelled.
-    let stopped = request.stop.load(Ordering::SeqCst) || minted.cancelled;
-    if stopped && !minted.summary.green {
-        minted.summary.cancelled = true;
-        lane_mint::gather::write_summary(&results, &minted.summary)?;
-    }
     let report =
         crate::report::write_lane_report(&loaded.lane, &results, None, &out.join("report"))?;
     let kept = match backend.keeps() {

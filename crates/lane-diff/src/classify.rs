@@ -480,8 +480,8 @@ impl Classifier<'_, '_> {
     /// read as a pickle is compared by its bytes.
     fn fx_entry_pickled(&self, ca: &[u8], cb: &[u8]) -> Outcome {
         let read = (
-            crate::fxentry::read(ca, self.ia.tree, &self.ia.roots),
-            crate::fxentry::read(cb, self.ib.tree, &self.ib.roots),
+            crate::fxentry::read(ca, &self.ia.fx_view, &self.ia.roots),
+            crate::fxentry::read(cb, &self.ib.fx_view, &self.ib.roots),
         );
         let (ea, eb) = match read {
             (Ok(a), Ok(b)) => (a, b),

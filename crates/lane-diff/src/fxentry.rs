@@ -83,8 +83,6 @@ pub(crate) struct Entry {
     toks: Vec<(u32, Tok)>,
     /// The tree paths behind the `File` tokens, in order.
     files: Vec<String>,
-    /// The compile time was found and zeroed.
-    pub(crate) timed: bool,
     /// Noise the normalisation removed.
     pub(crate) noise: BTreeSet<NoiseKind>,
 }
@@ -96,8 +94,9 @@ enum Memo {
     Object(usize),
 }
 
-/// What of the tree an entry's values are read against.
-struct TreeView<'t> {
+/// What of a tree its FX-graph entries' values are read against, built
+/// once per tree (the diff's `TreeIndex` holds it).
+pub(crate) struct TreeView<'t> {
     /// Its files of at least [`MIN_FILE_BYTES`], by sha256.
     files: HashMap<&'t str, &'t str>,
     /// Its Triton cache directories' names.
@@ -105,7 +104,16 @@ struct TreeView<'t> {
     /// Its files by their last two path components (`l2/<key>.best_config`),
     /// where those name one file.
     tails: HashMap<&'t str, Option<&'t str>>,
-    roots: &'t [String],
+}
+
+impl<'t> TreeView<'t> {
+    pub(crate) fn of(tree: &'t ArtifactTree) -> Self {
+        TreeView {
+            files: by_digest(tree),
+            triton_dirs: triton_dirs(tree),
+            tails: tails(tree),
+        }
+    }
 }
 
 /// A path's last two components.
@@ -158,23 +166,16 @@ fn hex(bytes: &[u8]) -> String {
     format!("{:x}", Sha256::digest(bytes))
 }
 
-/// Reads `bytes`, an FX-graph entry of `tree` (whose cache roots are
-/// `roots`).
+/// Reads `bytes`, an FX-graph entry of the tree `view` is of (whose cache
+/// roots are `roots`).
 pub(crate) fn read(
     bytes: &[u8],
-    tree: &ArtifactTree,
+    view: &TreeView<'_>,
     roots: &[String],
 ) -> Result<Entry, PickleError> {
-    let view = TreeView {
-        files: by_digest(tree),
-        triton_dirs: triton_dirs(tree),
-        tails: tails(tree),
-        roots,
-    };
     let mut e = Entry {
         toks: Vec::new(),
         files: Vec::new(),
-        timed: false,
         noise: BTreeSet::new(),
     };
     let mut memo: HashMap<u64, Memo> = HashMap::new();
@@ -228,14 +229,13 @@ pub(crate) fn read(
                     Tok::Raw(Box::new((code, b.to_vec())))
                 }
                 Arg::Str(s) | Arg::Bytes(s) => {
-                    value(s, matches!(op.arg, Arg::Bytes(_)), &view, &mut e)
+                    value(s, matches!(op.arg, Arg::Bytes(_)), view, roots, &mut e)
                 }
             }
         };
         // Rule 10: the integer right after the compile-time key.
         let tok = match (e.toks.last(), tok) {
             (Some((_, Tok::Text(k))), Tok::Int(_)) if &**k == COMPILE_TIME_FIELD => {
-                e.timed = true;
                 e.noise.insert(NoiseKind::Timing);
                 Tok::Int(0)
             }
@@ -250,8 +250,7 @@ pub(crate) fn read(
 
 /// A string or bytes value: a tree file's path when it is one, else
 /// normalised.
-fn value(raw: &[u8], is_bytes: bool, view: &TreeView<'_>, e: &mut Entry) -> Tok {
-    let roots = view.roots;
+fn value(raw: &[u8], is_bytes: bool, view: &TreeView<'_>, roots: &[String], e: &mut Entry) -> Tok {
     if raw.len() >= MIN_FILE_BYTES {
         if let Some(path) = view.files.get(hex(raw).as_str()) {
             e.files.push((*path).to_owned());
@@ -398,9 +397,9 @@ mod tests {
         let pb = format!("triton/{KEY_B}/k.cubin");
         let ta = tree(&[(&pa, &ca)]);
         let tb = tree(&[(&pb, &cb)]);
-        let a = read(&entry(10, KEY_A, &ca, true), &ta, &[]).unwrap();
-        let b = read(&entry(99, KEY_B, &cb, false), &tb, &[]).unwrap();
-        assert!(a.timed && b.timed);
+        let a = read(&entry(10, KEY_A, &ca, true), &TreeView::of(&ta), &[]).unwrap();
+        let b = read(&entry(99, KEY_B, &cb, false), &TreeView::of(&tb), &[]).unwrap();
+        assert!(a.noise.contains(&NoiseKind::Timing) && b.noise.contains(&NoiseKind::Timing));
         assert!(a.noise.contains(&NoiseKind::HashedFileName));
         assert_eq!(pair_files(&a, &b).unwrap(), [(pa, pb)]);
     }
@@ -408,15 +407,16 @@ mod tests {
     #[test]
     fn a_value_that_differs_outside_the_bundled_files_is_where_they_part() {
         let t = tree(&[]);
-        let a = read(&entry(10, KEY_A, &[7u8; 10], true), &t, &[]).unwrap();
-        let b = read(&entry(10, KEY_A, &[8u8; 10], true), &t, &[]).unwrap();
+        let view = TreeView::of(&t);
+        let a = read(&entry(10, KEY_A, &[7u8; 10], true), &view, &[]).unwrap();
+        let b = read(&entry(10, KEY_A, &[8u8; 10], true), &view, &[]).unwrap();
         let p = pair_files(&a, &b).unwrap_err();
         assert_eq!(p.what, ("10 bytes".to_owned(), "10 bytes".to_owned()));
         assert!(p.at.0.is_some_and(|at| at > 0));
         // A get of an index never put is an error, not a guess.
         let bad = b"\x80\x04h\x09.";
         assert_eq!(
-            read(bad, &t, &[]).err().unwrap().what,
+            read(bad, &view, &[]).err().unwrap().what,
             "a memo get of an index never put"
         );
     }

@@ -66,6 +66,8 @@ pub(super) struct TreeIndex<'t> {
     pub(super) rename: Renames,
     /// Triton cache directory -> the autotune candidate it holds.
     pub(super) candidates: HashMap<&'t str, String>,
+    /// What its FX-graph entries are read against, once for all of them.
+    pub(super) fx_view: crate::fxentry::TreeView<'t>,
 }
 
 impl<'t> TreeIndex<'t> {
@@ -118,6 +120,7 @@ impl<'t> TreeIndex<'t> {
             config_kernel,
             rename: Renames::default(),
             candidates: HashMap::new(),
+            fx_view: crate::fxentry::TreeView::of(tree),
         }
     }
 

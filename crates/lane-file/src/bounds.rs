@@ -112,7 +112,7 @@ pub fn check(text: &str) -> Result<(), Crossed> {
                             if indents.len() + flow > MAX_DEPTH {
                                 return Err(at(
                                     line_no,
-                                    j + 1,
+                                    column(raw, j),
                                     format!("it nests deeper than {MAX_DEPTH} levels"),
                                 ));
                             }
@@ -137,7 +137,7 @@ pub fn check(text: &str) -> Result<(), Crossed> {
                                 if aliases > MAX_ALIASES {
                                     return Err(at(
                                         line_no,
-                                        j + 1,
+                                        column(raw, j),
                                         format!("it has more than {MAX_ALIASES} aliases"),
                                     ));
                                 }
@@ -146,7 +146,7 @@ pub fn check(text: &str) -> Result<(), Crossed> {
                                     if a.holds_alias {
                                         return Err(at(
                                             line_no,
-                                            j + 1,
+                                            column(raw, j),
                                             format!("the alias `*{name}` repeats an anchor that holds an alias itself: nested aliases are refused (they expand exponentially)"),
                                         ));
                                     }
@@ -154,7 +154,7 @@ pub fn check(text: &str) -> Result<(), Crossed> {
                                     if alias_bytes > MAX_ALIAS_BYTES {
                                         return Err(at(
                                             line_no,
-                                            j + 1,
+                                            column(raw, j),
                                             format!("its aliases would repeat more than {MAX_ALIAS_BYTES} bytes"),
                                         ));
                                     }
@@ -170,6 +170,12 @@ pub fn check(text: &str) -> Result<(), Crossed> {
         }
     }
     Ok(())
+}
+
+/// The 1-based column of byte `j` of `line`, in characters, as editors
+/// and the YAML parser count it.
+fn column(line: &str, j: usize) -> usize {
+    line.get(..j).map_or(j, |s| s.chars().count()) + 1
 }
 
 /// The first line break YAML counts and editors, `grep -n` and `git diff`
@@ -250,6 +256,22 @@ mod tests {
         assert!(e.message.contains("U+2028"), "{}", e.message);
         // CRLF is a line end editors count too.
         assert_eq!(check("a: 1\r\nb: 2\r\n"), Ok(()));
+    }
+
+    #[test]
+    fn a_bound_crossed_after_wide_characters_is_named_at_their_column() {
+        // Columns count characters, as the parser's and editors' do: `é`
+        // is two bytes and one column.
+        let e = check(&format!("é: {}", "[".repeat(100))).unwrap_err();
+        assert_eq!((e.line, e.column), (1, 3 + MAX_DEPTH), "{}", e.message);
+        let text = format!("t: x\na: [\"ü ß\", {}", "[".repeat(100));
+        let e = check(&text).unwrap_err();
+        let line = text.lines().nth(1).unwrap();
+        let crossing = line.match_indices('[').nth(MAX_DEPTH - 1).unwrap().0;
+        assert_eq!(
+            (e.line, e.column),
+            (2, line[..crossing].chars().count() + 1)
+        );
     }
 
     #[test]

@@ -430,15 +430,45 @@ impl Classifier<'_, '_> {
                 ),
             );
         }
-        let mut o = self.binary(ca, cb, "");
-        if o.class == DiffClass::Unexplained {
-            o = Outcome::unexplained(
-                UnexplainedCause::BuiltBinary,
-                "built binary differs beyond path noise while its source does not differ by configs"
-                    .into(),
-            );
+        let o = self.binary(ca, cb, "");
+        if o.class != DiffClass::Unexplained {
+            return o;
         }
-        o
+        // A binary follows its source: a source that differs by noise that
+        // changes code (renumbered shape constants; not the paths and names
+        // the binary's own normalisation masks) or by a decision that
+        // flipped explains it. A binary whose source is the same once that
+        // is masked, or differs unexplained, is a residual of its own.
+        let explains = |d: &&FileDiff| match d.class {
+            DiffClass::Decision => true,
+            DiffClass::Noise => d
+                .noise
+                .iter()
+                .any(|k| !normalize::MASKED_IN_BINARIES.contains(k)),
+            _ => false,
+        };
+        match source_diff.filter(explains) {
+            Some(d) => {
+                let what = match d.class {
+                    DiffClass::Noise => "known noise",
+                    _ => "what a recorded decision that flipped changed",
+                };
+                Outcome {
+                    class: d.class,
+                    reason: Some(format!(
+                        "built from {}, whose only differences are {what}",
+                        d.a.as_deref().unwrap_or("")
+                    )),
+                    cause: None,
+                    ..o
+                }
+            }
+            None => Outcome::unexplained(
+                UnexplainedCause::BuiltBinary,
+                "built binary differs beyond path noise while its source does not differ by configs, noise or a decision"
+                    .into(),
+            ),
+        }
     }
 
     /// An FX-graph cache entry holds its graph's output code, named by its

@@ -316,6 +316,15 @@ fn mask_build_noise(bytes: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Rules 1, 2, 4 and 6 over a binary, with the noise kinds that changed it.
+/// The noise [`normalize_binary`] masks in a binary itself: a source that
+/// differs only by these leaves nothing in its binary to explain.
+pub(crate) const MASKED_IN_BINARIES: [NoiseKind; 4] = [
+    NoiseKind::AbsoluteCachePath,
+    NoiseKind::HashedFileName,
+    NoiseKind::DwarfSourceMtime,
+    NoiseKind::TempBuildDir,
+];
+
 pub(crate) fn normalize_binary(bytes: &[u8], roots: &[String]) -> (Vec<u8>, BTreeSet<NoiseKind>) {
     let mut kinds = BTreeSet::new();
     let mut cur = bytes.to_vec();

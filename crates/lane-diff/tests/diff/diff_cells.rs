@@ -748,3 +748,108 @@ fn a_changed_value_inside_a_real_fx_graph_entry_is_named_with_its_byte() {
         "{reason}"
     );
 }
+
+/// The session-7 H200 run's AOT pair (three graph classes). Its `B=4`
+/// wrapper source differs only by noise that changes code (r2 declares two
+/// shape constants more and numbers the rest on), so its `.so` differs
+/// too. Lane called that `.so` unexplained (`built_binary`); a binary
+/// follows its source, so it is that source's noise.
+#[test]
+fn real_aot_wrapper_so_built_from_a_source_differing_only_by_noise_is_that_noise() {
+    let cell = |r: &str| {
+        gw(&format!(
+            "h200-run-session7/results/rig-aot/H200/{r}/artifacts/cell.tar.gz"
+        ))
+    };
+    let r = diff(&cell("r1"), &cell("r2"));
+    assert_eq!(
+        r.verdict,
+        DeterminismVerdict::DecisionsFlipped,
+        "{}: {:#?}",
+        r.summary,
+        r.unexplained
+    );
+    assert!(r.unexplained.is_empty());
+    let b4 = |suffix: &str| {
+        r.file_diffs
+            .iter()
+            .find(|d| {
+                d.a.as_deref()
+                    .is_some_and(|a| a.contains("/unet/B=4/") && a.ends_with(suffix))
+            })
+            .unwrap_or_else(|| panic!("B=4 {suffix} differs"))
+    };
+    let (cpp, so) = (b4(".wrapper.cpp"), b4(".wrapper.so"));
+    assert_eq!(cpp.class, DiffClass::Noise);
+    assert!(
+        cpp.noise.contains(&NoiseKind::ShapeConstantNumbering),
+        "{cpp:?}"
+    );
+    assert_eq!(so.class, DiffClass::Noise, "{so:?}");
+    let reason = so.reason.as_deref().unwrap_or_default();
+    assert!(
+        reason.contains(cpp.a.as_deref().unwrap()) && reason.contains("known noise"),
+        "{reason}"
+    );
+}
+
+/// The same pair with r2's `B=4` wrapper source made r1's: the `.so` still
+/// differs, now from the same source, and nothing explains it.
+#[test]
+fn a_built_binary_that_differs_from_the_same_source_is_unexplained() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let cell = |r: &str| {
+        gw(&format!(
+            "h200-run-session7/results/rig-aot/H200/{r}/artifacts/cell.tar.gz"
+        ))
+    };
+    let pt2 = |r: &str| {
+        let gz = flate2::read::GzDecoder::new(std::fs::File::open(cell(r)).unwrap());
+        let to = dir.path().join(r);
+        tar::Archive::new(gz).unpack(&to).unwrap();
+        to
+    };
+    let (a, b) = (pt2("r1"), pt2("r2"));
+    let members = |p: &Path| {
+        let mut z =
+            zip::ZipArchive::new(std::fs::File::open(p.join("model.pt2")).unwrap()).unwrap();
+        (0..z.len())
+            .map(|i| {
+                let mut f = z.by_index(i).unwrap();
+                let mut bytes = Vec::new();
+                f.read_to_end(&mut bytes).unwrap();
+                (f.name().to_owned(), bytes)
+            })
+            .collect::<Vec<_>>()
+    };
+    let source_a = members(&a)
+        .into_iter()
+        .find(|(n, _)| n.contains("/unet/B=4/") && n.ends_with(".wrapper.cpp"))
+        .unwrap()
+        .1;
+    let mut out = zip::ZipWriter::new(std::fs::File::create(b.join("model.pt2.new")).unwrap());
+    for (name, bytes) in members(&b) {
+        let bytes = if name.contains("/unet/B=4/") && name.ends_with(".wrapper.cpp") {
+            source_a.clone()
+        } else {
+            bytes
+        };
+        out.start_file(name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        out.write_all(&bytes).unwrap();
+    }
+    out.finish().unwrap();
+    std::fs::rename(b.join("model.pt2.new"), b.join("model.pt2")).unwrap();
+    let r = diff(&a, &b);
+    assert_eq!(r.verdict, DeterminismVerdict::Unexplained, "{}", r.summary);
+    let u: Vec<_> = r
+        .unexplained
+        .iter()
+        .map(|u| (u.cause, u.a.clone().unwrap_or_default()))
+        .collect();
+    assert!(
+        u.len() == 1 && u[0].0 == UnexplainedCause::BuiltBinary && u[0].1.ends_with(".wrapper.so"),
+        "{u:?}"
+    );
+}

@@ -350,6 +350,7 @@ pub(crate) fn normalize_binary(bytes: &[u8], roots: &[String]) -> (Vec<u8>, BTre
         }
         cur = next;
     }
+    debug_assert!(kinds.iter().all(|k| MASKED_IN_BINARIES.contains(k)));
     (cur, kinds)
 }
 

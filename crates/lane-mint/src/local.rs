@@ -147,6 +147,9 @@ impl LocalRun<'_> {
                             // (the claim keeps a late first agent from running too).
                             if running < self.concurrency.max(1) {
                                 let child = self.spawn_agent(&row.id, timeout)?;
+                                // As `submit` does: until it claims, its pid
+                                // says it is starting (not vanished).
+                                store.set_pid(&row.id, child.id())?;
                                 children.insert(row.id.to_string(), child);
                                 on(Progress::Started {
                                     mint: row.id.to_string(),

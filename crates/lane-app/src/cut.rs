@@ -23,6 +23,8 @@ pub struct CutRequest {
     pub dry_run: bool,
     /// Also create the annotated release tag.
     pub tag: bool,
+    /// Sign the tag with git's signing configuration.
+    pub sign: bool,
     /// Push the branch (and tag) afterwards, fast-forward only.
     pub push: bool,
     /// The remote `push` pushes to.
@@ -66,10 +68,12 @@ impl CutOutcome {
                 lane,
                 at: report.branch.clone(),
             }),
-            CutStatus::Aborted | CutStatus::Stopped => Err(AppError::CutConflict {
-                lane,
-                resumable: report.status == CutStatus::Stopped,
-            }),
+            CutStatus::Aborted | CutStatus::Stopped | CutStatus::WouldConflict => {
+                Err(AppError::CutConflict {
+                    lane,
+                    resumable: report.status == CutStatus::Stopped,
+                })
+            }
             CutStatus::VersionsDisagree => Err(AppError::CutVersionsDisagree { lane }),
         }
     }
@@ -93,6 +97,7 @@ pub fn cut(request: &CutRequest) -> Result<CutOutcome, AppError> {
         on_conflict: request.on_conflict,
         date: request.date.clone().unwrap_or_else(today),
         tag: request.tag,
+        sign: request.sign,
         lane_file: std::fs::canonicalize(&loaded.path).unwrap_or(loaded.path.clone()),
     };
     let report = lane_git::cut::cut(&repo, &loaded.lane, &opts)?;
@@ -178,6 +183,15 @@ pub fn render(r: &CutReport, pushed: bool) -> String {
         let _ = writeln!(s, "version files:");
         for b in &r.version_files {
             let _ = writeln!(s, "  {}: {} -> {}", b.path, b.from, b.to);
+            if b.crosses_line {
+                let _ = writeln!(
+                    s,
+                    "    note: {} is not a {} version: the base is not on this lane's line",
+                    b.from,
+                    b.to.rsplit_once('.')
+                        .map_or(b.to.as_str(), |(line, _)| line)
+                );
+            }
         }
     }
     if let Some(cl) = &r.changelog {
@@ -225,6 +239,9 @@ pub fn render(r: &CutReport, pushed: bool) -> String {
         CutStatus::Aborted => {
             "stopped on a conflict; the repository is exactly as it was (use --on-conflict stop to resolve by hand)"
                 .to_owned()
+        }
+        CutStatus::WouldConflict => {
+            "dry run: the cut would stop on the conflict above; nothing was written".to_owned()
         }
         CutStatus::Stopped => format!(
             "stopped on a conflict with {} checked out: resolve, `git add`, then `lane cut --continue` (or `lane cut --abort`)",

@@ -195,6 +195,7 @@ pub fn demo(
         on_conflict: OnConflict::Abort,
         date: crate::lane::today(),
         tag: true,
+        sign: false,
         lane_file: lane_path.clone(),
     };
 

@@ -334,7 +334,8 @@ impl AppError {
                 G::DirtyWorkTree { .. }
                 | G::RefExists { .. }
                 | G::CutInProgress { .. }
-                | G::NoCutInProgress { .. } => Exit::Precondition,
+                | G::NoCutInProgress { .. }
+                | G::VersionNotAbove { .. } => Exit::Precondition,
                 G::StillConflicted { .. } => Exit::Conflict,
                 G::Unresolved { .. } | G::PrNotFound { .. } | G::PrAmbiguous { .. } => {
                     Exit::InvalidInput

@@ -21,7 +21,7 @@ pub use model::{
     Cell, Changelog, GithubTarget, Guard, LaneFile, MintMatrix, Pick, PickRef, PickSpec, Recipe,
     RetryPolicy, TreeProbe, TreeProbeSpec, Upstream, VersionFile, VersionFileKind, VersionFileSpec,
 };
-pub use scalar::{CommitId, LaneVersion, Name, Pattern, RefName, RepoPath};
+pub use scalar::{CommitId, LaneVersion, Name, Pattern, RefName, RepoPath, Title};
 
 use std::collections::HashSet;
 

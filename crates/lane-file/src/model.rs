@@ -9,7 +9,7 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt;
 
-use crate::scalar::{CommitId, LaneVersion, Name, Pattern, RefName, RepoPath};
+use crate::scalar::{CommitId, LaneVersion, Name, Pattern, RefName, RepoPath, Title};
 
 /// Implements `Deserialize` for `$ty` by reading `$spec` from the same
 /// mapping and converting it with `TryFrom`, inside the visitor, so the
@@ -48,7 +48,7 @@ pub struct LaneFile {
     pub version: LaneVersion,
     /// A short title for the release's changelog heading.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
+    pub title: Option<Title>,
     /// Where the upstream repository lives.
     pub upstream: Upstream,
     /// The tag the lane is cut from, e.g. `v0.93.2`.

@@ -317,9 +317,87 @@ string_scalar!(
     }
 );
 
+/// A one-line text a person wrote for others to read (a release title): at
+/// most 300 characters, with no control characters (NUL, ESC, line breaks)
+/// and no bidirectional formatting characters, which would make a heading,
+/// a tag message or a terminal line read differently from its bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Title(String);
+
+/// Bidirectional formatting characters (the "Trojan Source" set, CVE-2021-42574).
+const BIDI: &[char] = &[
+    '\u{061C}', '\u{200E}', '\u{200F}', '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}',
+    '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}',
+];
+
+impl Title {
+    /// Checks `s`.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        if let Some((i, c)) = s
+            .chars()
+            .enumerate()
+            .find(|(_, c)| c.is_control() || BIDI.contains(c))
+        {
+            return Err(format!(
+                "expected one line of text without control or bidirectional formatting characters, found U+{:04X} at character {}",
+                c as u32,
+                i + 1
+            ));
+        }
+        if s.trim().is_empty() {
+            return Err("expected a title, found an empty one (leave `title` out instead)".into());
+        }
+        let n = s.chars().count();
+        if n > 300 {
+            return Err(format!(
+                "expected a title of at most 300 characters, found {n}"
+            ));
+        }
+        Ok(Title(s.to_owned()))
+    }
+    /// The title.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+string_scalar!(
+    Title,
+    "one line of text (a title)",
+    {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 300,
+        "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
+        "description": "One line of text: no control or bidirectional formatting characters."
+    }
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_title_with_control_or_bidi_characters_is_refused() {
+        for bad in [
+            "a\0b",
+            "a\u{1b}[31mred",
+            "line\nbreak",
+            "abc\u{202E}cba",
+            "x\u{2066}y",
+            "",
+        ] {
+            assert!(Title::parse(bad).is_err(), "{bad:?}");
+        }
+        let e = Title::parse("ok\u{202E}").unwrap_err();
+        assert!(e.contains("U+202E at character 3"), "{e}");
+        assert_eq!(
+            Title::parse("the worker accepts cell-receipt-v2 (th#1678) — ok")
+                .unwrap()
+                .as_str(),
+            "the worker accepts cell-receipt-v2 (th#1678) — ok"
+        );
+    }
 
     #[test]
     fn version_refuses_tag_spelling() {

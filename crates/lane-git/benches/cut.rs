@@ -47,6 +47,7 @@ fn bench(c: &mut Criterion) {
         on_conflict: OnConflict::Abort,
         date: "2026-11-30".into(),
         tag: false,
+        sign: false,
         lane_file: "lanes/0.93.3.yaml".into(),
     };
     let reset = |p: &Path| {

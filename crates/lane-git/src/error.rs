@@ -119,6 +119,22 @@ pub enum GitError {
         #[source]
         source: std::io::Error,
     },
+    /// A tag could not be signed with git's signing configuration.
+    #[error("signing the tag: {message}")]
+    Sign {
+        /// What went wrong, with the signer's last words.
+        message: String,
+    },
+    /// The lane's version is not above a version the line already has.
+    #[error("{version} is not above {existing} ({what}): a patch lane releases a version its line has not had")]
+    VersionNotAbove {
+        /// The lane's version.
+        version: String,
+        /// The version it is not above.
+        existing: String,
+        /// Where that version was found (a tag, or the base's version file).
+        what: String,
+    },
     /// The git command-line tool (used for network transport) failed.
     #[error("`git {args}` failed: {stderr}")]
     GitCli {

@@ -20,6 +20,7 @@ pub mod picks;
 pub mod remote;
 pub mod repo;
 pub mod resume;
+pub mod sign;
 pub mod state;
 pub mod version_files;
 

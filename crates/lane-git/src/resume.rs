@@ -163,6 +163,7 @@ pub fn continue_cut(repo: &Repository, lane: &LaneFile) -> Result<CutReport, Git
         on_conflict: OnConflict::Stop,
         date: state.date.clone(),
         tag: state.tag,
+        sign: state.sign,
         lane_file: state.lane_file.clone(),
     };
     let mut report = CutReport {
@@ -180,6 +181,7 @@ pub fn continue_cut(repo: &Repository, lane: &LaneFile) -> Result<CutReport, Git
         files_changed: Vec::new(),
         head: None,
         written: true,
+        signed: false,
     };
     let mut patch_ids = PatchIds::default();
     let private = crate::cut::on_disk(repo)?;

@@ -35,6 +35,9 @@ pub struct CutState {
     pub done: Vec<PickReport>,
     /// Whether `--tag` was asked.
     pub tag: bool,
+    /// Whether `--sign` was asked.
+    #[serde(default)]
+    pub sign: bool,
     /// The changelog date.
     pub date: String,
 }

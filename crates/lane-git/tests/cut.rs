@@ -92,6 +92,7 @@ fn opts(dry_run: bool, on_conflict: OnConflict) -> CutOptions {
         on_conflict,
         date: "2026-11-30".into(),
         tag: false,
+        sign: false,
         lane_file: PathBuf::from("lanes/0.93.3.yaml"),
     }
 }
@@ -568,5 +569,159 @@ fn regression_a_dry_run_then_a_cut_on_one_handle_keeps_every_object() {
     o.dry_run = false;
     assert_eq!(cut(&repo, &l, &o).unwrap().status, CutStatus::Cut);
     fx.git(&["fsck", "--strict"]);
+    assert_eq!(fx.git(&["cat-file", "-t", "v0.93.3"]).trim(), "tag");
+}
+
+#[test]
+fn regression_a_dry_run_that_meets_a_conflict_fails_as_the_cut_would() {
+    // `lane cut --dry-run` printed CONFLICT and reported a plan (exit 0)
+    // while the real cut stops (exit 5): a CI job checking the lane passed.
+    let fx = Fixture::new();
+    let before = snapshot(&fx);
+    let l = lane(&fx, "v0.93.2", PICKS_992_989);
+    let r = cut(&fx.repo(), &l, &opts(true, OnConflict::Abort)).unwrap();
+    assert_eq!(r.status, CutStatus::WouldConflict);
+    assert!(!r.written);
+    assert!(matches!(outcomes(&r)[1], PickOutcome::Conflict { .. }));
+    assert_eq!(snapshot(&fx), before);
+}
+
+#[test]
+fn a_version_not_above_every_tag_of_its_line_is_refused_naming_both() {
+    let fx = Fixture::new();
+    fx.git(&["tag", "v0.93.5", "v0.93.2"]);
+    let before = snapshot(&fx);
+    let l = lane(&fx, "v0.93.2", "  - pr: 515\n");
+    let e = cut(&fx.repo(), &l, &opts(true, OnConflict::Abort)).unwrap_err();
+    match &e {
+        GitError::VersionNotAbove {
+            version,
+            existing,
+            what,
+        } => {
+            assert_eq!((version.as_str(), existing.as_str()), ("0.93.3", "0.93.5"));
+            assert!(what.contains("tag v0.93.5"), "{what}");
+        }
+        e => panic!("{e}"),
+    }
+    assert!(e.to_string().contains("0.93.3 is not above 0.93.5"), "{e}");
+    assert_eq!(snapshot(&fx), before);
+    // Another line's tags do not count.
+    fx.git(&["tag", "-d", "v0.93.5"]);
+    fx.git(&["tag", "v0.94.9", "v0.93.2"]);
+    assert_eq!(
+        cut(&fx.repo(), &l, &opts(true, OnConflict::Abort))
+            .unwrap()
+            .status,
+        CutStatus::Planned
+    );
+}
+
+#[test]
+fn a_version_not_above_the_bases_version_files_is_refused() {
+    let fx = Fixture::new();
+    // The base's pyproject says 0.93.2: a lane releasing 0.93.2 again is
+    // refused even where no tag of the line says so.
+    let mut l = lane(&fx, "v0.93.2", "  - pr: 515\n");
+    l.version = lane_file::LaneVersion::parse("0.93.2").unwrap();
+    l.branch = Some(lane_file::RefName::parse("lane-test").unwrap());
+    fx.git(&["tag", "-d", "v0.93.2"]);
+    fx.git(&["tag", "base", fx.id("release-0.93.2").as_str()]);
+    l.base = lane_file::RefName::parse("base").unwrap();
+    let e = cut(&fx.repo(), &l, &opts(true, OnConflict::Abort)).unwrap_err();
+    assert!(
+        matches!(&e, GitError::VersionNotAbove { what, .. } if what.contains("pyproject.toml at the base")),
+        "{e}"
+    );
+}
+
+fn ssh_signing(fx: &Fixture) -> PathBuf {
+    let key = fx._dir.path().join("signing-key");
+    let out = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", "lane-test", "-f"])
+        .arg(&key)
+        .output()
+        .expect("ssh-keygen is needed for the signed-tag tests");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let public = std::fs::read_to_string(key.with_extension("pub")).unwrap();
+    let allowed = fx._dir.path().join("allowed_signers");
+    std::fs::write(&allowed, format!("lane@example.org {public}")).unwrap();
+    fx.git(&["config", "user.name", "Lane Tester"]);
+    fx.git(&["config", "user.email", "lane@example.org"]);
+    fx.git(&["config", "gpg.format", "ssh"]);
+    fx.git(&["config", "user.signingkey", key.to_str().unwrap()]);
+    fx.git(&[
+        "config",
+        "gpg.ssh.allowedSignersFile",
+        allowed.to_str().unwrap(),
+    ]);
+    key
+}
+
+#[test]
+fn a_signed_tag_verifies_with_git_tag_v() {
+    let fx = Fixture::new();
+    ssh_signing(&fx);
+    let l = lane(&fx, "v0.93.2", "  - pr: 515\n");
+    let mut o = opts(false, OnConflict::Abort);
+    o.tag = true;
+    o.sign = true;
+    let r = cut(&fx.repo(), &l, &o).unwrap();
+    assert_eq!(r.status, CutStatus::Cut);
+    assert!(r.signed);
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(fx.path())
+        .args(["tag", "-v", "v0.93.3"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "git tag -v: {said}");
+    assert!(
+        said.contains("Good \"git\" signature for lane@example.org"),
+        "{said}"
+    );
+    fx.git(&["fsck", "--strict"]);
+    // The same tag unsigned does not verify: the check above is not vacuous.
+    let fx2 = Fixture::new();
+    ssh_signing(&fx2);
+    o.sign = false;
+    cut(&fx2.repo(), &l_for(&fx2), &o).unwrap();
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(fx2.path())
+        .args(["tag", "-v", "v0.93.3"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+}
+
+fn l_for(fx: &Fixture) -> lane_file::LaneFile {
+    lane(fx, "v0.93.2", "  - pr: 515\n")
+}
+
+#[test]
+fn regression_a_tag_that_cannot_be_made_leaves_no_branch_so_a_rerun_cuts() {
+    // A title the tag could not carry made the branch, then failed on the
+    // tag; the rerun was refused because the branch existed. Now the tag
+    // object is made (and signed) before anything is written.
+    let fx = Fixture::new();
+    ssh_signing(&fx);
+    fx.git(&["config", "user.signingkey", "/nonexistent/key"]);
+    let before = snapshot(&fx);
+    let l = lane(&fx, "v0.93.2", "  - pr: 515\n");
+    let mut o = opts(false, OnConflict::Abort);
+    o.tag = true;
+    o.sign = true;
+    let e = cut(&fx.repo(), &l, &o).unwrap_err();
+    assert!(matches!(e, GitError::Sign { .. }), "{e}");
+    assert_eq!(snapshot(&fx), before, "a failed signer writes nothing");
+    o.sign = false;
+    let r = cut(&fx.repo(), &l, &o).unwrap();
+    assert_eq!(r.status, CutStatus::Cut);
     assert_eq!(fx.git(&["cat-file", "-t", "v0.93.3"]).trim(), "tag");
 }

@@ -218,7 +218,7 @@ fn load(
     }
     Ok(LaneResults {
         lane: version,
-        title: lane.title.clone(),
+        title: lane.title.as_ref().map(|t| t.as_str().to_owned()),
         base: Some(lane.base.to_string()),
         branch: Some(lane.branch_name()),
         picks: lane.picks.iter().map(|p| p.target.to_string()).collect(),

@@ -28,6 +28,10 @@ pub struct Args {
     /// Also create the annotated release tag (`v<version>`).
     #[arg(long)]
     pub tag: bool,
+    /// Sign the tag through git's own signing configuration (`gpg.format`
+    /// openpgp, ssh or x509, and `user.signingKey`), as `git tag -s` does.
+    #[arg(long, requires = "tag")]
+    pub sign: bool,
     /// Push the branch (and tag) to the remote afterwards, fast-forward only.
     #[arg(long)]
     pub push: bool,
@@ -72,6 +76,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
         repo: args.repo,
         dry_run: args.dry_run,
         tag: args.tag,
+        sign: args.sign,
         push: args.push,
         remote: args.remote,
         on_conflict,

@@ -241,10 +241,18 @@ pub(crate) fn release_commit(
             .blob(new_text.as_bytes())
             .ctx(|| format!("writing {path}"))?;
         update.upsert(path, blob, FileMode::Blob);
+        let crosses_line = match semver::Version::parse(&old) {
+            Ok(v) => {
+                let l = lane.version.semver();
+                (v.major, v.minor) != (l.major, l.minor)
+            }
+            Err(_) => true,
+        };
         bumps.push(VersionBump {
             path: path.to_owned(),
             from: old,
             to: version.to_owned(),
+            crosses_line,
         });
     }
     let mut plan = None;
@@ -274,11 +282,17 @@ pub(crate) fn release_commit(
         fragments.dedup_by_key(|f| f.issue);
         let file = cl.file.as_str();
         let text = crate::repo::read_text(repo, &tree, file)?.unwrap_or_default();
-        let new_text = changelog::assemble(&text, version, date, lane.title.as_deref(), &fragments)
-            .map_err(|message| GitError::Changelog {
-                path: file.to_owned(),
-                message,
-            })?;
+        let new_text = changelog::assemble(
+            &text,
+            version,
+            date,
+            lane.title.as_ref().map(lane_file::Title::as_str),
+            &fragments,
+        )
+        .map_err(|message| GitError::Changelog {
+            path: file.to_owned(),
+            message,
+        })?;
         let section = new_text
             .split("\n## ")
             .find(|s| s.starts_with(&format!("{version} ")))
@@ -407,6 +421,7 @@ pub fn cut(repo: &Repository, lane: &LaneFile, opts: &CutOptions) -> Result<CutR
         files_changed: Vec::new(),
         head: None,
         written: false,
+        signed: false,
     };
     let mut patch_ids = PatchIds::default();
 
@@ -447,6 +462,8 @@ pub fn cut(repo: &Repository, lane: &LaneFile, opts: &CutOptions) -> Result<CutR
             });
         }
     }
+
+    check_version_above(repo, lane, &base)?;
 
     let prefix = issue_prefix(lane);
     let picks = resolve(
@@ -490,10 +507,14 @@ pub fn cut(repo: &Repository, lane: &LaneFile, opts: &CutOptions) -> Result<CutR
                 });
             }
             if opts.dry_run || opts.on_conflict == OnConflict::Abort {
-                report.status = CutStatus::Aborted;
-                if opts.dry_run {
-                    report.status = CutStatus::Planned;
-                }
+                // A dry run that meets a conflict is a plan that cannot be
+                // made: it must fail as the real cut would (exit 5), or a
+                // CI job checking a lane with --dry-run passes it.
+                report.status = if opts.dry_run {
+                    CutStatus::WouldConflict
+                } else {
+                    CutStatus::Aborted
+                };
                 return Ok(report);
             }
             // Stop: keep what was applied, check the branch out, lay the conflict in the work tree.
@@ -514,6 +535,7 @@ pub fn cut(repo: &Repository, lane: &LaneFile, opts: &CutOptions) -> Result<CutR
                 picks: picks.clone(),
                 done: report.picks[..index].to_vec(),
                 tag: opts.tag,
+                sign: opts.sign,
                 date: opts.date.clone(),
             };
             state.save(repo)?;
@@ -577,9 +599,50 @@ pub(crate) fn finish(
         report.status = CutStatus::Planned;
         return Ok(());
     }
+    // Every object first (the cut's pack, then the tag object, signed when
+    // asked), and only then the refs: a signer or a tag that fails leaves
+    // no branch behind, so a rerun is not refused for a half-made cut.
+    // The tag is made (and signed) before anything is written: a signer
+    // that fails leaves the repository as it was.
+    let tag_bytes = match opts.tag {
+        true => {
+            let signing = match opts.sign {
+                true => Some(crate::sign::SigningConfig::read(repo)?),
+                false => None,
+            };
+            let tag = lane.tag_name();
+            let mut message = format!(
+                "{} {}\n",
+                tag,
+                lane.title
+                    .as_ref()
+                    .map(lane_file::Title::as_str)
+                    .unwrap_or("")
+            );
+            if let Some(cl) = &report.changelog {
+                message.push('\n');
+                message.push_str(&cl.section);
+                message.push('\n');
+            }
+            let sig = signature(repo);
+            let bytes = crate::sign::tag_object(
+                &tag,
+                release.head,
+                &sig,
+                message.trim_end(),
+                signing.as_ref(),
+            )?;
+            Some((tag, bytes))
+        }
+        false => None,
+    };
     persist(repo, odb, mempack)?;
-    // A fresh handle has no in-memory store: the tag object lands on disk.
+    // A fresh handle has no in-memory store: what it writes lands on disk.
     let repo = &on_disk(repo)?;
+    let tag_object = match tag_bytes {
+        Some((tag, bytes)) => Some((tag, crate::sign::write_tag_object(repo, &bytes)?)),
+        None => None,
+    };
     match moving_from {
         None => create_branch(repo, &branch, release.head)?,
         Some(old) => {
@@ -593,20 +656,45 @@ pub(crate) fn finish(
             .ctx(|| format!("moving {branch} forward (it changed underneath?)"))?;
         }
     }
-    if opts.tag {
-        let tag = lane.tag_name();
-        let target = repo
-            .find_object(release.head, None)
-            .ctx(|| "reading the lane head".into())?;
-        let sig = signature(repo);
-        let mut message = format!("{} {}\n", tag, lane.title.as_deref().unwrap_or(""));
-        if let Some(cl) = &report.changelog {
-            message.push('\n');
-            message.push_str(&cl.section);
-            message.push('\n');
+    if let Some((tag, id)) = tag_object {
+        if let Err(e) = repo.reference(
+            &format!("refs/tags/{tag}"),
+            id,
+            false,
+            &format!("lane cut: tag {}", lane.version),
+        ) {
+            // Put the branch back as it was: the cut is all or nothing.
+            match moving_from {
+                None => {
+                    if let Ok(mut r) = repo.find_reference(&format!("refs/heads/{branch}")) {
+                        if r.target() == Some(release.head) {
+                            let _ = r.delete();
+                        }
+                    }
+                }
+                Some(old) => {
+                    let _ = repo.reference_matching(
+                        &format!("refs/heads/{branch}"),
+                        old,
+                        true,
+                        release.head,
+                        "lane cut: undo after the tag failed",
+                    );
+                }
+            }
+            return Err(match e.code() {
+                git2::ErrorCode::Exists => GitError::RefExists {
+                    kind: "tag",
+                    name: tag,
+                    existing: "(created concurrently)".into(),
+                },
+                _ => GitError::Git {
+                    what: format!("creating tag {tag}"),
+                    source: e,
+                },
+            });
         }
-        repo.tag(&tag, &target, &sig, message.trim_end(), false)
-            .ctx(|| format!("creating tag {tag}"))?;
+        report.signed = opts.sign;
     }
     report.status = CutStatus::Cut;
     report.written = true;
@@ -682,4 +770,59 @@ fn is_already_cut(
         }
     }
     Ok(true)
+}
+
+/// A version a tag names: `v0.93.2` or `0.93.2`.
+fn tag_version(name: &str) -> Option<semver::Version> {
+    semver::Version::parse(name.strip_prefix('v').unwrap_or(name)).ok()
+}
+
+/// The lane's version must be above every tag of its line (same
+/// MAJOR.MINOR) and above what the base's version files say: a patch lane
+/// releases a version its line has not had.
+pub fn check_version_above(
+    repo: &Repository,
+    lane: &LaneFile,
+    base: &Commit<'_>,
+) -> Result<(), GitError> {
+    let version = lane.version.semver();
+    let names = repo.tag_names(None).ctx(|| "listing tags".into())?;
+    // git2 yields each name as Result<Option<&str>>: a name that is not
+    // UTF-8 is no version of ours.
+    let highest = names
+        .iter()
+        .flatten()
+        .flatten()
+        .filter_map(|n| tag_version(n).map(|v| (v, n.to_owned())))
+        .filter(|(v, _)| v.major == version.major && v.minor == version.minor && v.pre.is_empty())
+        .max_by(|a, b| a.0.cmp(&b.0));
+    if let Some((v, name)) = highest {
+        if &v >= version {
+            return Err(GitError::VersionNotAbove {
+                version: lane.version.to_string(),
+                existing: v.to_string(),
+                what: format!("tag {name} of the {}.{} line", version.major, version.minor),
+            });
+        }
+    }
+    let tree = base.tree().ctx(|| "reading the base tree".into())?;
+    for vf in &lane.version_files {
+        let Some(text) = crate::repo::read_text(repo, &tree, vf.path.as_str())? else {
+            continue;
+        };
+        let Ok(spot) = find_version(vf, &text) else {
+            continue;
+        };
+        let Ok(found) = semver::Version::parse(&spot.version) else {
+            continue;
+        };
+        if &found >= version {
+            return Err(GitError::VersionNotAbove {
+                version: lane.version.to_string(),
+                existing: found.to_string(),
+                what: format!("{} at the base {}", vf.path, lane.base),
+            });
+        }
+    }
+    Ok(())
 }

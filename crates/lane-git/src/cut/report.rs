@@ -29,6 +29,9 @@ pub struct CutOptions {
     pub date: String,
     /// Also make the annotated release tag.
     pub tag: bool,
+    /// Sign the tag with git's signing configuration (`gpg.format`,
+    /// `user.signingKey`), as `git tag -s` does.
+    pub sign: bool,
     /// The lane file, remembered for `--continue`.
     pub lane_file: PathBuf,
 }
@@ -76,6 +79,10 @@ pub struct VersionBump {
     pub from: String,
     /// The version it holds now.
     pub to: String,
+    /// The version it held is of another MAJOR.MINOR line than the lane's
+    /// (a base on master, whose version lags the published lines).
+    #[serde(default)]
+    pub crosses_line: bool,
 }
 
 /// The changelog part of the cut.
@@ -107,6 +114,9 @@ pub enum CutStatus {
     Refused,
     /// A pick conflicted and the repository was left exactly as it was.
     Aborted,
+    /// A dry run: a pick would conflict, so the cut cannot be made as
+    /// planned; nothing was written.
+    WouldConflict,
     /// A pick conflicted and the cut is resumable (`lane cut --continue`).
     Stopped,
     /// The version files disagree after the bump; nothing was written.
@@ -144,4 +154,6 @@ pub struct CutReport {
     pub head: Option<String>,
     /// Whether anything was written to the repository.
     pub written: bool,
+    /// Whether the tag was signed.
+    pub signed: bool,
 }

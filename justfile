@@ -51,11 +51,13 @@ image: dist tools
 tools:
     @mkdir -p {{tools}}/bin target
     @# Prism and GitHub's OpenAPI description, for lane-github's contract tests;
-    @# GitHub's example webhook deliveries and octokit's reference signer, for lane-webhook's.
+    @# GitHub's example webhook deliveries and octokit's reference signer, for lane-webhook's;
+    @# buf, the reference judge lane-wire's verdicts are held to.
     @test -x {{tools}}/node/node_modules/.bin/prism -a -f {{tools}}/node/node_modules/@octokit/openapi/generated/api.github.com.json \
         -a -f {{tools}}/node/node_modules/@octokit/webhooks-examples/api.github.com/index.json \
         -a -f {{tools}}/node/node_modules/@octokit/webhooks-methods/dist-node/index.js \
-        || npm install --prefix {{tools}}/node --no-audit --no-fund @stoplight/prism-cli @octokit/openapi @octokit/webhooks-examples @octokit/webhooks-methods
+        -a -x {{tools}}/node/node_modules/.bin/buf \
+        || npm install --prefix {{tools}}/node --no-audit --no-fund @stoplight/prism-cli @octokit/openapi @octokit/webhooks-examples @octokit/webhooks-methods @bufbuild/buf
     @# uv (builds the wheel; lane wheel also installs it itself when missing)
     @[ -x {{tools}}/uv/bin/uv ] || python3 -m pip install --quiet --disable-pip-version-check --target {{tools}}/uv uv
     @ln -sf {{tools}}/uv/bin/uv {{tools}}/bin/uv

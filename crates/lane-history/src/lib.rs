@@ -24,12 +24,22 @@
 //! on real runs). `docs/history.md` documents the method and its sources.
 
 pub mod bmf;
+pub mod edivisive;
 pub mod error;
+pub mod judge;
 pub mod row;
+pub mod segment;
+pub mod shift;
 pub mod stats;
 
 pub use bmf::{to_bmf, BmfMetric};
+pub use edivisive::{change_points, ChangePointConfig};
 pub use error::HistoryError;
+pub use judge::{
+    judge_lane, Interval, LaneJudgement, Noise, NoiseSource, Offer, Policy, SeriesVerdict, Verdict,
+};
 pub use row::{
     read_acks, read_rows, write_rows, Ack, AckScope, Fingerprint, Role, Row, RunTime, SeriesKey,
 };
+pub use segment::{Break, BreakKind};
+pub use shift::{Shift, ShiftTest};

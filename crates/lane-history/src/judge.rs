@@ -12,8 +12,12 @@
 //!    `squeezeVar` ([`crate::stats::squeeze_var`]). The repeat-to-repeat
 //!    variance is pooled from the repeats and reported beside it, with the
 //!    noise that dominates.
-//! 4. **Environment shift.** When the lane's series moved together
-//!    ([`crate::shift`]), each is judged net of the common shift.
+//! 4. **Environment shift.** Every lane has an effect all its series
+//!    share (node, image, machine load): each history run's median move
+//!    across the series is taken out before the variance is estimated, and
+//!    the new lane's median move out of its estimates, so every series is
+//!    judged net of the common shift. When the lane's series moved together
+//!    past [`crate::shift`]'s test, the lane says so (`environment_shift`).
 //! 5. **Prediction test.** The estimate δ = lane value − history mean, its
 //!    standard error s̃·√(1 + 1/N), one-sided p from Student's t on the
 //!    moderated degrees of freedom, and the one-sided 95 % prediction
@@ -98,7 +102,7 @@ impl Default for Policy {
             max_history: 20,
             fdr: 0.05,
             fdr_inconclusive: 0.20,
-            corroborate_p: 0.002,
+            corroborate_p: 0.005,
             agree_p: 0.05,
             repeats_disagree_p: 0.01,
             min_ratio: 1.05,
@@ -448,6 +452,13 @@ fn judge(
         })
         .collect();
 
+    // The lanes' common effects: each history run's median move across
+    // the series (a lane effect every series shares: node, image, machine
+    // load), taken out before the series-specific lane-to-lane variance is
+    // estimated, as the new lane's own median move is taken out of its
+    // estimates below.
+    let netted = net_of_common(&prepared, &judgeable, runs.len(), policy.shift.min_series);
+
     // squeezeVar across the sibling series of each GPU class.
     let mut moderated: BTreeMap<usize, (f64, f64)> = BTreeMap::new();
     let gpus: BTreeSet<&str> = judgeable
@@ -462,7 +473,7 @@ fn judge(
             .collect();
         let s2: Vec<f64> = members
             .iter()
-            .map(|&i| variance(&lane_values(&prepared[i])).unwrap_or(0.0))
+            .map(|&i| variance(&netted[&i]).unwrap_or(0.0))
             .collect();
         let df: Vec<f64> = members
             .iter()
@@ -477,13 +488,17 @@ fn judge(
     let raw: BTreeMap<usize, f64> = judgeable
         .iter()
         .map(|&i| {
-            let p = &prepared[i];
-            let m = mean(&lane_values(p)).unwrap_or(0.0);
-            (i, p.lane_value.unwrap_or(m) - m)
+            let m = mean(&netted[&i]).unwrap_or(0.0);
+            (i, prepared[i].lane_value.unwrap_or(m) - m)
         })
         .collect();
-    let shift = detect(&raw.values().copied().collect::<Vec<_>>(), &policy.shift);
-    let common = shift.map_or(0.0, |s| s.log_shift);
+    let raw_values: Vec<f64> = raw.values().copied().collect();
+    let shift = detect(&raw_values, &policy.shift);
+    let common = if raw_values.len() >= policy.shift.min_series {
+        median(&raw_values).unwrap_or(0.0)
+    } else {
+        0.0
+    };
 
     struct Est {
         delta: f64,
@@ -764,8 +779,49 @@ fn repeats_disagree(p: &Prepared<'_>, max_p: f64) -> bool {
     FisherSnedecor::new((k - 1) as f64, den).is_ok_and(|d| d.sf(f) < max_p)
 }
 
-fn lane_values(p: &Prepared<'_>) -> Vec<f64> {
-    p.history.iter().map(|h| h.2).collect()
+/// Each judgeable series' history lane values less each run's common
+/// effect: the median over the series in that run of (value − the
+/// series' own mean), where at least `min_series` series hold the run.
+fn net_of_common(
+    prepared: &[Prepared<'_>],
+    judgeable: &[usize],
+    runs: usize,
+    min_series: usize,
+) -> BTreeMap<usize, Vec<f64>> {
+    let means: BTreeMap<usize, f64> = judgeable
+        .iter()
+        .map(|&i| {
+            let v: Vec<f64> = prepared[i].history.iter().map(|h| h.2).collect();
+            (i, mean(&v).unwrap_or(0.0))
+        })
+        .collect();
+    let mut moves: Vec<Vec<f64>> = vec![Vec::new(); runs];
+    for &i in judgeable {
+        for (run, _, v) in &prepared[i].history {
+            moves[*run].push(v - means[&i]);
+        }
+    }
+    let common: Vec<f64> = moves
+        .iter()
+        .map(|m| {
+            if m.len() >= min_series {
+                median(m).unwrap_or(0.0)
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    judgeable
+        .iter()
+        .map(|&i| {
+            let v = prepared[i]
+                .history
+                .iter()
+                .map(|(run, _, v)| v - common[*run])
+                .collect();
+            (i, v)
+        })
+        .collect()
 }
 
 /// The repeat-to-repeat variance, pooled over the segment's lanes and the

@@ -14,7 +14,8 @@
 //!   with a t-test, ported;
 //! - [`judge`]: the verdict of every series of a lane ([`judge_lane`]),
 //!   with the lane's environment shift ([`shift`]) and the segment of
-//!   history each series is judged against ([`segment`]).
+//!   history each series is judged against ([`segment`]); the policy and
+//!   the verdicts it returns are [`verdict`]'s.
 //!
 //! What it must not touch: no filesystem, no clock, no network, no
 //! processes, no async runtime. It takes rows and returns values; the run
@@ -31,6 +32,7 @@ pub mod row;
 pub mod segment;
 pub mod shift;
 pub mod stats;
+pub mod verdict;
 
 pub use bmf::{to_bmf, BmfMetric};
 pub use edivisive::{change_points, ChangePointConfig};

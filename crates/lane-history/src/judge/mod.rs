@@ -42,247 +42,17 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::Serialize;
-use statrs::distribution::{ContinuousCDF, FisherSnedecor};
-
-use crate::edivisive::ChangePointConfig;
 use crate::row::{Ack, Fingerprint, Role, Row, RunTime, SeriesKey};
-use crate::segment::{segment, Break, Rules, RunInfo};
-use crate::shift::{detect, Shift, ShiftTest};
+use crate::segment::{segment, Rules, RunInfo};
+use crate::shift::detect;
 use crate::stats::{
     benjamini_hochberg, mean, median, median_variance_factor, squeeze_var, t_cdf, t_quantile, t_sf,
     variance,
 };
-
-/// The method's constants, each documented in `docs/history.md`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Policy {
-    /// Fewest history lanes in a segment to judge a series (3).
-    pub min_history: usize,
-    /// Most history lanes used, the newest (20).
-    pub max_history: usize,
-    /// Benjamini–Hochberg FDR for a call across the lane's series (0.05).
-    pub fdr: f64,
-    /// The looser FDR that makes a series `inconclusive` (0.20).
-    pub fdr_inconclusive: f64,
-    /// The GPU classes' combined one-sided p (Stouffer's z over the
-    /// classes of a CPU-bound phase, each past the floor the same way)
-    /// below which they corroborate each other at once.
-    pub corroborate_p: f64,
-    /// Each class's own one-sided p below which it agrees (so that one
-    /// class's outlier cannot carry the combined z alone).
-    pub agree_p: f64,
-    /// With fewer than three repeats the median cannot outvote a slow
-    /// repeat: when the lane's repeats disagree more than the segment's
-    /// repeat-to-repeat noise allows (F-test p below this), no call is
-    /// made and a third repeat is offered.
-    pub repeats_disagree_p: f64,
-    /// The smallest ratio worth calling (1.05: 5 %).
-    pub min_ratio: f64,
-    /// The smallest change in seconds worth calling (1 s).
-    pub min_seconds: f64,
-    /// Level of the reported one-sided prediction bounds (0.95).
-    pub interval_level: f64,
-    /// Within-lane share of a lane value's variance above which one more
-    /// repeat can help (0.5).
-    pub repeat_share: f64,
-    /// Phases minted on the CPU whatever the GPU class (compile phases):
-    /// two GPU classes replicate them for free.
-    pub cpu_bound: BTreeSet<String>,
-    /// The environment-shift test.
-    pub shift: ShiftTest,
-    /// The change-point search (Otava's defaults).
-    pub change_points: ChangePointConfig,
-}
-
-impl Default for Policy {
-    fn default() -> Self {
-        Policy {
-            min_history: 3,
-            max_history: 20,
-            fdr: 0.05,
-            fdr_inconclusive: 0.20,
-            corroborate_p: 0.005,
-            agree_p: 0.05,
-            repeats_disagree_p: 0.01,
-            min_ratio: 1.05,
-            min_seconds: 1.0,
-            interval_level: 0.95,
-            repeat_share: 0.5,
-            cpu_bound: DEFAULT_CPU_BOUND.iter().map(|s| (*s).to_owned()).collect(),
-            shift: ShiftTest::default(),
-            change_points: ChangePointConfig::default(),
-        }
-    }
-}
-
-/// The compile phases gen-worker's ledgers name that run on the CPU
-/// (inductor lowering and codegen, the host compiler, graph passes, the
-/// AOT export and the dynamo trace).
-pub const DEFAULT_CPU_BOUND: &[&str] = &[
-    "lowering_s",
-    "codegen_s",
-    "host_compile_s",
-    "graph_passes_s",
-    "export_s",
-    "trace_graph",
-];
-
-/// A series' verdict word.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    /// Slower than its history predicts, past the floor.
-    Regressed,
-    /// Faster than its history predicts, past the floor.
-    Improved,
-    /// Within what its history predicts, or below the floor.
-    Unchanged,
-    /// Past the floor with weak evidence (see the offer).
-    Inconclusive,
-    /// Too few earlier lanes in its segment, or no value to judge.
-    InsufficientHistory,
-}
-
-/// Which noise dominates a lane value's variance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum NoiseSource {
-    /// Repeat to repeat, within a lane: more repeats help.
-    WithinLane,
-    /// Lane to lane (node, image, driver): only more lanes help.
-    BetweenLanes,
-}
-
-/// The two noise levels of a series (log scale, squared).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Noise {
-    /// Repeat-to-repeat variance of `ln(seconds)`, pooled over the segment
-    /// and the lane.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub within: Option<f64>,
-    /// Lane-to-lane variance: the moderated variance less the within part
-    /// that reaches a lane median.
-    pub between: f64,
-    /// Share of a lane value's variance from within-lane noise.
-    pub within_share: f64,
-    /// The one that dominates.
-    pub dominant: NoiseSource,
-}
-
-/// The one-sided prediction bounds of the lane value.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Interval {
-    /// Each bound's one-sided level.
-    pub level: f64,
-    /// The lower bound, seconds.
-    pub lower_s: f64,
-    /// The upper bound, seconds.
-    pub upper_s: f64,
-}
-
-/// What an inconclusive series suggests.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Offer {
-    /// One more cold repeat can settle it (within-lane noise dominates).
-    ExtraRepeat {
-        /// Its estimated GPU-minutes.
-        gpu_minutes: f64,
-        /// Where the estimate comes from: the cell's largest total in the
-        /// lane (`cell_total`), or the series' own seconds (`series`).
-        basis: &'static str,
-    },
-    /// Lane-to-lane noise dominates: the next lane is the cheaper test.
-    NextLane,
-}
-
-/// One series' verdict.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SeriesVerdict {
-    /// The series.
-    #[serde(flatten)]
-    pub key: SeriesKey,
-    /// Its role in the breakdown.
-    pub role: Role,
-    /// The verdict.
-    pub verdict: Verdict,
-    /// True when corroborated (the other GPU class, or the previous lane).
-    pub confirmed: bool,
-    /// Why it is confirmed: `gpu:<class>` or `previous_lane:<run>`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub confirmed_by: Option<String>,
-    /// The lane's cold repeats with a positive value.
-    pub repeats: usize,
-    /// The lane value, seconds (exp of the log median).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub lane_s: Option<f64>,
-    /// What the history predicts, seconds (net of an environment shift).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub expected_s: Option<f64>,
-    /// The estimate as a ratio, lane over expected.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ratio: Option<f64>,
-    /// The estimate in seconds, lane minus expected.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub delta_s: Option<f64>,
-    /// The prediction bounds.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub interval: Option<Interval>,
-    /// The one-sided p in the estimate's direction.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub p: Option<f64>,
-    /// The GPU classes' evidence together (Stouffer's z), when they
-    /// corroborate each other.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub combined_p: Option<f64>,
-    /// Degrees of freedom (moderated; absent when infinite).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub df: Option<f64>,
-    /// The noise levels and the dominant one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub noise: Option<Noise>,
-    /// History lanes used.
-    pub history: usize,
-    /// The break the segment starts at.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub segment: Option<Break>,
-    /// Runs where E-Divisive found a step in this series.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub change_points: Vec<String>,
-    /// What an inconclusive series suggests.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub offer: Option<Offer>,
-    /// An acknowledgement naming this lane and series, its reason.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub acknowledged: Option<String>,
-    /// Why there is no estimate, when there is none.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<&'static str>,
-}
-
-/// A lane's judgement.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct LaneJudgement {
-    /// The lane's run.
-    pub run: String,
-    /// Its release line.
-    pub line: String,
-    /// Earlier runs of the line that were considered.
-    pub history_runs: usize,
-    /// The environment shift, when the lane's series moved together.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub environment_shift: Option<Shift>,
-    /// Every series of the lane, in key order.
-    pub series: Vec<SeriesVerdict>,
-}
-
-impl LaneJudgement {
-    /// The series with verdict `v`.
-    pub fn with(&self, v: Verdict) -> impl Iterator<Item = &SeriesVerdict> {
-        self.series.iter().filter(move |s| s.verdict == v)
-    }
-}
+pub use crate::verdict::{
+    Interval, LaneJudgement, Noise, NoiseSource, Offer, Policy, SeriesVerdict, Verdict,
+    DEFAULT_CPU_BOUND,
+};
 
 /// One earlier run of the line.
 struct HistRun<'a> {
@@ -294,6 +64,11 @@ struct HistRun<'a> {
 /// One series' numbers in one run: its log repeats.
 type Repeats = Vec<f64>;
 
+mod noise;
+
+use noise::{net_of_common, pooled_within, repeats_disagree};
+
+/// One series, gathered: its lane repeats and value, its segment's lanes.
 struct Prepared<'a> {
     key: SeriesKey,
     role: Role,
@@ -756,93 +531,6 @@ fn judge(
     }
 }
 
-/// True when the lane has fewer than three repeats (its median is their
-/// mean) and they differ more than the segment's repeat-to-repeat noise
-/// allows: F = s²_lane / s²_within on (k − 1, Σ (kᵢ − 1)) degrees of
-/// freedom, upper p below `max_p`.
-fn repeats_disagree(p: &Prepared<'_>, max_p: f64) -> bool {
-    let k = p.lane.len();
-    if !(2..3).contains(&k) {
-        return false;
-    }
-    let (mut num, mut den) = (0.0, 0.0);
-    for reps in p.history.iter().map(|h| &h.1) {
-        if let Some(v) = variance(reps) {
-            num += (reps.len() - 1) as f64 * v;
-            den += (reps.len() - 1) as f64;
-        }
-    }
-    let (Some(lane_var), true) = (variance(&p.lane), den > 0.0 && num > 0.0) else {
-        return false;
-    };
-    let f = lane_var / (num / den);
-    FisherSnedecor::new((k - 1) as f64, den).is_ok_and(|d| d.sf(f) < max_p)
-}
-
-/// Each judgeable series' history lane values less each run's common
-/// effect: the median over the series in that run of (value − the
-/// series' own mean), where at least `min_series` series hold the run.
-fn net_of_common(
-    prepared: &[Prepared<'_>],
-    judgeable: &[usize],
-    runs: usize,
-    min_series: usize,
-) -> BTreeMap<usize, Vec<f64>> {
-    let means: BTreeMap<usize, f64> = judgeable
-        .iter()
-        .map(|&i| {
-            let v: Vec<f64> = prepared[i].history.iter().map(|h| h.2).collect();
-            (i, mean(&v).unwrap_or(0.0))
-        })
-        .collect();
-    let mut moves: Vec<Vec<f64>> = vec![Vec::new(); runs];
-    for &i in judgeable {
-        for (run, _, v) in &prepared[i].history {
-            moves[*run].push(v - means[&i]);
-        }
-    }
-    let common: Vec<f64> = moves
-        .iter()
-        .map(|m| {
-            if m.len() >= min_series {
-                median(m).unwrap_or(0.0)
-            } else {
-                0.0
-            }
-        })
-        .collect();
-    judgeable
-        .iter()
-        .map(|&i| {
-            let v = prepared[i]
-                .history
-                .iter()
-                .map(|(run, _, v)| v - common[*run])
-                .collect();
-            (i, v)
-        })
-        .collect()
-}
-
-/// The repeat-to-repeat variance, pooled over the segment's lanes and the
-/// lane: Σ (kᵢ − 1) s²ᵢ / Σ (kᵢ − 1).
-fn pooled_within(p: &Prepared<'_>) -> Option<f64> {
-    let mut num = 0.0;
-    let mut den = 0.0;
-    for reps in p
-        .history
-        .iter()
-        .map(|h| &h.1)
-        .chain(std::iter::once(&p.lane))
-    {
-        if let Some(v) = variance(reps) {
-            num += (reps.len() - 1) as f64 * v;
-            den += (reps.len() - 1) as f64;
-        }
-    }
-    (den > 0.0).then(|| num / den)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -962,6 +650,48 @@ mod tests {
         let s = j.series.iter().find(|s| s.key.phase == "p3").unwrap();
         assert_eq!(s.verdict, Verdict::Regressed);
         assert_eq!(s.confirmed_by.as_deref(), Some("previous_lane:run08"));
+    }
+
+    #[test]
+    fn two_repeats_that_disagree_offer_a_third_instead_of_a_call() {
+        let (h, mut l) = split(lanes(9, |_, _| 1.0), 8);
+        l.retain(|r| r.repeat <= 2);
+        let mut h = h;
+        h.retain(|r| r.repeat <= 2);
+        // One cold repeat of p3 hit a slow disk: +40 %.
+        for r in l.iter_mut().filter(|r| r.phase == "p3" && r.repeat == 2) {
+            r.seconds = r.seconds.map(|s| s * 1.4);
+        }
+        let j = judge_lane(&h, &l, &[], &Policy::default());
+        let s = j.series.iter().find(|s| s.key.phase == "p3").unwrap();
+        assert_eq!(s.verdict, Verdict::Inconclusive, "{s:?}");
+        assert!(matches!(s.offer, Some(Offer::ExtraRepeat { .. })), "{s:?}");
+        assert!(s.note.unwrap().contains("third repeat"));
+        // Both repeats slower: a call.
+        for r in l.iter_mut().filter(|r| r.phase == "p3" && r.repeat == 1) {
+            r.seconds = r.seconds.map(|s| s * 1.4);
+        }
+        let j = judge_lane(&h, &l, &[], &Policy::default());
+        let s = j.series.iter().find(|s| s.key.phase == "p3").unwrap();
+        assert_eq!(s.verdict, Verdict::Regressed, "{s:?}");
+    }
+
+    #[test]
+    fn a_history_lane_that_moved_together_does_not_widen_the_variance() {
+        // Run 4 was 15 % slower for every phase (a slow node): taken out as
+        // that run's common effect, so a 12 % slower phase still stands out.
+        let (h, l) = split(
+            lanes(9, |run, ph| match (run, ph) {
+                (4, _) => 1.15,
+                (8, 3) => 1.12,
+                _ => 1.0,
+            }),
+            8,
+        );
+        let j = judge_lane(&h, &l, &[], &Policy::default());
+        let s = j.series.iter().find(|s| s.key.phase == "p3").unwrap();
+        assert_eq!(s.verdict, Verdict::Regressed, "{s:?}");
+        assert!(s.noise.unwrap().between < 1e-3, "{s:?}");
     }
 
     #[test]

@@ -184,7 +184,7 @@ fn one_phase_made_30_percent_slower_is_the_only_regression() {
     assert!(j.environment_shift.is_some());
     // A 30 % slower dynamo `load` (15 s, lane-to-lane ±5 %, four earlier
     // lanes of two repeats) is past the floor with p ≈ 0.004: not enough
-    // for Benjamini–Hochberg over 34 series, so inconclusive, never
+    // for Benjamini–Hochberg over 36 judged series, so inconclusive, never
     // unchanged, and nothing else is called.
     let j = judge_lane(
         &history,

@@ -694,6 +694,37 @@ mod tests {
         assert!(s.noise.unwrap().between < 1e-3, "{s:?}");
     }
 
+    /// One series, no siblings (nothing to moderate, no common effect):
+    /// the prediction interval is Bencher's t_test form on the log scale,
+    /// worked by hand.
+    #[test]
+    fn the_prediction_interval_is_the_t_form_on_the_log_scale() {
+        let hist = [100.0, 104.0, 98.0, 102.0];
+        let mut rows: Vec<Row> = hist
+            .iter()
+            .enumerate()
+            .map(|(i, s)| row(i, "p", "H200", 1, *s))
+            .collect();
+        rows.push(row(4, "p", "H200", 1, 112.0));
+        let (h, l) = split(rows, 4);
+        let j = judge_lane(&h, &l, &[], &Policy::default());
+        let s = &j.series[0];
+        let x: Vec<f64> = hist.iter().map(|v: &f64| v.ln()).collect();
+        let m = x.iter().sum::<f64>() / 4.0;
+        let sd = (x.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / 3.0).sqrt();
+        let se = sd * (1.0 + 1.0 / 4.0_f64).sqrt();
+        let t = t_quantile(0.95, 3.0);
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9 * b.abs();
+        assert!(close(s.expected_s.unwrap(), m.exp()), "{s:?}");
+        assert!(close(s.interval.unwrap().upper_s, (m + t * se).exp()));
+        assert!(close(s.interval.unwrap().lower_s, (m - t * se).exp()));
+        assert!(close(s.p.unwrap(), t_sf((112f64.ln() - m) / se, 3.0)));
+        assert_eq!(s.df, Some(3.0));
+        // One series: Benjamini–Hochberg is the plain test; p below 0.05 and
+        // +10 %: regressed, on one class in one lane, unconfirmed.
+        assert_eq!((s.verdict, s.confirmed), (Verdict::Regressed, false));
+    }
+
     #[test]
     fn too_little_history_and_absent_values_say_so() {
         let (h, l) = split(lanes(3, |_, _| 1.0), 2);

@@ -119,6 +119,18 @@ fn the_crate_graph_keeps_its_layers() {
     ] {
         assert!(!webhook.contains(io), "lane-webhook pulls in {io}");
     }
+    // The history method is a pure model: no lane crate (lane-ledger is
+    // only its tests'), no runtime, client, store or process crate.
+    let history = graph(&["-p", "lane-history"]);
+    let lane: Vec<_> = history.iter().filter(|c| c.starts_with("lane-")).collect();
+    assert_eq!(
+        lane,
+        ["lane-history"],
+        "lane-history depends on no lane crate"
+    );
+    for io in ["tokio", "hyper", "ureq", "rusqlite", "git2", "nix", "rand"] {
+        assert!(!history.contains(io), "lane-history pulls in {io}");
+    }
     // lane-serve is an edge over lane-app: it calls the commands, never
     // the backends or the run store beneath them, and only lane-cli uses it.
     let serve = graph(&["-p", "lane-serve"]);

@@ -5,7 +5,9 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use lane_git::cut::{CutOptions, CutReport, CutStatus, OnConflict, PickOutcome};
+use lane_git::cut::{
+    ChangelogMode, ChangelogPlan, CutOptions, CutReport, CutStatus, OnConflict, PickOutcome,
+};
 use lane_git::guard::GuardReport;
 use lane_git::resume::AbortReport;
 
@@ -95,7 +97,19 @@ pub fn cut(request: &CutRequest) -> Result<CutOutcome, AppError> {
     let opts = CutOptions {
         dry_run: request.dry_run,
         on_conflict: request.on_conflict,
-        date: request.date.clone().unwrap_or_else(today),
+        // `--date`, else the lane file's, else today.
+        date: request
+            .date
+            .clone()
+            .or_else(|| {
+                loaded
+                    .lane
+                    .changelog
+                    .as_ref()
+                    .and_then(|c| c.date.as_ref())
+                    .map(|d| d.as_str().to_owned())
+            })
+            .unwrap_or_else(today),
         tag: request.tag,
         sign: request.sign,
         lane_file: std::fs::canonicalize(&loaded.path).unwrap_or(loaded.path.clone()),
@@ -175,6 +189,30 @@ pub fn render(r: &CutReport, pushed: bool) -> String {
             p.pick.subject,
             what
         );
+        if let Some(why) = &p.pick.why {
+            let _ = writeln!(s, "      why: {why}");
+        }
+        if let Some(a) = &p.adapted {
+            let origin = &a.origin[..12.min(a.origin.len())];
+            if !a.conflicts.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "      adapted: {origin} itself conflicts here in {}",
+                    a.conflicts.join(", ")
+                );
+            } else if !a.differs.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "      adapted: {origin} picks cleanly here but gives other {}",
+                    a.differs.join(", ")
+                );
+            } else {
+                let _ = writeln!(
+                    s,
+                    "      adapted: {origin} gives the same tree here (the adaptation changes nothing)"
+                );
+            }
+        }
     }
     for g in [&r.guards_before, &r.guards_after].into_iter().flatten() {
         render_guards(&mut s, g);
@@ -195,21 +233,7 @@ pub fn render(r: &CutReport, pushed: bool) -> String {
         }
     }
     if let Some(cl) = &r.changelog {
-        let used = if cl.fragments.is_empty() {
-            "no fragments".to_owned()
-        } else {
-            cl.fragments.join(", ")
-        };
-        let _ = writeln!(s, "changelog: {} assembled from {used}", cl.file);
-        for i in &cl.missing_fragments {
-            let _ = writeln!(s, "  warning: no fragment for issue {i}");
-        }
-        for p in &cl.picks_without_issue {
-            let _ = writeln!(
-                s,
-                "  warning: {p} names no issue, so no fragment was looked for"
-            );
-        }
+        render_changelog(&mut s, cl);
     }
     if !r.files_changed.is_empty() {
         let _ = writeln!(s, "files changed ({}):", r.files_changed.len());
@@ -251,6 +275,61 @@ pub fn render(r: &CutReport, pushed: bool) -> String {
     };
     let _ = writeln!(s, "result: {line}");
     s
+}
+
+fn render_changelog(s: &mut String, cl: &ChangelogPlan) {
+    let file = cl.file.as_deref().unwrap_or("CHANGELOG.md");
+    match cl.mode {
+        ChangelogMode::NotConfigured => {
+            let _ = writeln!(
+                s,
+                "changelog: not configured (the lane file has no `changelog:`); nothing is assembled and fragments stay pending"
+            );
+            return;
+        }
+        ChangelogMode::None => {
+            let _ = writeln!(
+                s,
+                "changelog: none (`assemble: none`): {file} is not written"
+            );
+            return;
+        }
+        ChangelogMode::Builtin | ChangelogMode::Tree => {}
+    }
+    let used = if cl.fragments.is_empty() {
+        "no fragments".to_owned()
+    } else {
+        cl.fragments.join(", ")
+    };
+    let by = match (&cl.mode, &cl.assembler) {
+        (ChangelogMode::Tree, Some(cmd)) => format!(" by the tree's assembler (`{cmd}`)"),
+        _ => " by lane's assembler".to_owned(),
+    };
+    let _ = writeln!(s, "changelog: {file} assembled{by} from {used}");
+    for w in &cl.written {
+        let _ = writeln!(s, "  written at the cut: {w}");
+    }
+    for (from, to) in &cl.renamed {
+        let _ = writeln!(s, "  renamed: {from} -> {to}");
+    }
+    for d in &cl.dropped {
+        let _ = writeln!(s, "  dropped (not assembled): {d}");
+    }
+    for f in &cl.folded {
+        let _ = writeln!(s, "  folded in: {f}");
+    }
+    for i in &cl.missing_fragments {
+        let _ = writeln!(s, "  warning: no fragment for issue {i}");
+    }
+    for p in &cl.picks_without_issue {
+        let _ = writeln!(
+            s,
+            "  warning: {p} names no issue, so no fragment was looked for"
+        );
+    }
+    for n in &cl.notes {
+        let _ = writeln!(s, "  note: {n}");
+    }
 }
 
 fn render_guards(s: &mut String, g: &GuardReport) {

@@ -11,17 +11,22 @@
 //! callers read the file and hand over its text and name.
 
 pub mod bounds;
+mod changelog;
 mod error;
 mod locate;
 mod model;
+mod pick;
 mod scalar;
 
+pub use changelog::{Assemble, Changelog, Consumed, Date, Fold, FragmentText, Rename, Take};
 pub use error::LaneFileError;
 pub use model::{
-    Cell, Changelog, GithubTarget, Guard, LaneFile, MintMatrix, Pick, PickRef, PickSpec, Recipe,
-    RetryPolicy, TreeProbe, TreeProbeSpec, Upstream, VersionFile, VersionFileKind, VersionFileSpec,
+    Cell, GithubTarget, Guard, LaneFile, LaneKind, MintMatrix, Recipe, RetryPolicy, TagOn,
+    TreeProbe, TreeProbeSpec, Trunk, Upstream, VersionFile, VersionFileKind, VersionFileSpec,
+    WireGuard, WireRule,
 };
-pub use scalar::{CommitId, LaneVersion, Name, Pattern, RefName, RepoPath, Title};
+pub use pick::{Origin, OriginSpec, Pick, PickRef, PickSpec};
+pub use scalar::{CommitId, LaneVersion, Name, Pattern, Prose, RefName, RepoPath, Title};
 
 use std::collections::HashSet;
 
@@ -173,7 +178,11 @@ fn validate(file: &str, text: &str, lane: &LaneFile) -> Result<(), LaneFileError
                 format!("guard `{}` is defined twice", g.name),
             ));
         }
-        if g.forbidden_commits.is_empty() && g.frozen_paths.is_empty() && g.probes.is_empty() {
+        if g.forbidden_commits.is_empty()
+            && g.frozen_paths.is_empty()
+            && g.probes.is_empty()
+            && g.wire.is_none()
+        {
             return Err(at(
                 file,
                 text,
@@ -181,7 +190,7 @@ fn validate(file: &str, text: &str, lane: &LaneFile) -> Result<(), LaneFileError
                 Some(i),
                 format!("guards[{i}]"),
                 format!(
-                    "guard `{}` checks nothing: expected `forbidden_commits`, `frozen_paths` or `probes`",
+                    "guard `{}` checks nothing: expected `forbidden_commits`, `frozen_paths`, `probes` or `wire`",
                     g.name
                 ),
             ));
@@ -293,7 +302,49 @@ fn validate(file: &str, text: &str, lane: &LaneFile) -> Result<(), LaneFileError
             ));
         }
     }
+    if lane.trunk.is_some() && lane.kind != LaneKind::Trunk {
+        return Err(at(
+            file,
+            text,
+            "trunk",
+            None,
+            "trunk".into(),
+            "`trunk` belongs to a lane of `kind: trunk`".into(),
+        ));
+    }
     if let Some(cl) = &lane.changelog {
+        let outside = cl
+            .write
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (format!("changelog.write[{i}].path"), &w.path))
+            .chain(cl.rename.iter().enumerate().flat_map(|(i, r)| {
+                [
+                    (format!("changelog.rename[{i}].from"), &r.from),
+                    (format!("changelog.rename[{i}].to"), &r.to),
+                ]
+            }))
+            .chain(
+                cl.drop
+                    .iter()
+                    .enumerate()
+                    .map(|(i, d)| (format!("changelog.drop[{i}]"), d)),
+            )
+            .find(|(_, p)| !cl.fragments.covers(p.as_str()) || p.as_str().ends_with('/'));
+        if let Some((path, p)) = outside {
+            return Err(at(
+                file,
+                text,
+                "changelog",
+                None,
+                path,
+                format!(
+                    "expected a fragment inside `{}`, found `{}`",
+                    cl.fragments,
+                    p.as_str()
+                ),
+            ));
+        }
         if !cl.fragment_name.contains("{issue}") {
             return Err(at(
                 file,

@@ -9,6 +9,8 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt;
 
+use crate::changelog::Changelog;
+use crate::pick::Pick;
 use crate::scalar::{CommitId, LaneVersion, Name, Pattern, RefName, RepoPath, Title};
 
 /// Implements `Deserialize` for `$ty` by reading `$spec` from the same
@@ -51,9 +53,20 @@ pub struct LaneFile {
     pub title: Option<Title>,
     /// Where the upstream repository lives.
     pub upstream: Upstream,
-    /// The tag the lane is cut from, e.g. `v0.93.2`.
+    /// How the release is made (`docs/releasing.md`): `hotfix` (picks on
+    /// the previous tag), `off_master` (a master commit plus an off-master
+    /// release commit) or `trunk` (a cut PR on master).
+    #[serde(default)]
+    pub kind: LaneKind,
+    /// What the lane is cut from: a tag (`v0.93.2`) or a commit id (a
+    /// master commit, for `off_master` and `trunk` lanes).
     pub base: RefName,
-    /// The lane branch; defaults to `release/<version>`.
+    /// The line's previous release tag, when the base is not it (shown in
+    /// the plan; its version is one the lane must be above).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous: Option<RefName>,
+    /// The lane branch; defaults to `release/<version>` (`cut/<version>`
+    /// for a trunk lane: the cut PR's branch).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branch: Option<RefName>,
     /// The tag `lane cut --tag` makes; defaults to `v<version>`.
@@ -61,15 +74,19 @@ pub struct LaneFile {
     pub tag: Option<RefName>,
     /// The fixes to cherry-pick, in order.
     #[serde(default)]
-    #[schemars(with = "Vec<PickSpec>")]
+    #[schemars(with = "Vec<crate::pick::PickSpec>")]
     pub picks: Vec<Pick>,
     /// Files that carry the version; all are bumped and must agree afterwards.
     #[serde(default)]
     #[schemars(with = "Vec<VersionFileSpec>")]
     pub version_files: Vec<VersionFile>,
-    /// How the changelog is assembled from fragments.
+    /// How the changelog is assembled from fragments; absent: the cut
+    /// writes no changelog, and says so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changelog: Option<Changelog>,
+    /// For a trunk lane: where the tag goes once the cut PR has merged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trunk: Option<Trunk>,
     /// Guards the lane must pass before and after the cut.
     #[serde(default)]
     pub guards: Vec<Guard>,
@@ -213,11 +230,13 @@ impl LaneFile {
         lane_core::plan_mints(&self.version.to_string(), &cells, &gpus, m.cold_repeats)
     }
 
-    /// The lane branch: the explicit `branch`, or `release/<version>`.
+    /// The lane branch: the explicit `branch`, or `release/<version>`
+    /// (`cut/<version>` for a trunk lane).
     pub fn branch_name(&self) -> String {
-        match &self.branch {
-            Some(b) => b.as_str().to_owned(),
-            None => format!("release/{}", self.version),
+        match (&self.branch, self.kind) {
+            (Some(b), _) => b.as_str().to_owned(),
+            (None, LaneKind::Trunk) => format!("cut/{}", self.version),
+            (None, _) => format!("release/{}", self.version),
         }
     }
     /// The release tag: the explicit `tag`, or `v<version>`.
@@ -252,89 +271,6 @@ impl Upstream {
         r.contains("://") || (r.contains('@') && r.contains(':') && !r.starts_with('/'))
     }
 }
-
-/// What a pick names: a commit, or a PR found in the upstream's history.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PickRef {
-    /// A commit id.
-    Commit(CommitId),
-    /// A pull request number, resolved from squash-merge subjects ending
-    /// `(#N)` and `Merge pull request #N` merge commits on the default branch.
-    Pr(u64),
-}
-
-impl fmt::Display for PickRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PickRef::Commit(c) => write!(f, "commit {c}"),
-            PickRef::Pr(n) => write!(f, "PR #{n}"),
-        }
-    }
-}
-
-/// One fix to cherry-pick.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(into = "PickSpec")]
-pub struct Pick {
-    /// The commit or PR picked.
-    pub target: PickRef,
-    /// The upstream issue the fix closes: names its changelog fragment.
-    pub issue: Option<u64>,
-}
-
-/// How a pick is written in YAML: exactly one of `commit` and `pr`.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(extend("oneOf" = [{"required": ["commit"]}, {"required": ["pr"]}]))]
-pub struct PickSpec {
-    /// The commit to pick (full or abbreviated id).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub commit: Option<CommitId>,
-    /// The pull request whose merge is picked.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1))]
-    pub pr: Option<u64>,
-    /// The upstream issue number the fix closes (its changelog fragment).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1))]
-    pub issue: Option<u64>,
-}
-
-impl TryFrom<PickSpec> for Pick {
-    type Error = String;
-    fn try_from(s: PickSpec) -> Result<Self, String> {
-        let target = match (s.commit, s.pr) {
-            (Some(c), None) => PickRef::Commit(c),
-            (None, Some(0)) => return Err("a pick's `pr` must be a PR number above 0".into()),
-            (None, Some(n)) => PickRef::Pr(n),
-            (Some(_), Some(_)) => {
-                return Err("a pick names either `commit` or `pr`, not both".into())
-            }
-            (None, None) => return Err("a pick needs `commit` or `pr`".into()),
-        };
-        Ok(Pick {
-            target,
-            issue: s.issue,
-        })
-    }
-}
-
-impl From<Pick> for PickSpec {
-    fn from(p: Pick) -> Self {
-        let (commit, pr) = match p.target {
-            PickRef::Commit(c) => (Some(c), None),
-            PickRef::Pr(n) => (None, Some(n)),
-        };
-        PickSpec {
-            commit,
-            pr,
-            issue: p.issue,
-        }
-    }
-}
-
-validated_from_spec!(Pick, PickSpec, "a pick: `commit: <id>` or `pr: <number>`");
 
 /// What kind of file a version file is, which decides how it is edited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -443,40 +379,79 @@ validated_from_spec!(
     "a version file: `path` and `kind` (pyproject, uv-lock, regex)"
 );
 
-/// How the changelog is assembled: fragments collapse into a new section.
+/// How a release is made (the upstream's four ways, `docs/releasing.md`;
+/// an untagged pin window is a `hotfix` lane on a commit).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LaneKind {
+    /// Picks on the previous tag, then the cut, on a release branch.
+    #[default]
+    Hotfix,
+    /// A master commit plus an off-master release commit.
+    OffMaster,
+    /// A cut commit on a branch off master, landed through a cut PR as a
+    /// true merge; the tag goes on master.
+    Trunk,
+}
+
+/// Where a trunk lane's tag goes.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Changelog {
-    /// The changelog file.
-    #[serde(default = "default_changelog_file")]
-    pub file: RepoPath,
-    /// The folder of fragments, one per issue.
-    #[serde(default = "default_fragments")]
-    pub fragments: RepoPath,
-    /// A fragment's file name, with `{issue}` standing for the issue number.
-    #[serde(default = "default_fragment_name")]
-    pub fragment_name: String,
+pub struct Trunk {
+    /// `merge` (the cut PR's merge on master, the default) or `cut` (the
+    /// cut commit itself, once master reaches it).
+    #[serde(default)]
+    pub tag_on: TagOn,
 }
 
-fn default_changelog_file() -> RepoPath {
-    RepoPath::parse("CHANGELOG.md").expect("valid")
-}
-fn default_fragments() -> RepoPath {
-    RepoPath::parse("changelog.d/").expect("valid")
-}
-fn default_fragment_name() -> String {
-    "pgw{issue}.md".to_owned()
+/// What a trunk lane's tag points at.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TagOn {
+    /// The merge of the cut PR.
+    #[default]
+    Merge,
+    /// The cut commit.
+    Cut,
 }
 
-impl Changelog {
-    /// The path of the fragment of `issue`.
-    pub fn fragment_path(&self, issue: u64) -> String {
-        format!(
-            "{}/{}",
-            self.fragments.trimmed(),
-            self.fragment_name.replace("{issue}", &issue.to_string())
-        )
-    }
+/// A schema-compatibility guard on the wire protocol: both sides' `.proto`
+/// files compiled and judged by buf's rule categories.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WireGuard {
+    /// Folders of `.proto` files (default `proto/`).
+    #[serde(default = "default_proto")]
+    pub proto: Vec<RepoPath>,
+    /// Folders of code generated from them: they may change only with a `.proto`.
+    #[serde(default)]
+    pub generated: Vec<RepoPath>,
+    /// buf's categories that must hold (default `WIRE`).
+    #[serde(default = "default_wire_rules")]
+    pub rules: Vec<WireRule>,
+}
+
+fn default_proto() -> Vec<RepoPath> {
+    vec![RepoPath::parse("proto/").expect("valid")]
+}
+fn default_wire_rules() -> Vec<WireRule> {
+    vec![WireRule::Wire]
+}
+
+/// One of buf's breaking-change categories.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+pub enum WireRule {
+    /// Binary encoding stays compatible.
+    #[serde(rename = "WIRE")]
+    Wire,
+    /// Binary and JSON encodings stay compatible.
+    #[serde(rename = "WIRE_JSON")]
+    WireJson,
+    /// Generated code of the package stays compatible.
+    #[serde(rename = "PACKAGE")]
+    Package,
 }
 
 /// A guard: what the lane must never carry.
@@ -499,6 +474,9 @@ pub struct Guard {
     #[serde(default)]
     #[schemars(with = "Vec<TreeProbeSpec>")]
     pub probes: Vec<TreeProbe>,
+    /// The lane's `.proto` must stay compatible with the base's, by buf's rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wire: Option<WireGuard>,
 }
 
 /// A tree probe: a file in the lane's tree and what it must say.

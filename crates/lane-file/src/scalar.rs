@@ -373,6 +373,52 @@ string_scalar!(
     }
 );
 
+/// Text a person wrote, possibly over several lines (a preamble, a
+/// fragment): at most 64 KiB, line breaks and tabs allowed, no other control
+/// characters and no bidirectional formatting characters.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Prose(String);
+
+impl Prose {
+    /// Checks `s`.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        if let Some((line, c)) = s.lines().enumerate().find_map(|(i, l)| {
+            l.chars()
+                .find(|c| (c.is_control() && *c != '\t') || BIDI.contains(c))
+                .map(|c| (i + 1, c))
+        }) {
+            return Err(format!(
+                "expected text without control or bidirectional formatting characters, found U+{:04X} on its line {line}",
+                c as u32
+            ));
+        }
+        if s.contains('\r') {
+            return Err("expected text with LF line breaks, found a CR".into());
+        }
+        if s.len() > 64 * 1024 {
+            return Err(format!(
+                "expected at most 64 KiB of text, found {} bytes",
+                s.len()
+            ));
+        }
+        Ok(Prose(s.to_owned()))
+    }
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+string_scalar!(
+    Prose,
+    "text",
+    {
+        "type": "string",
+        "maxLength": 65536,
+        "description": "Text, possibly over several lines: no control characters but line breaks and tabs."
+    }
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -230,13 +230,16 @@ fn a_pick_with_both_commit_and_pr_is_refused_at_the_pick() {
         &GOOD.replace("  - pr: 515\n", "  - pr: 515\n    commit: abcdef1\n"),
     );
     assert_eq!(e.line, 6, "{e}");
-    assert!(e.message.contains("not both"), "{e}");
+    assert!(e.message.contains("exactly one of `commit`, `pr`"), "{e}");
 }
 
 #[test]
 fn a_pick_with_neither_is_refused() {
     let e = case(&GOOD.replace("  - pr: 515\n    issue: 992\n", "  - issue: 992\n"));
-    assert!(e.contains("needs `commit` or `pr`"), "{e}");
+    assert!(
+        e.contains("needs one of `commit`, `pr`, `pr_head` or `adapted`"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -70,6 +70,22 @@ pub enum GitError {
         /// The matching commit ids.
         commits: Vec<String>,
     },
+    /// A `pr_head` pick's head is not in the repository.
+    #[error("PR #{pr}'s head ({reference}) is not in the repository: fetch it (`git fetch origin +{reference}:{reference}`)")]
+    PrHeadMissing {
+        /// The PR number.
+        pr: u64,
+        /// The ref looked for.
+        reference: String,
+    },
+    /// A commit a `pr_head` pick names is not in that PR's head.
+    #[error("PR #{pr}'s head does not contain {commit}")]
+    NotInPrHead {
+        /// The PR number.
+        pr: u64,
+        /// The commit named.
+        commit: String,
+    },
     /// A version file could not be read or bumped.
     #[error("version file `{path}`: {message}")]
     VersionFile {
@@ -90,6 +106,14 @@ pub enum GitError {
         /// The changelog file.
         path: String,
         /// What is wrong.
+        message: String,
+    },
+    /// The tree's own changelog assembler could not run or refused.
+    #[error("the tree's changelog assembler {script}: {message}")]
+    Assembler {
+        /// The script.
+        script: String,
+        /// What went wrong, with its last words.
         message: String,
     },
     /// A cut is already in progress in this repository.

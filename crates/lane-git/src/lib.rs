@@ -12,6 +12,7 @@
 //! not decide what is printed or which exit code a failure maps to (that is
 //! the CLI's), and it never force-pushes or moves an existing ref.
 
+pub mod assembler;
 pub mod changelog;
 pub mod cut;
 mod error;

@@ -153,6 +153,7 @@ pub fn continue_cut(repo: &Repository, lane: &LaneFile) -> Result<CutReport, Git
         outcome: PickOutcome::Applied {
             new_commit: resolved.to_string(),
         },
+        adapted: None,
     });
     let mut progress = Progress {
         head: resolved,
@@ -222,6 +223,7 @@ pub fn continue_cut(repo: &Repository, lane: &LaneFile) -> Result<CutReport, Git
             report.picks.push(PickReport {
                 pick: p.clone(),
                 outcome: PickOutcome::NotReached,
+                adapted: None,
             });
         }
         report.status = CutStatus::Stopped;

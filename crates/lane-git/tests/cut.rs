@@ -154,7 +154,7 @@ fn a_clean_cut_of_a_post_cut_fix_makes_the_branch_with_trailer_bump_and_changelo
     assert_eq!(
         lane_log.lines().collect::<Vec<_>>(),
         [
-            "release 0.93.3",
+            "release 0.93.3: honest mint phases",
             fx.git(&["log", "-1", "--format=%s", &fx.id("fix-992")])
                 .trim()
         ]

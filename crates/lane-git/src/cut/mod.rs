@@ -8,20 +8,21 @@
 //! that passed every guard writes its objects (as one pack) and then creates
 //! the branch with a compare-and-swap that never moves an existing ref.
 
-use git2::{build::TreeUpdateBuilder, Commit, FileMode, Oid, Repository, Signature};
+use git2::{Commit, Oid, Repository, Signature};
 use lane_file::LaneFile;
 
 use tracing::{debug, info};
 
-use crate::changelog::{self, Fragment};
 use crate::error::{Ctx, GitError};
 use crate::guard::{check_after, check_before};
 use crate::picks::{resolve, ResolvedPick};
 use crate::repo::{commits_between, ensure_clean, reaches, resolve_commit, short, PatchIds};
 use crate::state::CutState;
-use crate::version_files::{bump_version, find_version};
+use crate::version_files::find_version;
 
+mod release;
 mod report;
+pub(crate) use release::release_commit;
 pub use report::*;
 
 /// In-memory object database for the duration of a cut.
@@ -68,7 +69,7 @@ pub(crate) fn persist(
     Ok(())
 }
 
-fn signature(repo: &Repository) -> Signature<'static> {
+pub(crate) fn signature(repo: &Repository) -> Signature<'static> {
     repo.signature()
         .map(|s| s.to_owned())
         .unwrap_or_else(|_| Signature::now("lane", "lane@localhost").expect("a valid signature"))
@@ -112,6 +113,7 @@ pub(crate) fn apply_picks(
             progress.reports.push(PickReport {
                 pick: pick.clone(),
                 outcome: PickOutcome::Skipped { reason },
+                adapted: None,
             });
             continue;
         }
@@ -125,6 +127,7 @@ pub(crate) fn apply_picks(
                 outcome: PickOutcome::Conflict {
                     paths: paths.clone(),
                 },
+                adapted: None,
             });
             return Ok(PickRun::Conflict { index: i, paths });
         }
@@ -137,6 +140,7 @@ pub(crate) fn apply_picks(
                 outcome: PickOutcome::Skipped {
                     reason: "its changes are already on the branch (the pick is empty)".into(),
                 },
+                adapted: None,
             });
             continue;
         }
@@ -148,15 +152,70 @@ pub(crate) fn apply_picks(
             .commit(None, &pc.author(), &committer, &message, &tree, &[&head])
             .ctx(|| format!("committing the pick of {}", pick.commit))?;
         debug!(pick = %pick.commit, new = %new, "applied a pick");
+        let adapted = match pick.origin {
+            Some(origin) => Some(adapted_check(repo, origin, &head, tree_id)?),
+            None => None,
+        };
         progress.head = new;
         progress.reports.push(PickReport {
             pick: pick.clone(),
             outcome: PickOutcome::Applied {
                 new_commit: new.to_string(),
             },
+            adapted,
         });
     }
     Ok(PickRun::Done)
+}
+
+/// What an adapted pick's origin would have done where the adaptation
+/// went: the paths it conflicts in, or the paths where its result differs
+/// from the adaptation's. This is the record of why the pick was adapted.
+fn adapted_check(
+    repo: &Repository,
+    origin: Oid,
+    head: &Commit<'_>,
+    adapted_tree: Oid,
+) -> Result<AdaptedCheck, GitError> {
+    let oc = repo
+        .find_commit(origin)
+        .ctx(|| format!("reading {origin}"))?;
+    let mainline = if oc.parent_count() > 1 { 1 } else { 0 };
+    let mut index = repo
+        .cherrypick_commit(&oc, head, mainline, None)
+        .ctx(|| format!("trying the origin {origin}"))?;
+    if index.has_conflicts() {
+        return Ok(AdaptedCheck {
+            origin: origin.to_string(),
+            conflicts: conflict_paths(&index)?,
+            differs: Vec::new(),
+        });
+    }
+    let tree_id = index
+        .write_tree_to(repo)
+        .ctx(|| format!("writing the tree of {origin}"))?;
+    let a = repo.find_tree(tree_id).ctx(|| "reading a tree".into())?;
+    let b = repo
+        .find_tree(adapted_tree)
+        .ctx(|| "reading a tree".into())?;
+    let diff = repo
+        .diff_tree_to_tree(Some(&a), Some(&b), None)
+        .ctx(|| "comparing the origin with the adaptation".into())?;
+    let differs = diff
+        .deltas()
+        .filter_map(|d| {
+            d.new_file()
+                .path()
+                .or(d.old_file().path())
+                .and_then(|p| p.to_str())
+                .map(str::to_owned)
+        })
+        .collect();
+    Ok(AdaptedCheck {
+        origin: origin.to_string(),
+        conflicts: Vec::new(),
+        differs,
+    })
 }
 
 /// Whether the pick's patch is already on the branch (as `git cherry` decides:
@@ -203,172 +262,6 @@ fn conflict_paths(index: &git2::Index) -> Result<Vec<String>, GitError> {
     }
     paths.sort();
     Ok(paths)
-}
-
-/// The release commit: version bump and assembled changelog, on top of `head`.
-pub(crate) struct Release {
-    pub head: Oid,
-    pub bumps: Vec<VersionBump>,
-    pub changelog: Option<ChangelogPlan>,
-    pub disagree: Option<Vec<(String, String)>>,
-}
-
-pub(crate) fn release_commit(
-    repo: &Repository,
-    lane: &LaneFile,
-    head: Oid,
-    picks: &[PickReport],
-    date: &str,
-) -> Result<Release, GitError> {
-    let version = lane.version.as_str();
-    let head_commit = repo.find_commit(head).ctx(|| format!("reading {head}"))?;
-    let tree = head_commit.tree().ctx(|| format!("tree of {head}"))?;
-    let mut update = TreeUpdateBuilder::new();
-    let mut bumps = Vec::new();
-    for vf in &lane.version_files {
-        let path = vf.path.as_str();
-        let text =
-            crate::repo::read_text(repo, &tree, path)?.ok_or_else(|| GitError::VersionFile {
-                path: path.to_owned(),
-                message: "the file does not exist in the lane".into(),
-            })?;
-        let (new_text, old) =
-            bump_version(vf, &text, version).map_err(|message| GitError::VersionFile {
-                path: path.to_owned(),
-                message,
-            })?;
-        let blob = repo
-            .blob(new_text.as_bytes())
-            .ctx(|| format!("writing {path}"))?;
-        update.upsert(path, blob, FileMode::Blob);
-        let crosses_line = match semver::Version::parse(&old) {
-            Ok(v) => {
-                let l = lane.version.semver();
-                (v.major, v.minor) != (l.major, l.minor)
-            }
-            Err(_) => true,
-        };
-        bumps.push(VersionBump {
-            path: path.to_owned(),
-            from: old,
-            to: version.to_owned(),
-            crosses_line,
-        });
-    }
-    let mut plan = None;
-    if let Some(cl) = &lane.changelog {
-        let mut fragments = Vec::new();
-        let mut missing = Vec::new();
-        let mut without = Vec::new();
-        for p in picks {
-            if matches!(
-                p.outcome,
-                PickOutcome::Conflict { .. } | PickOutcome::NotReached
-            ) {
-                continue;
-            }
-            match p.pick.issue {
-                None => without.push(format!("{} ({})", p.pick.target, p.pick.subject)),
-                Some(issue) => {
-                    let path = cl.fragment_path(issue);
-                    match crate::repo::read_text(repo, &tree, &path)? {
-                        Some(text) => fragments.push(Fragment { issue, path, text }),
-                        None => missing.push(issue),
-                    }
-                }
-            }
-        }
-        fragments.sort_by_key(|f| f.issue);
-        fragments.dedup_by_key(|f| f.issue);
-        let file = cl.file.as_str();
-        let text = crate::repo::read_text(repo, &tree, file)?.unwrap_or_default();
-        let new_text = changelog::assemble(
-            &text,
-            version,
-            date,
-            lane.title.as_ref().map(lane_file::Title::as_str),
-            &fragments,
-        )
-        .map_err(|message| GitError::Changelog {
-            path: file.to_owned(),
-            message,
-        })?;
-        let section = new_text
-            .split("\n## ")
-            .find(|s| s.starts_with(&format!("{version} ")))
-            .map(|s| format!("## {}", s.trim_end()))
-            .unwrap_or_default();
-        let blob = repo
-            .blob(new_text.as_bytes())
-            .ctx(|| format!("writing {file}"))?;
-        update.upsert(file, blob, FileMode::Blob);
-        for f in &fragments {
-            update.remove(&f.path);
-        }
-        plan = Some(ChangelogPlan {
-            file: file.to_owned(),
-            fragments: fragments.iter().map(|f| f.path.clone()).collect(),
-            missing_fragments: missing,
-            picks_without_issue: without,
-            section,
-        });
-    }
-    let new_tree_id = update
-        .create_updated(repo, &tree)
-        .ctx(|| "building the release tree".into())?;
-    // Verify from the written tree, not from what we meant to write.
-    let new_tree = repo
-        .find_tree(new_tree_id)
-        .ctx(|| "reading the release tree".into())?;
-    let mut found = Vec::new();
-    for vf in &lane.version_files {
-        let text = crate::repo::read_text(repo, &new_tree, vf.path.as_str())?.unwrap_or_default();
-        let v = find_version(vf, &text)
-            .map(|s| s.version)
-            .unwrap_or_else(|e| format!("unreadable ({e})"));
-        found.push((vf.path.to_string(), v));
-    }
-    let disagree = found.iter().any(|(_, v)| v != version).then_some(found);
-    if new_tree_id == tree.id() {
-        return Ok(Release {
-            head,
-            bumps,
-            changelog: plan,
-            disagree,
-        });
-    }
-    let mut message = format!("release {version}\n\n");
-    if !bumps.is_empty() {
-        message.push_str(&format!(
-            "Version {version} in {}.\n",
-            bumps
-                .iter()
-                .map(|b| b.path.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    if let Some(p) = &plan {
-        message.push_str(&format!(
-            "{} assembled from {}.\n",
-            p.file,
-            if p.fragments.is_empty() {
-                "no fragments".to_owned()
-            } else {
-                p.fragments.join(", ")
-            }
-        ));
-    }
-    let sig = signature(repo);
-    let new = repo
-        .commit(None, &sig, &sig, &message, &new_tree, &[&head_commit])
-        .ctx(|| "committing the release".into())?;
-    Ok(Release {
-        head: new,
-        bumps,
-        changelog: plan,
-        disagree,
-    })
 }
 
 fn files_changed(repo: &Repository, a: Oid, b: Oid) -> Result<Vec<String>, GitError> {
@@ -482,6 +375,7 @@ pub fn cut(repo: &Repository, lane: &LaneFile, opts: &CutOptions) -> Result<CutR
             .map(|p| PickReport {
                 pick: p.clone(),
                 outcome: PickOutcome::NotReached,
+                adapted: None,
             })
             .collect();
         return Ok(report);
@@ -504,6 +398,7 @@ pub fn cut(repo: &Repository, lane: &LaneFile, opts: &CutOptions) -> Result<CutR
                 report.picks.push(PickReport {
                     pick: p.clone(),
                     outcome: PickOutcome::NotReached,
+                    adapted: None,
                 });
             }
             if opts.dry_run || opts.on_conflict == OnConflict::Abort {
@@ -581,7 +476,7 @@ pub(crate) fn finish(
     report.picks = progress.reports;
     let release = release_commit(repo, lane, progress.head, &report.picks, &opts.date)?;
     report.version_files = release.bumps;
-    report.changelog = release.changelog;
+    report.changelog = Some(release.changelog);
     report.head = Some(release.head.to_string());
     report.files_changed = files_changed(repo, base, release.head)?;
     if release.disagree.is_some() {
@@ -619,7 +514,7 @@ pub(crate) fn finish(
                     .map(lane_file::Title::as_str)
                     .unwrap_or("")
             );
-            if let Some(cl) = &report.changelog {
+            if let Some(cl) = report.changelog.as_ref().filter(|c| !c.section.is_empty()) {
                 message.push('\n');
                 message.push_str(&cl.section);
                 message.push('\n');

@@ -68,6 +68,9 @@ pub struct PickReport {
     /// Its outcome.
     #[serde(flatten)]
     pub outcome: PickOutcome,
+    /// For an adapted pick: what its origin would have done here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adapted: Option<AdaptedCheck>,
 }
 
 /// One version file's bump.
@@ -85,19 +88,87 @@ pub struct VersionBump {
     pub crosses_line: bool,
 }
 
+/// How the cut wrote the changelog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangelogMode {
+    /// The lane file has no `changelog`: nothing was written, and the
+    /// fragments stay pending.
+    NotConfigured,
+    /// `assemble: none`: the cut changes only the version files.
+    None,
+    /// lane's assembler, in the upstream's format.
+    Builtin,
+    /// The tree's own assembler.
+    Tree,
+}
+
 /// The changelog part of the cut.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ChangelogPlan {
+    /// How it was written.
+    pub mode: ChangelogMode,
     /// The changelog file.
-    pub file: String,
-    /// Fragments collapsed into the section (and removed), by issue number.
+    pub file: Option<String>,
+    /// The tree's assembler command, when it ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assembler: Option<String>,
+    /// Fragments collapsed into the section.
     pub fragments: Vec<String>,
+    /// Fragments written (or rewritten) at the cut.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub written: Vec<String>,
+    /// Fragments renamed before assembly.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub renamed: Vec<(String, String)>,
+    /// Fragments removed without being assembled.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<String>,
+    /// Sections folded in from other refs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub folded: Vec<String>,
     /// Issues of picks whose fragment does not exist.
     pub missing_fragments: Vec<u64>,
     /// Picks with no issue number (no fragment can be found for them).
     pub picks_without_issue: Vec<String>,
+    /// Anything else a reader of the plan should know.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// The new section's text.
     pub section: String,
+}
+
+impl ChangelogPlan {
+    /// A plan that writes nothing yet.
+    pub fn empty(mode: ChangelogMode) -> ChangelogPlan {
+        ChangelogPlan {
+            mode,
+            file: None,
+            assembler: None,
+            fragments: Vec::new(),
+            written: Vec::new(),
+            renamed: Vec::new(),
+            dropped: Vec::new(),
+            folded: Vec::new(),
+            missing_fragments: Vec::new(),
+            picks_without_issue: Vec::new(),
+            notes: Vec::new(),
+            section: String::new(),
+        }
+    }
+}
+
+/// What an adapted pick adapts, checked on the line: its origin picked
+/// where the adaptation was applied.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AdaptedCheck {
+    /// The origin commit.
+    pub origin: String,
+    /// Where the origin's own pick conflicts on the line.
+    pub conflicts: Vec<String>,
+    /// Where the origin's pick and the adaptation give different files
+    /// (when the origin picks cleanly).
+    pub differs: Vec<String>,
 }
 
 /// How a cut ended.

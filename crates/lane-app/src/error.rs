@@ -143,6 +143,17 @@ pub enum AppError {
     /// A verification failed: `at` names what disagrees.
     #[error("{0}")]
     Verification(String),
+    /// `lane init --from-tag`: the lane file written does not reproduce the tag.
+    #[error("the lane file does not reproduce {tag}: {differs} path(s) differ (the lane file's header says which and why)")]
+    NotReproduced {
+        /// The tag.
+        tag: String,
+        /// How many paths differ.
+        differs: usize,
+    },
+    /// A lane file lane could not write.
+    #[error("writing the lane file: {0}")]
+    LaneYaml(String),
     /// The lane's mints are in and it is not green (exit 7).
     #[error("lane {lane} is not green: {why}")]
     NotGreen {
@@ -309,11 +320,13 @@ impl AppError {
             AppError::GuardRefused { .. } => Exit::GuardRefused,
             AppError::CutConflict { .. } => Exit::Conflict,
             AppError::NotGreen { .. }
+            | AppError::NotReproduced { .. }
             | AppError::VerdictAtLeast { .. }
             | AppError::FindingsAtLeast { .. } => Exit::Findings,
             AppError::Io { .. }
             | AppError::Runtime(_)
             | AppError::Json(_)
+            | AppError::LaneYaml(_)
             | AppError::AttemptStore(_)
             | AppError::Push(_)
             | AppError::Record { .. } => Exit::Failure,

@@ -28,6 +28,7 @@ mod diff;
 mod error;
 mod exit;
 mod guard;
+mod init;
 pub mod lane;
 mod ledger;
 pub mod mint;
@@ -50,6 +51,7 @@ pub use diff::{diff, diff_paths, DiffOutcome, DiffRequest};
 pub use error::{describe, AppError};
 pub use exit::Exit;
 pub use guard::{guard, GuardOutcome, GuardRequest};
+pub use init::{init, InitOutcome, InitRequest};
 pub use ledger::{ledger, LedgerOutcome, LedgerRequest};
 #[cfg(feature = "kube")]
 pub use mint::kube::KubeBackend;

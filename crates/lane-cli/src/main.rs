@@ -26,6 +26,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Start a lane on its line's last tag, or explain a real release tag as a lane file.
+    Init(cmd::init::Args),
     /// Cut a patch release branch from its base tag: picks, guards, version bump, changelog.
     Cut(cmd::cut::Args),
     /// Run the lane's guards alone on an existing ref (for a release branch's CI).
@@ -67,6 +69,7 @@ impl Command {
     /// Whether the command was asked for `--json`.
     fn json(&self) -> bool {
         match self {
+            Command::Init(a) => a.json,
             Command::Cut(a) => a.json,
             Command::Guard(a) => a.json,
             Command::Ledger(a) => a.json,
@@ -127,6 +130,7 @@ fn main() -> ExitCode {
     install_tracing();
     let json = cli.command.json();
     let result = match cli.command {
+        Command::Init(args) => cmd::init::run(args),
         Command::Cut(args) => cmd::cut::run(args),
         Command::Guard(args) => cmd::guard::run(args),
         Command::Schema(args) => cmd::schema::run(args),

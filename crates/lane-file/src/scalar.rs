@@ -318,7 +318,7 @@ string_scalar!(
 );
 
 /// A one-line text a person wrote for others to read (a release title): at
-/// most 300 characters, with no control characters (NUL, ESC, line breaks)
+/// most 500 characters, with no control characters (NUL, ESC, line breaks)
 /// and no bidirectional formatting characters, which would make a heading,
 /// a tag message or a terminal line read differently from its bytes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -348,9 +348,9 @@ impl Title {
             return Err("expected a title, found an empty one (leave `title` out instead)".into());
         }
         let n = s.chars().count();
-        if n > 300 {
+        if n > 500 {
             return Err(format!(
-                "expected a title of at most 300 characters, found {n}"
+                "expected a title of at most 500 characters, found {n}"
             ));
         }
         Ok(Title(s.to_owned()))
@@ -367,7 +367,7 @@ string_scalar!(
     {
         "type": "string",
         "minLength": 1,
-        "maxLength": 300,
+        "maxLength": 500,
         "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$",
         "description": "One line of text: no control or bidirectional formatting characters."
     }

@@ -275,7 +275,7 @@ mod tests {
 
     #[test]
     fn fragments_order_by_number_then_prefix_not_by_name() {
-        let mut f = vec![
+        let mut f = [
             frag("th1887", "c"),
             frag("pgw1213", "b"),
             frag("pgw1202", "a"),

@@ -80,6 +80,22 @@ pub enum GuardRefusal {
         /// The file.
         path: String,
     },
+    /// A `.proto` change breaks one of buf's rules the guard holds.
+    WireBreaking {
+        /// buf's rule id.
+        rule: String,
+        /// The file.
+        file: String,
+        /// The element's full name.
+        element: String,
+        /// What changed, in buf's words.
+        message: String,
+    },
+    /// The `.proto` files could not be judged (a syntax error, a bound).
+    WireUnreadable {
+        /// Why.
+        message: String,
+    },
     /// A probed file does not match what it must.
     ProbeNoMatch {
         /// The file.
@@ -133,6 +149,15 @@ impl fmt::Display for GuardRefusal {
                 base.as_deref().unwrap_or("absent"),
                 lane.as_deref().unwrap_or("absent")
             ),
+            GuardRefusal::WireBreaking {
+                rule,
+                file,
+                element,
+                message,
+            } => write!(f, "{file}: {rule} on {element}: {message}"),
+            GuardRefusal::WireUnreadable { message } => {
+                write!(f, "the .proto files cannot be judged: {message}")
+            }
             GuardRefusal::ProbeFileMissing { path } => write!(f, "probed file {path} is missing"),
             GuardRefusal::ProbeNoMatch { path, pattern } => {
                 write!(f, "{path} does not match `{pattern}`")
@@ -387,6 +412,16 @@ pub fn check_after(
             }
         }
         probe_all(repo, &head_tree, guard, &mut v)?;
+        if let Some(w) = &guard.wire {
+            wire_check(
+                repo,
+                &base_tree,
+                &head_tree,
+                w,
+                &lane.base.to_string(),
+                &mut v,
+            )?;
+        }
         verdicts.push(v);
     }
     Ok(GuardReport {
@@ -478,6 +513,130 @@ fn probe_one(
                 text: text_line,
             });
         }
+    }
+    Ok(())
+}
+
+/// Every `.proto` file under the guard's folders, by path.
+fn proto_tree(
+    repo: &Repository,
+    tree: &git2::Tree<'_>,
+    folders: &[lane_file::RepoPath],
+) -> Result<lane_wire::ProtoTree, GitError> {
+    let mut out = lane_wire::ProtoTree::new();
+    let mut failed = None;
+    tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
+        let name = String::from_utf8_lossy(entry.name_bytes());
+        let path = format!("{dir}{name}");
+        if entry.kind() == Some(git2::ObjectType::Blob)
+            && name.ends_with(".proto")
+            && folders.iter().any(|f| f.covers(&path))
+        {
+            match repo.find_blob(entry.id()) {
+                Ok(b) => out.insert(path, String::from_utf8_lossy(b.content()).into_owned()),
+                Err(e) => {
+                    failed = Some(e);
+                    return git2::TreeWalkResult::Abort;
+                }
+            }
+        }
+        git2::TreeWalkResult::Ok
+    })
+    .ctx(|| "reading the .proto files".into())?;
+    match failed {
+        Some(e) => Err(GitError::Git {
+            what: "reading a .proto file".into(),
+            source: e,
+        }),
+        None => Ok(out),
+    }
+}
+
+/// The wire-compatibility check: the base's `.proto` against the lane's,
+/// judged by buf's rules of the categories the guard holds, and generated
+/// code that changed without its `.proto`.
+fn wire_check(
+    repo: &Repository,
+    base_tree: &git2::Tree<'_>,
+    head_tree: &git2::Tree<'_>,
+    guard: &lane_file::WireGuard,
+    base_name: &str,
+    v: &mut GuardVerdict,
+) -> Result<(), GitError> {
+    let before = proto_tree(repo, base_tree, &guard.proto)?;
+    let after = proto_tree(repo, head_tree, &guard.proto)?;
+    let categories: Vec<lane_wire::Category> = guard
+        .rules
+        .iter()
+        .map(|r| match r {
+            lane_file::WireRule::Wire => lane_wire::Category::Wire,
+            lane_file::WireRule::WireJson => lane_wire::Category::WireJson,
+            lane_file::WireRule::Package => lane_wire::Category::Package,
+        })
+        .collect();
+    let names = categories
+        .iter()
+        .map(|c| c.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let start = v.refusals.len();
+    if before.proto_files().count() == 0 && after.proto_files().count() == 0 {
+        v.proven.push("no .proto files on either side".into());
+        return Ok(());
+    }
+    let same = before.proto_files().collect::<Vec<_>>() == after.proto_files().collect::<Vec<_>>();
+    if !same {
+        match lane_wire::judge(&before, &after, &categories) {
+            Ok(j) => {
+                for f in j.findings {
+                    v.refusals.push(GuardRefusal::WireBreaking {
+                        rule: f.rule.as_str().to_owned(),
+                        file: f.file,
+                        element: f.element,
+                        message: f.message,
+                    });
+                }
+            }
+            Err(e) => v.refusals.push(GuardRefusal::WireUnreadable {
+                message: e.to_string(),
+            }),
+        }
+    }
+    if !guard.generated.is_empty() {
+        let diff = repo
+            .diff_tree_to_tree(Some(base_tree), Some(head_tree), None)
+            .ctx(|| "diffing base and lane".into())?;
+        let changed: Vec<String> = diff
+            .deltas()
+            .filter_map(|d| {
+                d.new_file()
+                    .path()
+                    .or(d.old_file().path())
+                    .and_then(|p| p.to_str())
+                    .map(str::to_owned)
+            })
+            .collect();
+        let generated: Vec<&str> = guard.generated.iter().map(|g| g.as_str()).collect();
+        let protos: Vec<&str> = guard.proto.iter().map(|g| g.as_str()).collect();
+        for f in lane_wire::generated_without_proto(
+            changed.iter().map(String::as_str),
+            &generated,
+            &protos,
+        ) {
+            v.refusals.push(GuardRefusal::WireBreaking {
+                rule: f.rule.as_str().to_owned(),
+                file: f.file,
+                element: f.element,
+                message: f.message,
+            });
+        }
+    }
+    if v.refusals.len() == start {
+        v.proven.push(if same {
+            format!("the .proto files equal {base_name}'s")
+        } else {
+            format!("the .proto changes since {base_name} hold buf's {names} rules")
+        });
     }
     Ok(())
 }

@@ -17,6 +17,7 @@ pub mod changelog;
 pub mod cut;
 mod error;
 pub mod guard;
+pub mod init;
 pub mod picks;
 pub mod remote;
 pub mod repo;

@@ -401,7 +401,8 @@ pub fn cut(repo: &Repository, lane: &LaneFile, opts: &CutOptions) -> Result<CutR
                     adapted: None,
                 });
             }
-            if opts.dry_run || opts.on_conflict == OnConflict::Abort {
+            // A bare repository has no work tree to lay a conflict in.
+            if opts.dry_run || opts.on_conflict == OnConflict::Abort || repo.is_bare() {
                 // A dry run that meets a conflict is a plan that cannot be
                 // made: it must fail as the real cut would (exit 5), or a
                 // CI job checking a lane with --dry-run passes it.
@@ -720,4 +721,84 @@ pub fn check_version_above(
         }
     }
     Ok(())
+}
+
+/// The result of a cut made in memory by [`simulate`].
+pub struct Simulated {
+    /// Each pick and what happened to it.
+    pub picks: Vec<PickReport>,
+    /// The pick that conflicted (its index) and where; no release commit then.
+    pub conflict: Option<(usize, Vec<String>)>,
+    /// The head: the release commit, or the last pick applied.
+    pub head: Oid,
+    /// Its tree.
+    pub tree: Oid,
+    /// The version bumps.
+    pub bumps: Vec<VersionBump>,
+    /// The changelog step (None after a conflict).
+    pub changelog: Option<ChangelogPlan>,
+}
+
+/// Makes the cut of `lane` in memory (the picks on the base, then the
+/// release commit), without guards, version checks or refs, and hands the
+/// result to `f` while its objects exist. `lane init` replays a released
+/// tag this way to prove a lane file reproduces it.
+pub fn simulate<T>(
+    repo: &Repository,
+    lane: &LaneFile,
+    date: &str,
+    f: impl FnOnce(&Repository, &Simulated) -> Result<T, GitError>,
+) -> Result<T, GitError> {
+    let base = resolve_commit(repo, "base", lane.base.as_str())?.id();
+    let prefix = issue_prefix(lane);
+    let picks = resolve(
+        repo,
+        &lane.picks,
+        lane.upstream.default_branch.as_str(),
+        &prefix,
+    )?;
+    let private = on_disk(repo)?;
+    let repo = &private;
+    let scratch = Scratch::new(repo)?;
+    scratch.with_mempack(|_mempack| -> Result<T, GitError> {
+        let mut progress = Progress {
+            head: base,
+            reports: Vec::new(),
+        };
+        let mut patch_ids = PatchIds::default();
+        let run = apply_picks(repo, &picks, 0, &mut progress, &mut patch_ids)?;
+        let sim = match run {
+            PickRun::Conflict { index, paths } => {
+                let head = progress.head;
+                let tree = repo
+                    .find_commit(head)
+                    .ctx(|| format!("reading {head}"))?
+                    .tree_id();
+                Simulated {
+                    picks: progress.reports,
+                    conflict: Some((index, paths)),
+                    head,
+                    tree,
+                    bumps: Vec::new(),
+                    changelog: None,
+                }
+            }
+            PickRun::Done => {
+                let release = release_commit(repo, lane, progress.head, &progress.reports, date)?;
+                let tree = repo
+                    .find_commit(release.head)
+                    .ctx(|| format!("reading {}", release.head))?
+                    .tree_id();
+                Simulated {
+                    picks: progress.reports,
+                    conflict: None,
+                    head: release.head,
+                    tree,
+                    bumps: release.bumps,
+                    changelog: Some(release.changelog),
+                }
+            }
+        };
+        f(repo, &sim)
+    })?
 }

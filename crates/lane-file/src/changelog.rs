@@ -14,28 +14,40 @@ use crate::scalar::{LaneVersion, Prose, RefName, RepoPath};
 #[serde(deny_unknown_fields)]
 pub struct Changelog {
     /// The changelog file.
-    #[serde(default = "default_changelog_file")]
+    #[serde(
+        default = "default_changelog_file",
+        skip_serializing_if = "is_default_file"
+    )]
     pub file: RepoPath,
     /// The folder of fragments, one per issue.
-    #[serde(default = "default_fragments")]
+    #[serde(
+        default = "default_fragments",
+        skip_serializing_if = "is_default_fragments"
+    )]
     pub fragments: RepoPath,
     /// A fragment's file name, with `{issue}` standing for the issue number.
-    #[serde(default = "default_fragment_name")]
+    #[serde(
+        default = "default_fragment_name",
+        skip_serializing_if = "is_default_fragment_name"
+    )]
     pub fragment_name: String,
     /// Who assembles: `auto` (the tree's own assembler when it has one,
     /// else lane's), `tree`, `builtin`, or `none` (the cut writes no section).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub assemble: Assemble,
     /// The tree's own assembler, run as `python3 <assembler> --version V
     /// --date D [--headline TITLE]` in an export of the cut's tree.
-    #[serde(default = "default_assembler")]
+    #[serde(
+        default = "default_assembler",
+        skip_serializing_if = "is_default_assembler"
+    )]
     pub assembler: RepoPath,
     /// For lane's assembler: the picks' fragments, or every pending one.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub take: Take,
     /// For lane's assembler: consumed fragments are deleted, or recorded in
     /// `<fragments>/consumed.tsv` (`<version>\t<stem>`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub consumed: Consumed,
     /// The section's date (`YYYY-MM-DD`); default: `lane cut --date`, else today.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -183,6 +195,23 @@ impl<'de> Deserialize<'de> for Date {
         let s = String::deserialize(d)?;
         Date::parse(&s).map_err(serde::de::Error::custom)
     }
+}
+
+// Defaults are left out when a lane file is written (`lane init`).
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+fn is_default_file(p: &RepoPath) -> bool {
+    *p == default_changelog_file()
+}
+fn is_default_fragments(p: &RepoPath) -> bool {
+    *p == default_fragments()
+}
+fn is_default_fragment_name(n: &String) -> bool {
+    *n == default_fragment_name()
+}
+fn is_default_assembler(p: &RepoPath) -> bool {
+    *p == default_assembler()
 }
 
 fn default_changelog_file() -> RepoPath {

@@ -424,7 +424,7 @@ pub struct WireGuard {
     #[serde(default = "default_proto")]
     pub proto: Vec<RepoPath>,
     /// Folders of code generated from them: they may change only with a `.proto`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub generated: Vec<RepoPath>,
     /// buf's categories that must hold (default `WIRE`).
     #[serde(default = "default_wire_rules")]
@@ -465,13 +465,13 @@ pub struct Guard {
     pub reason: Option<String>,
     /// Commits that must be neither reachable from the lane nor
     /// patch-equivalent to any pick.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub forbidden_commits: Vec<CommitId>,
     /// Paths no pick may touch; the lane's copies must equal the base tag's.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub frozen_paths: Vec<RepoPath>,
     /// Files that must (or must not) match a pattern in the lane's tree.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(with = "Vec<TreeProbeSpec>")]
     pub probes: Vec<TreeProbe>,
     /// The lane's `.proto` must stay compatible with the base's, by buf's rules.

@@ -9,6 +9,9 @@ use lane_git::GitError;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "cut/real_history.rs"]
+mod real_history;
+
 struct Fixture {
     _dir: tempfile::TempDir,
     up: Upstream,

@@ -329,6 +329,7 @@ pub fn explain(repo: &Repository, req: &InitFromTag) -> Result<Explained, GitErr
     let (picks, code_differs) =
         choose_picks(repo, &lane, &groups, &expected_tree, &cut_paths, &date)?;
     lane.picks = picks;
+    name_adaptations(repo, &mut lane, &date)?;
     if !code_differs.is_empty() {
         notes.push(format!(
             "no choice of picks gives the release's files outside the cut; these differ: {}",
@@ -513,6 +514,44 @@ fn pick_groups(commits: &[LineCommit], mainline: &Mainline) -> Vec<Group> {
         i += 1;
     }
     groups
+}
+
+/// Says why each adapted pick was adapted: what its origin would have
+/// done at the same place (conflict there, or give other files).
+fn name_adaptations(repo: &Repository, lane: &mut LaneFile, date: &str) -> Result<(), GitError> {
+    let checks = replay(repo, lane, date, |_, sim| {
+        Ok(sim
+            .picks
+            .iter()
+            .filter_map(|p| p.adapted.clone().map(|a| (p.pick.commit, a)))
+            .collect::<Vec<_>>())
+    })?;
+    for p in &mut lane.picks {
+        let PickRef::Adapted { commit, from } = &p.target else {
+            continue;
+        };
+        let Some((_, check)) = checks
+            .iter()
+            .find(|(id, _)| id.to_string().starts_with(commit.as_str()))
+        else {
+            continue;
+        };
+        let why = if !check.conflicts.is_empty() {
+            format!(
+                "{from} itself conflicts on this line in {}",
+                check.conflicts.join(", ")
+            )
+        } else if !check.differs.is_empty() {
+            format!(
+                "{from} picks cleanly here but differs from the adaptation in {}",
+                check.differs.join(", ")
+            )
+        } else {
+            format!("the same change as {from}, as another patch")
+        };
+        p.why = Title::parse(&why).ok();
+    }
+    Ok(())
 }
 
 /// Paths that differ between two trees, outside the cut's paths when asked.

@@ -1,0 +1,334 @@
+//! The real upstream's history (`../shared/upstream/gen-worker.bundle`):
+//! every patch tag from v0.93.3 on, explained by `lane init --from-tag`
+//! and cut again in a clone where the tag does not exist yet, must give the
+//! tag's tree byte for byte. Needs the bundle; without it each test says so
+//! in one line and passes (a clone of lane has no `../shared`; CI has it).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use git2::Repository;
+use lane_git::cut::{cut, CutOptions, CutStatus, OnConflict, PickOutcome};
+use lane_git::init::{explain, InitFromTag};
+
+fn bundle() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/upstream/gen-worker.bundle")
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// One mirror of the whole history (every tag, branch and PR head) per
+/// test binary: the clones below share its objects.
+fn mirror() -> Option<&'static Path> {
+    static MIRROR: OnceLock<Option<(tempfile::TempDir, PathBuf)>> = OnceLock::new();
+    MIRROR
+        .get_or_init(|| {
+            let b = bundle();
+            if !b.exists() {
+                return None;
+            }
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("gen-worker.git");
+            let out = Command::new("git")
+                .args(["clone", "--quiet", "--mirror"])
+                .arg(&b)
+                .arg(&path)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            Some((dir, path))
+        })
+        .as_ref()
+        .map(|(_, p)| p.as_path())
+}
+
+macro_rules! needs_history {
+    () => {
+        match mirror() {
+            Some(m) => m,
+            None => {
+                eprintln!(
+                    "skipped: needs {} (the real upstream's history)",
+                    bundle().display()
+                );
+                return;
+            }
+        }
+    };
+}
+
+/// A clone sharing the mirror's objects, as the upstream was the moment
+/// before `version` was tagged: that tag and its line's later ones absent.
+fn before_release(mirror: &Path, version: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.git");
+    let out = Command::new("git")
+        .args(["clone", "--quiet", "--mirror", "--shared"])
+        .arg(mirror)
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = semver::Version::parse(version).unwrap();
+    for t in git(
+        &path,
+        &["tag", "-l", &format!("v{}.{}.*", v.major, v.minor)],
+    )
+    .lines()
+    {
+        if semver::Version::parse(&t[1..]).is_ok_and(|tv| tv >= v) {
+            git(&path, &["tag", "-d", t]);
+        }
+    }
+    dir
+}
+
+fn tree_of(repo: &Path, rev: &str) -> String {
+    git(repo, &["rev-parse", &format!("{rev}^{{tree}}")])
+}
+
+/// `lane init <version> --from-tag v<version>`, written and read back as a
+/// lane file, then `lane cut` in a clone before the release: the cut's
+/// tree is the release's, its guards pass.
+fn round_trip(version: &str) {
+    let m = needs_history!();
+    let repo = Repository::open(m).unwrap();
+    let tag = format!("v{version}");
+    let e = explain(
+        &repo,
+        &InitFromTag {
+            version: lane_file::LaneVersion::parse(version).unwrap(),
+            tag: tag.clone(),
+            default_branch: "master".into(),
+            upstream: "https://github.com/cozy-creator/python-gen-worker".into(),
+        },
+    )
+    .unwrap();
+    assert!(e.reproduced.tree_equal, "{tag}: {:#?}", e.reproduced);
+    let yaml = serde_yaml::to_string(&e.lane).unwrap();
+    let lane = lane_file::parse(&format!("lanes/{version}.yaml"), &yaml).unwrap_or_else(|err| {
+        panic!("{tag}: the written lane file does not read back: {err}\n{yaml}")
+    });
+
+    let clone = before_release(m, version);
+    let path = clone.path().join("r.git");
+    let date = lane
+        .changelog
+        .as_ref()
+        .and_then(|c| c.date.as_ref())
+        .map(|d| d.as_str().to_owned())
+        .unwrap_or_else(|| "2026-12-02".into());
+    let r = cut(
+        &Repository::open(&path).unwrap(),
+        &lane,
+        &CutOptions {
+            dry_run: false,
+            on_conflict: OnConflict::Abort,
+            date,
+            tag: false,
+            sign: false,
+            lane_file: PathBuf::from(format!("lanes/{version}.yaml")),
+        },
+    )
+    .unwrap();
+    assert_eq!(r.status, CutStatus::Cut, "{tag}: {r:#?}");
+    assert!(
+        r.guards_after.as_ref().unwrap().passed(),
+        "{tag}: {:#?}",
+        r.guards_after
+    );
+    let branch = lane.branch_name();
+    let expected = match &e.trunk {
+        Some(t) => t.cut_head.clone(),
+        None => tag.clone(),
+    };
+    assert_eq!(
+        tree_of(&path, &branch),
+        tree_of(m, &expected),
+        "{tag}: the cut's tree is not {expected}'s"
+    );
+    // A trunk release is tagged on master: the cut PR's merge is the tag's tree.
+    if let Some(t) = e.trunk.as_ref().and_then(|t| t.merged_into.clone()) {
+        let merged = git(&path, &["merge-tree", "--write-tree", &t, &branch]);
+        assert_eq!(merged, tree_of(m, &tag), "{tag}: the cut merged into {t}");
+    }
+}
+
+macro_rules! every_patch_tag {
+    ($($name:ident => $v:literal),* $(,)?) => {$(
+        #[test]
+        fn $name() {
+            round_trip($v);
+        }
+    )*};
+}
+
+every_patch_tag! {
+    init_then_cut_reproduces_v0_93_3 => "0.93.3",
+    init_then_cut_reproduces_v0_94_1 => "0.94.1",
+    init_then_cut_reproduces_v0_95_1 => "0.95.1",
+    init_then_cut_reproduces_v0_96_1 => "0.96.1",
+    init_then_cut_reproduces_v0_96_2 => "0.96.2",
+    init_then_cut_reproduces_v0_96_3 => "0.96.3",
+    init_then_cut_reproduces_v0_100_1 => "0.100.1",
+    init_then_cut_reproduces_v0_113_1 => "0.113.1",
+    init_then_cut_reproduces_v0_113_2 => "0.113.2",
+    init_then_cut_reproduces_v0_114_1 => "0.114.1",
+    init_then_cut_reproduces_v0_114_2 => "0.114.2",
+    init_then_cut_reproduces_v0_114_3 => "0.114.3",
+    init_then_cut_reproduces_v0_126_1 => "0.126.1",
+    init_then_cut_reproduces_v0_126_2 => "0.126.2",
+    init_then_cut_reproduces_v0_126_3 => "0.126.3",
+    init_then_cut_reproduces_v0_127_1 => "0.127.1",
+    init_then_cut_reproduces_v0_127_2 => "0.127.2",
+}
+
+fn shipped(version: &str, repo: &Path) -> lane_file::LaneFile {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../lanes/{version}.yaml"));
+    let text = std::fs::read_to_string(&p).unwrap();
+    let mut lane = lane_file::parse(&format!("lanes/{version}.yaml"), &text).unwrap();
+    lane.upstream.repo = repo.display().to_string();
+    lane
+}
+
+fn cut_opts(version: &str, dry_run: bool) -> CutOptions {
+    CutOptions {
+        dry_run,
+        on_conflict: OnConflict::Abort,
+        date: "2026-12-02".into(),
+        tag: false,
+        sign: false,
+        lane_file: PathBuf::from(format!("lanes/{version}.yaml")),
+    }
+}
+
+#[test]
+fn the_shipped_lanes_cut_their_real_releases() {
+    let m = needs_history!();
+    for version in ["0.93.3", "0.126.1", "0.127.1"] {
+        let clone = before_release(m, version);
+        let path = clone.path().join("r.git");
+        let lane = shipped(version, &path);
+        let mut opts = cut_opts(version, false);
+        if let Some(d) = lane.changelog.as_ref().and_then(|c| c.date.as_ref()) {
+            opts.date = d.as_str().to_owned();
+        }
+        let r = cut(&Repository::open(&path).unwrap(), &lane, &opts).unwrap();
+        assert_eq!(r.status, CutStatus::Cut, "{version}: {r:#?}");
+        assert!(
+            r.guards_after.as_ref().unwrap().passed(),
+            "{version}: {:#?}",
+            r.guards_after
+        );
+        let expected = match lane.kind {
+            lane_file::LaneKind::Trunk => format!("v{version}^2"),
+            _ => format!("v{version}"),
+        };
+        assert_eq!(
+            tree_of(&path, &lane.branch_name()),
+            tree_of(m, &expected),
+            "lanes/{version}.yaml does not cut the real {version}"
+        );
+    }
+}
+
+#[test]
+fn pr_511_conflicts_on_the_0_93_line_which_is_why_0_93_3_adapts_it() {
+    let m = needs_history!();
+    let clone = before_release(m, "0.93.3");
+    let path = clone.path().join("r.git");
+    let mut lane = shipped("0.93.3", &path);
+    // The lane as first written: #515, then #511 itself.
+    lane.picks = serde_yaml::from_str("- pr: 515\n- pr: 511\n").unwrap();
+    let r = cut(
+        &Repository::open(&path).unwrap(),
+        &lane,
+        &cut_opts("0.93.3", true),
+    )
+    .unwrap();
+    assert_eq!(r.status, CutStatus::WouldConflict);
+    match &r.picks[1].outcome {
+        PickOutcome::Conflict { paths } => assert_eq!(paths, &["src/gen_worker/mint_child.py"]),
+        o => panic!("{o:?}"),
+    }
+    // The shipped lane records the adaptation and why; its plan says so.
+    let lane = shipped("0.93.3", &path);
+    let r = cut(
+        &Repository::open(&path).unwrap(),
+        &lane,
+        &cut_opts("0.93.3", true),
+    )
+    .unwrap();
+    let adapted = r
+        .picks
+        .iter()
+        .find_map(|p| p.adapted.clone())
+        .expect("an adapted pick");
+    assert_eq!(adapted.conflicts, ["src/gen_worker/mint_child.py"]);
+}
+
+/// The wire guard on a real change: `check_after` from `base` to `head`.
+fn wire_verdict(m: &Path, base: &str, head: &str, rules: &str) -> lane_git::guard::GuardReport {
+    let repo = Repository::open(m).unwrap();
+    let lane: lane_file::LaneFile = serde_yaml::from_str(&format!(
+        "version: \"9.9.9\"\nupstream: {{repo: x}}\nbase: {base}\nguards:\n  - name: wire\n    wire: {{proto: [proto/], generated: [src/gen_worker/pb/], rules: [{rules}]}}\n"
+    ))
+    .unwrap();
+    let b = repo
+        .revparse_single(&format!("{base}^{{commit}}"))
+        .unwrap()
+        .id();
+    let h = repo
+        .revparse_single(&format!("{head}^{{commit}}"))
+        .unwrap()
+        .id();
+    lane_git::guard::check_after(&repo, &lane, b, h, head, &mut Default::default()).unwrap()
+}
+
+#[test]
+fn the_wire_guard_passes_the_real_compatible_changes_and_refuses_wire_v1() {
+    let m = needs_history!();
+    // 0.126.1 adds RunJob.file_base_url = 22; 0.114.1 deletes field 7 with
+    // its number and name reserved and adds field 24: both shipped, both WIRE.
+    for (base, head) in [("v0.126.0", "v0.126.1"), ("v0.114.0", "v0.114.1")] {
+        let r = wire_verdict(m, base, head, "WIRE");
+        assert!(r.passed(), "{base}..{head}: {:#?}", r.verdicts);
+        assert!(
+            r.verdicts[0].proven[0].contains("hold buf's WIRE rules"),
+            "{:?}",
+            r.verdicts[0].proven
+        );
+    }
+    // The wire-v1 cut renames the package: refused, naming buf's rule.
+    let v1 = "d322e547ffd013d890a4fd268f0a9b5a63b741af";
+    let parent = git(m, &["rev-parse", &format!("{v1}^")]);
+    let r = wire_verdict(m, &parent, v1, "WIRE");
+    assert!(!r.passed());
+    let refusals: Vec<String> = r.refusals().map(|(_, x)| x.to_string()).collect();
+    assert!(
+        refusals.iter().any(|x| x.contains("FILE_SAME_PACKAGE")),
+        "{refusals:#?}"
+    );
+}

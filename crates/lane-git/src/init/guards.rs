@@ -9,7 +9,7 @@ use lane_file::{Guard, Pattern, RepoPath, TreeProbe, WireGuard, WireRule};
 
 use super::classify::Mainline;
 use crate::error::{Ctx, GitError};
-use crate::repo::{reaches, read_text};
+use crate::repo::read_text;
 
 /// The `package x.y;` line of a `.proto` text.
 pub fn proto_package(text: &str) -> Option<String> {
@@ -94,10 +94,8 @@ pub fn propose(
         .iter()
         .position(|c| *c == fork)
         .map_or(0, |i| i + 1);
+    // Past the fork on the first-parent history: none is in the base.
     for id in &mainline.commits[from..] {
-        if reaches(repo, base, *id)? {
-            continue;
-        }
         let c = repo.find_commit(*id).ctx(|| format!("reading {id}"))?;
         let tree = c.tree().ctx(|| format!("tree of {id}"))?;
         let Some(text) = read_text(repo, &tree, &path)? else {

@@ -39,6 +39,20 @@ pub struct CutRequest {
     pub abort: bool,
     /// The changelog date (default: today, or `$SOURCE_DATE_EPOCH`).
     pub date: Option<String>,
+    /// Open the cut PR (a trunk lane's cut branch into the default branch)
+    /// once the branch is pushed.
+    pub open_pr: bool,
+}
+
+/// A trunk lane's cut PR.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct OpenedPr {
+    /// Its number.
+    pub number: u64,
+    /// Its page.
+    pub html_url: String,
+    /// Whether lane opened it now (false: it was open already).
+    pub created: bool,
 }
 
 /// What `lane cut` did.
@@ -52,6 +66,8 @@ pub enum CutOutcome {
         report: Box<CutReport>,
         /// Whether the branch (and tag) were pushed.
         pushed: bool,
+        /// The cut PR, opened or found open (`--open-pr`).
+        pull: Option<OpenedPr>,
     },
 }
 
@@ -65,7 +81,9 @@ impl CutOutcome {
         };
         let lane = report.lane.clone();
         match report.status {
-            CutStatus::Planned | CutStatus::Cut | CutStatus::AlreadyCut => Ok(()),
+            CutStatus::Planned | CutStatus::Cut | CutStatus::AlreadyCut | CutStatus::Tagged => {
+                Ok(())
+            }
             CutStatus::Refused => Err(AppError::GuardRefused {
                 lane,
                 at: report.branch.clone(),
@@ -92,6 +110,23 @@ pub fn cut(request: &CutRequest) -> Result<CutOutcome, AppError> {
         ));
     };
     let loaded = load(lane_arg)?;
+    if request.open_pr {
+        if loaded.lane.kind != lane_file::LaneKind::Trunk {
+            return Err(AppError::Usage(
+                "--open-pr opens a trunk lane's cut PR; this lane is not `kind: trunk`".into(),
+            ));
+        }
+        if !request.push && !request.dry_run {
+            return Err(AppError::Usage(
+                "--open-pr needs the cut branch on the remote: add --push".into(),
+            ));
+        }
+        if cfg!(not(feature = "github")) {
+            return Err(AppError::Usage(
+                "--open-pr needs lane built with the `github` feature".into(),
+            ));
+        }
+    }
     let repo_dir = repository(&loaded, request.repo.as_deref())?;
     let repo = lane_git::repo::open(&repo_dir)?;
     let opts = CutOptions {
@@ -115,7 +150,14 @@ pub fn cut(request: &CutRequest) -> Result<CutOutcome, AppError> {
         lane_file: std::fs::canonicalize(&loaded.path).unwrap_or(loaded.path.clone()),
     };
     let report = lane_git::cut::cut(&repo, &loaded.lane, &opts)?;
-    push(request, &repo, report)
+    let mut outcome = push(request, &repo, report)?;
+    if let CutOutcome::Cut { report, pull, .. } = &mut outcome {
+        let made = matches!(report.status, CutStatus::Cut | CutStatus::AlreadyCut);
+        if request.open_pr && made && !request.dry_run {
+            *pull = Some(open_cut_pr(&loaded.lane, report)?);
+        }
+    }
+    Ok(outcome)
 }
 
 fn resume(request: &CutRequest) -> Result<CutOutcome, AppError> {
@@ -140,7 +182,7 @@ fn push(
     repo: &git2::Repository,
     report: CutReport,
 ) -> Result<CutOutcome, AppError> {
-    let pushed = request.push && report.status == CutStatus::Cut;
+    let pushed = request.push && matches!(report.status, CutStatus::Cut | CutStatus::Tagged);
     if pushed {
         let workdir = repo.workdir().unwrap_or(repo.path()).to_owned();
         lane_git::remote::push(
@@ -154,7 +196,93 @@ fn push(
     Ok(CutOutcome::Cut {
         report: Box::new(report),
         pushed: request.push,
+        pull: None,
     })
+}
+
+/// The cut PR's body: what the cut did, and how it must land.
+pub fn cut_pr_body(lane: &lane_file::LaneFile, r: &CutReport) -> String {
+    use lane_render::escape::text as esc;
+    let mut s = String::new();
+    let head = r.head.as_deref().unwrap_or("");
+    let _ = writeln!(
+        s,
+        "The cut of {} made by `lane cut`: `{}` on `{}`, off `{}`.\n",
+        lane.version,
+        &head[..12.min(head.len())],
+        esc(&r.branch),
+        &r.base_commit[..12.min(r.base_commit.len())]
+    );
+    for p in &r.picks {
+        let _ = writeln!(
+            s,
+            "- pick {}: {}",
+            esc(&p.pick.target.to_string()),
+            esc(&p.pick.subject)
+        );
+    }
+    for b in &r.version_files {
+        let _ = writeln!(s, "- {}: {} → {}", esc(&b.path), esc(&b.from), esc(&b.to));
+    }
+    if let Some(g) = &r.guards_after {
+        for v in &g.verdicts {
+            let verdict = if v.refusals.is_empty() {
+                "passed"
+            } else {
+                "REFUSED"
+            };
+            let _ = writeln!(s, "- guard {}: {verdict}", esc(&v.guard));
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\nMerge it as a true merge (not a squash): `lane cut {} --tag` then tags the merge once it is on {}.",
+        lane.version,
+        esc(lane.upstream.default_branch.as_str())
+    );
+    s
+}
+
+#[cfg(feature = "github")]
+fn open_cut_pr(lane: &lane_file::LaneFile, r: &CutReport) -> Result<OpenedPr, AppError> {
+    let repo = lane.github_repo().ok_or(AppError::NoGithubRepo)?;
+    let repo = lane_github::Repo::parse(&repo)?;
+    let auth = lane_github::Auth::from_env().ok_or(lane_github::GithubError::NoCredentials)?;
+    let config = lane_github::ClientConfig::from_env(auth);
+    let spec = lane_github::PullSpec {
+        head: r.branch.clone(),
+        base: lane.upstream.default_branch.to_string(),
+        title: match &lane.title {
+            Some(t) => format!("cut {}: {}", lane.version, t.as_str()),
+            None => format!("cut {}", lane.version),
+        },
+        body: cut_pr_body(lane, r),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(AppError::Runtime)?;
+    let opened = runtime.block_on(async {
+        let client = lane_github::GithubClient::connect(config, repo).await?;
+        client.open_pull(&spec).await
+    })?;
+    tracing::info!(
+        number = opened.number,
+        created = opened.created,
+        "cut PR open"
+    );
+    Ok(OpenedPr {
+        number: opened.number,
+        html_url: opened.html_url,
+        created: opened.created,
+    })
+}
+
+#[cfg(not(feature = "github"))]
+fn open_cut_pr(_: &lane_file::LaneFile, _: &CutReport) -> Result<OpenedPr, AppError> {
+    Err(AppError::Usage(
+        "--open-pr needs lane built with the `github` feature".into(),
+    ))
 }
 
 /// The cut report for people.
@@ -259,6 +387,26 @@ pub fn render(r: &CutReport, pushed: bool) -> String {
             l
         }
         CutStatus::AlreadyCut => format!("{} already holds this cut at {head}; nothing was written", r.branch),
+        CutStatus::Tagged => match &r.landed {
+            Some(l) => format!(
+                "tagged {} on {head}: the merge of {} on {} ({}){}",
+                r.tag.as_deref().unwrap_or(""),
+                r.branch,
+                l.on,
+                if l.master_moved {
+                    "master moved under the cut: the merge's tree is the one the merge queue built"
+                } else {
+                    "its tree is the cut's"
+                },
+                if pushed { ", pushed" } else { "" }
+            ),
+            None => format!(
+                "tagged {} on {head}, the head of {}{}",
+                r.tag.as_deref().unwrap_or(""),
+                r.branch,
+                if pushed { ", pushed" } else { "" }
+            ),
+        },
         CutStatus::Refused => "REFUSED by a guard: nothing was written".to_owned(),
         CutStatus::Aborted => {
             "stopped on a conflict; the repository is exactly as it was (use --on-conflict stop to resolve by hand)"

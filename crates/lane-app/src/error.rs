@@ -348,7 +348,8 @@ impl AppError {
                 | G::RefExists { .. }
                 | G::CutInProgress { .. }
                 | G::NoCutInProgress { .. }
-                | G::VersionNotAbove { .. } => Exit::Precondition,
+                | G::VersionNotAbove { .. }
+                | G::NotLanded { .. } => Exit::Precondition,
                 G::StillConflicted { .. } => Exit::Conflict,
                 G::Unresolved { .. } | G::PrNotFound { .. } | G::PrAmbiguous { .. } => {
                     Exit::InvalidInput

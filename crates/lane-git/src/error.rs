@@ -108,6 +108,14 @@ pub enum GitError {
         /// What is wrong.
         message: String,
     },
+    /// A trunk lane's cut has not landed on the default branch yet.
+    #[error("{branch} has not landed on {on}: no merge of it (or, with `tag_on: cut`, no commit carrying its tree) is there yet; fetch, or merge the cut PR first")]
+    NotLanded {
+        /// The cut branch.
+        branch: String,
+        /// The default branch searched.
+        on: String,
+    },
     /// The tree's own changelog assembler could not run or refused.
     #[error("the tree's changelog assembler {script}: {message}")]
     Assembler {

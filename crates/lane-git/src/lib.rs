@@ -18,6 +18,7 @@ pub mod cut;
 mod error;
 pub mod guard;
 pub mod init;
+pub mod landed;
 pub mod picks;
 pub mod remote;
 pub mod repo;

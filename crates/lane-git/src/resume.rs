@@ -183,6 +183,7 @@ pub fn continue_cut(repo: &Repository, lane: &LaneFile) -> Result<CutReport, Git
         head: None,
         written: true,
         signed: false,
+        landed: None,
     };
     let mut patch_ids = PatchIds::default();
     let private = crate::cut::on_disk(repo)?;

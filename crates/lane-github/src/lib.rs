@@ -9,7 +9,8 @@
 //! [`GithubClient::upsert_comment`] (the sticky algorithm, `comments.rs`),
 //! [`GithubClient::upsert_check_run`] (`checks.rs`),
 //! [`GithubClient::add_reaction`] and [`GithubClient::pull_request`]
-//! (`issues.rs`, for `lane serve`), and `client.rs` for the
+//! (`issues.rs`, for `lane serve`), [`GithubClient::open_pull`] (a trunk
+//! lane's cut PR, `pulls.rs`), and `client.rs` for the
 //! retry policy. [`plan`] builds the exact requests for `--dry-run` without
 //! a client.
 //!
@@ -25,6 +26,7 @@ mod comments;
 mod error;
 mod issues;
 pub mod plan;
+mod pulls;
 
 pub use auth::{Auth, Secret};
 pub use checks::{CheckRun, CheckRunOutcome};
@@ -32,6 +34,7 @@ pub use client::{ClientConfig, GithubClient, RetryPolicy, DEFAULT_API_URL};
 pub use comments::{CommentAction, CommentOutcome};
 pub use error::GithubError;
 pub use issues::{PullInfo, Reaction};
+pub use pulls::{OpenedPull, PullSpec};
 
 /// A repository, `owner/name`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -52,3 +52,17 @@ pub fn check_run(repo: &Repo, run: &CheckRun) -> PlannedRequest {
         ),
     }
 }
+
+/// Opening a pull request (sent when no open one has the same head and base).
+pub fn pull(repo: &Repo, spec: &crate::PullSpec) -> PlannedRequest {
+    PlannedRequest {
+        method: "POST",
+        path: format!("/repos/{}/{}/pulls", repo.owner, repo.name),
+        body: spec.body(),
+        note: Some(
+            "when an open pull request from the same head into the same base exists \
+             (GET /repos/{owner}/{repo}/pulls?state=open&head=...&base=...), it is reused"
+                .to_owned(),
+        ),
+    }
+}

@@ -14,7 +14,9 @@
 //! - [`Kubelet`]: the kubelet and Job controller stand-in that runs the
 //!   pods of the Jobs created on the emulator, for real, on this machine;
 //! - [`time`]: timestamps as the Kubernetes API writes them;
-//! - [`data`]: the recorded test data under `tests/data/`.
+//! - [`data`]: the recorded test data under `tests/data/`;
+//! - [`history`]: the real upstream's whole history (the bundle under
+//!   `../shared/upstream/`), one mirror per test binary.
 //!
 //! It must not touch lane: it depends on no lane crate and knows none of
 //! lane's types (what a Job runs, a store's layout, a report's shape are
@@ -22,6 +24,7 @@
 //! binds only loopback, and it never picks a port for a child.
 
 pub mod data;
+pub mod history;
 pub mod kube;
 pub mod octokit;
 mod process;

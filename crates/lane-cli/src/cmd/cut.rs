@@ -48,9 +48,14 @@ pub struct Args {
     /// Undo a cut stopped on a conflict: the repository as it was before.
     #[arg(long, conflicts_with = "dry_run")]
     pub abort: bool,
-    /// The changelog date (default: today, or `$SOURCE_DATE_EPOCH`).
+    /// The changelog date (default: the lane file's `changelog.date`, else
+    /// today, or `$SOURCE_DATE_EPOCH`).
     #[arg(long)]
     pub date: Option<String>,
+    /// A trunk lane: open the cut PR (its branch into the default branch)
+    /// once `--push` has pushed the branch; an open one is reused.
+    #[arg(long)]
+    pub open_pr: bool,
 }
 
 /// `--on-conflict` values.
@@ -83,6 +88,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
         continue_: args.continue_,
         abort: args.abort,
         date: args.date,
+        open_pr: args.open_pr,
     })?;
     match &outcome {
         CutOutcome::Aborted(done) if args.json => print_json(done)?,
@@ -90,8 +96,36 @@ pub fn run(args: Args) -> Result<(), AppError> {
             "aborted the cut of {}: deleted {}, HEAD is {} again",
             done.lane, done.branch, done.head
         ),
-        CutOutcome::Cut { report, .. } if args.json => print_json(report)?,
-        CutOutcome::Cut { report, pushed } => print!("{}", render(report, *pushed)),
+        CutOutcome::Cut { report, pull, .. } if args.json => {
+            // The report, and the cut PR beside it when one was opened.
+            let mut v = serde_json::to_value(report).map_err(AppError::Json)?;
+            if let (Some(p), Some(map)) = (pull, v.as_object_mut()) {
+                map.insert(
+                    "pull".into(),
+                    serde_json::to_value(p).map_err(AppError::Json)?,
+                );
+            }
+            print_json(&v)?
+        }
+        CutOutcome::Cut {
+            report,
+            pushed,
+            pull,
+        } => {
+            print!("{}", render(report, *pushed));
+            if let Some(p) = pull {
+                println!(
+                    "cut PR #{}{}: {}",
+                    p.number,
+                    if p.created {
+                        " opened"
+                    } else {
+                        " (open already)"
+                    },
+                    p.html_url
+                );
+            }
+        }
     }
     outcome.verdict()
 }

@@ -4,6 +4,7 @@ mod cut;
 mod demo;
 mod diff;
 mod html;
+mod init;
 mod kube;
 mod ledger;
 mod mint;

@@ -315,6 +315,7 @@ pub fn cut(repo: &Repository, lane: &LaneFile, opts: &CutOptions) -> Result<CutR
         head: None,
         written: false,
         signed: false,
+        landed: None,
     };
     let mut patch_ids = PatchIds::default();
 
@@ -334,6 +335,10 @@ pub fn cut(repo: &Repository, lane: &LaneFile, opts: &CutOptions) -> Result<CutR
                 &branch,
                 &mut patch_ids,
             )?);
+            let tagged = repo.find_reference(&format!("refs/tags/{tag}")).is_ok();
+            if opts.tag && !tagged && report.guards_after.as_ref().is_some_and(|g| g.passed()) {
+                crate::landed::tag_cut(repo, lane, opts, &mut report, tip.id())?;
+            }
             return Ok(report);
         }
         return Err(GitError::RefExists {
@@ -507,27 +512,15 @@ pub(crate) fn finish(
                 false => None,
             };
             let tag = lane.tag_name();
-            let mut message = format!(
-                "{} {}\n",
-                tag,
-                lane.title
-                    .as_ref()
-                    .map(lane_file::Title::as_str)
-                    .unwrap_or("")
-            );
-            if let Some(cl) = report.changelog.as_ref().filter(|c| !c.section.is_empty()) {
-                message.push('\n');
-                message.push_str(&cl.section);
-                message.push('\n');
-            }
+            let section = report
+                .changelog
+                .as_ref()
+                .map(|c| c.section.as_str())
+                .filter(|s| !s.is_empty());
+            let message = tag_message(lane, section);
             let sig = signature(repo);
-            let bytes = crate::sign::tag_object(
-                &tag,
-                release.head,
-                &sig,
-                message.trim_end(),
-                signing.as_ref(),
-            )?;
+            let bytes =
+                crate::sign::tag_object(&tag, release.head, &sig, &message, signing.as_ref())?;
             Some((tag, bytes))
         }
         false => None,
@@ -596,6 +589,25 @@ pub(crate) fn finish(
     report.written = true;
     info!(%branch, head = %release.head, "cut");
     Ok(())
+}
+
+/// The release tag's message: `<tag> <title>`, then the changelog section.
+pub(crate) fn tag_message(lane: &LaneFile, section: Option<&str>) -> String {
+    let mut message = format!(
+        "{} {}",
+        lane.tag_name(),
+        lane.title
+            .as_ref()
+            .map(lane_file::Title::as_str)
+            .unwrap_or("")
+    )
+    .trim_end()
+    .to_owned();
+    if let Some(s) = section {
+        message.push_str("\n\n");
+        message.push_str(s.trim_end());
+    }
+    message
 }
 
 /// A second handle on the same repository, without the in-memory store.

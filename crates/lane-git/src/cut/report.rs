@@ -192,6 +192,9 @@ pub enum CutStatus {
     Stopped,
     /// The version files disagree after the bump; nothing was written.
     VersionsDisagree,
+    /// A cut made earlier was tagged: the lane branch's head, or for a
+    /// trunk lane the cut PR's merge on the default branch.
+    Tagged,
 }
 
 /// Everything a cut decided, for people (text) and scripts (`--json`).
@@ -227,4 +230,22 @@ pub struct CutReport {
     pub written: bool,
     /// Whether the tag was signed.
     pub signed: bool,
+    /// For a trunk lane tagged after its cut PR merged: where it landed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub landed: Option<Landed>,
+}
+
+/// Where a trunk lane's cut landed on the default branch.
+#[derive(Debug, Clone, Serialize)]
+pub struct Landed {
+    /// The commit tagged: the cut PR's merge (or the cut itself, squashed or
+    /// reached by master, with `tag_on: cut`).
+    pub commit: String,
+    /// The default branch it is on.
+    pub on: String,
+    /// The cut branch's head the merge brings in.
+    pub cut_head: String,
+    /// Master moved between the cut and the merge: the merge's tree is
+    /// not the cut's (the merge queue built and tested that tree).
+    pub master_moved: bool,
 }

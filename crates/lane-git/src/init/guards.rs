@@ -89,11 +89,24 @@ pub fn propose(
     let fork = repo
         .merge_base(base, tip)
         .ctx(|| "the base's fork".into())?;
-    let from = mainline
-        .commits
-        .iter()
-        .position(|c| *c == fork)
-        .map_or(0, |i| i + 1);
+    // The first first-parent commit that contains the fork (the fork itself
+    // may sit on a merged side branch): reachability only grows along the
+    // chain, so a binary search finds it.
+    let chain = &mainline.commits;
+    let (mut lo, mut hi) = (0, chain.len());
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if crate::repo::reaches(repo, chain[mid], fork)? {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    let from = if chain.get(lo) == Some(&fork) {
+        lo + 1
+    } else {
+        lo
+    };
     // Past the fork on the first-parent history: none is in the base.
     for id in &mainline.commits[from..] {
         let c = repo.find_commit(*id).ctx(|| format!("reading {id}"))?;

@@ -5,103 +5,27 @@
 //! in one line and passes (a clone of lane has no `../shared`; CI has it).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::OnceLock;
 
 use git2::Repository;
 use lane_git::cut::{cut, CutOptions, CutStatus, OnConflict, PickOutcome};
 use lane_git::init::{explain, InitFromTag};
 
-fn bundle() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/upstream/gen-worker.bundle")
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
-}
-
-/// One mirror of the whole history (every tag, branch and PR head) per
-/// test binary: the clones below share its objects.
-fn mirror() -> Option<&'static Path> {
-    static MIRROR: OnceLock<Option<(tempfile::TempDir, PathBuf)>> = OnceLock::new();
-    MIRROR
-        .get_or_init(|| {
-            let b = bundle();
-            if !b.exists() {
-                return None;
-            }
-            let dir = tempfile::tempdir().unwrap();
-            let path = dir.path().join("gen-worker.git");
-            let out = Command::new("git")
-                .args(["clone", "--quiet", "--mirror"])
-                .arg(&b)
-                .arg(&path)
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            Some((dir, path))
-        })
-        .as_ref()
-        .map(|(_, p)| p.as_path())
-}
+use lane_testkit::history::{git, mirror};
 
 macro_rules! needs_history {
     () => {
         match mirror() {
             Some(m) => m,
-            None => {
-                eprintln!(
-                    "skipped: needs {} (the real upstream's history)",
-                    bundle().display()
-                );
-                return;
-            }
+            None => return,
         }
     };
 }
 
-/// A clone sharing the mirror's objects, as the upstream was the moment
-/// before `version` was tagged: that tag and its line's later ones absent.
-fn before_release(mirror: &Path, version: &str) -> tempfile::TempDir {
+/// A clone before `version`'s release, kept alive by its folder.
+fn before_release(m: &Path, version: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("r.git");
-    let out = Command::new("git")
-        .args(["clone", "--quiet", "--mirror", "--shared"])
-        .arg(mirror)
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v = semver::Version::parse(version).unwrap();
-    for t in git(
-        &path,
-        &["tag", "-l", &format!("v{}.{}.*", v.major, v.minor)],
-    )
-    .lines()
-    {
-        if semver::Version::parse(&t[1..]).is_ok_and(|tv| tv >= v) {
-            git(&path, &["tag", "-d", t]);
-        }
-    }
+    let made = lane_testkit::history::before_release(m, version, dir.path());
+    assert_eq!(made, dir.path().join("gen-worker.git"));
     dir
 }
 
@@ -133,7 +57,7 @@ fn round_trip(version: &str) {
     });
 
     let clone = before_release(m, version);
-    let path = clone.path().join("r.git");
+    let path = clone.path().join("gen-worker.git");
     let date = lane
         .changelog
         .as_ref()
@@ -229,7 +153,7 @@ fn the_shipped_lanes_cut_their_real_releases() {
     let m = needs_history!();
     for version in ["0.93.3", "0.126.1", "0.127.1"] {
         let clone = before_release(m, version);
-        let path = clone.path().join("r.git");
+        let path = clone.path().join("gen-worker.git");
         let lane = shipped(version, &path);
         let mut opts = cut_opts(version, false);
         if let Some(d) = lane.changelog.as_ref().and_then(|c| c.date.as_ref()) {
@@ -258,7 +182,7 @@ fn the_shipped_lanes_cut_their_real_releases() {
 fn pr_511_conflicts_on_the_0_93_line_which_is_why_0_93_3_adapts_it() {
     let m = needs_history!();
     let clone = before_release(m, "0.93.3");
-    let path = clone.path().join("r.git");
+    let path = clone.path().join("gen-worker.git");
     let mut lane = shipped("0.93.3", &path);
     // The lane as first written: #515, then #511 itself.
     lane.picks = serde_yaml::from_str("- pr: 515\n- pr: 511\n").unwrap();
@@ -331,4 +255,58 @@ fn the_wire_guard_passes_the_real_compatible_changes_and_refuses_wire_v1() {
         refusals.iter().any(|x| x.contains("FILE_SAME_PACKAGE")),
         "{refusals:#?}"
     );
+}
+
+#[test]
+fn a_trunk_lane_is_tagged_on_its_cut_prs_merge_once_it_has_landed() {
+    let m = needs_history!();
+    let clone = before_release(m, "0.127.1");
+    let path = clone.path().join("gen-worker.git");
+    let lane = shipped("0.127.1", &path);
+    let repo = Repository::open(&path).unwrap();
+    // Master as it was when the cut PR was opened.
+    git(
+        &path,
+        &["update-ref", "refs/heads/master", lane.base.as_str()],
+    );
+    let r = cut(&repo, &lane, &cut_opts("0.127.1", false)).unwrap();
+    assert_eq!(r.status, CutStatus::Cut);
+    let mut tag = cut_opts("0.127.1", false);
+    tag.tag = true;
+    // Not merged yet: nothing is tagged.
+    let e = cut(&repo, &lane, &tag).unwrap_err();
+    assert!(matches!(e, lane_git::GitError::NotLanded { .. }), "{e}");
+    assert!(git(&path, &["tag", "-l", "v0.127.1"]).is_empty());
+    // The cut PR lands as a true merge (what GitHub's merge does).
+    let cut_head = git(&path, &["rev-parse", "cut/0.127.1"]);
+    let tree = git(
+        &path,
+        &["merge-tree", "--write-tree", "master", "cut/0.127.1"],
+    );
+    let merge = git(
+        &path,
+        &[
+            "commit-tree",
+            &tree,
+            "-p",
+            "master",
+            "-p",
+            &cut_head,
+            "-m",
+            "Merge pull request #1163",
+        ],
+    );
+    git(&path, &["update-ref", "refs/heads/master", &merge]);
+    let r = cut(&repo, &lane, &tag).unwrap();
+    assert_eq!(r.status, CutStatus::Tagged, "{r:#?}");
+    let landed = r.landed.clone().unwrap();
+    assert_eq!(landed.commit, merge);
+    assert!(!landed.master_moved);
+    assert_eq!(git(&path, &["rev-parse", "v0.127.1^{commit}"]), merge);
+    git(
+        &path,
+        &["merge-base", "--is-ancestor", "v0.127.1", "master"],
+    );
+    // The tag's tree is the real release's.
+    assert_eq!(tree_of(&path, "v0.127.1"), tree_of(m, "v0.127.1"));
 }

@@ -48,6 +48,22 @@ async fn every_request_matches_githubs_description() {
     // GitHub's own example pull request lacks `requested_teams[].type`,
     // which its description requires: Prism answers that response
     // violation with 500. A request violation would be 422.
+    // A trunk lane's cut PR: the look for an open one, and the opening.
+    // GitHub's example pull requests fail their own schema: Prism answers
+    // that response violation with 500; a request violation would be 422.
+    if let Err(e) = c.find_open_pull("cut/0.127.1", "master").await {
+        assert_eq!(e.status(), Some(500), "the request is valid: {e}");
+    }
+    let spec = lane_github::PullSpec {
+        head: "cut/0.127.1".into(),
+        base: "master".into(),
+        title: "cut 0.127.1".into(),
+        body: "the cut".into(),
+    };
+    match c.create_pull(&spec).await {
+        Ok(p) => assert!(p.number > 0, "{p:?}"),
+        Err(e) => assert_eq!(e.status(), Some(500), "the request is valid: {e}"),
+    }
     match c.pull_request(1347).await {
         Ok(pr) => assert!(!pr.base_ref.is_empty() && !pr.head_sha.is_empty(), "{pr:?}"),
         Err(e) => assert_eq!(e.status(), Some(500), "the request is valid: {e}"),

@@ -336,3 +336,43 @@ fn api_base_comes_from_github_api_url() {
         "https://api.github.com"
     );
 }
+
+fn cut_pr() -> lane_github::PullSpec {
+    lane_github::PullSpec {
+        head: "cut/0.127.1".into(),
+        base: "master".into(),
+        title: "cut 0.127.1".into(),
+        body: "the cut".into(),
+    }
+}
+
+#[tokio::test]
+async fn a_cut_pr_is_opened_once_and_found_again() {
+    let gh = GithubMock::start("lane-bot").await;
+    let c = client(&gh).await;
+    let first = c.open_pull(&cut_pr()).await.unwrap();
+    assert!(first.created);
+    let again = c.open_pull(&cut_pr()).await.unwrap();
+    assert!(!again.created);
+    assert_eq!(again.number, first.number);
+    assert_eq!(gh.count("POST", "/repos/octo/repo/pulls").await, 1);
+    assert_eq!(gh.st().pulls.len(), 1);
+}
+
+#[tokio::test]
+async fn a_pull_request_post_applied_then_failed_is_not_sent_twice() {
+    let gh = GithubMock::start("lane-bot").await;
+    let c = client(&gh).await;
+    gh.fail(Failure {
+        method: "POST",
+        path_prefix: "/repos/octo/repo/pulls".into(),
+        status: 502,
+        headers: vec![],
+        apply: true,
+    })
+    .await;
+    let out = c.open_pull(&cut_pr()).await.unwrap();
+    assert_eq!(gh.count("POST", "/repos/octo/repo/pulls").await, 1);
+    assert_eq!(gh.st().pulls.len(), 1);
+    assert_eq!(out.number, gh.st().pulls[0].0);
+}

@@ -58,6 +58,8 @@ pub struct State {
     pub login: String,
     pub check_runs: Vec<(u64, Value)>,
     pub installation_token: Option<String>,
+    /// Open pull requests: (number, head, base).
+    pub pulls: Vec<(u64, String, String)>,
 }
 
 type Handler = fn(&mut State, &Request) -> ResponseTemplate;
@@ -100,6 +102,8 @@ const ROUTES: &[(&str, &str, Handler)] = &[
         list_check_runs,
     ),
     ("POST", r"^/repos/[^/]+/[^/]+/check-runs$", create_check_run),
+    ("GET", r"^/repos/[^/]+/[^/]+/pulls$", list_pulls),
+    ("POST", r"^/repos/[^/]+/[^/]+/pulls$", create_pull),
     (
         "PATCH",
         r"^/repos/[^/]+/[^/]+/check-runs/\d+$",
@@ -357,4 +361,37 @@ fn update_check_run(st: &mut State, req: &Request) -> ResponseTemplate {
         Some((_, v)) => ok(200, v.clone()),
         None => not_found(),
     }
+}
+
+fn pull_json(number: u64, head: &str, base: &str) -> Value {
+    let mut v = example("pull-request");
+    v["number"] = json!(number);
+    v["html_url"] = json!(format!("https://github.com/octo/repo/pull/{number}"));
+    v["head"]["ref"] = json!(head);
+    v["base"]["ref"] = json!(base);
+    v
+}
+
+fn list_pulls(st: &mut State, req: &Request) -> ResponseTemplate {
+    let q: std::collections::HashMap<String, String> = req.url.query_pairs().into_owned().collect();
+    let head = q
+        .get("head")
+        .map(|h| h.split_once(':').map_or(h.as_str(), |x| x.1).to_owned());
+    let base = q.get("base").cloned();
+    let found: Vec<Value> = st
+        .pulls
+        .iter()
+        .filter(|(_, h, b)| {
+            head.as_ref().is_none_or(|x| x == h) && base.as_ref().is_none_or(|x| x == b)
+        })
+        .map(|(n, h, b)| pull_json(*n, h, b))
+        .collect();
+    ok(200, Value::Array(found))
+}
+
+fn create_pull(st: &mut State, req: &Request) -> ResponseTemplate {
+    st.next_id += 1;
+    let (head, base) = (field(req, "head"), field(req, "base"));
+    st.pulls.push((st.next_id, head.clone(), base.clone()));
+    ok(201, pull_json(st.next_id, &head, &base))
 }

@@ -41,6 +41,7 @@ mod normalize;
 mod padmm;
 mod pairing;
 mod pickle;
+mod provenance;
 mod renumber;
 pub mod text;
 

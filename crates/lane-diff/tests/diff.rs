@@ -5,6 +5,12 @@
 #[path = "diff/fixtures.rs"]
 mod fixtures;
 
+#[path = "diff/disk.rs"]
+mod disk;
+
+#[path = "diff/attribution.rs"]
+mod attribution;
+
 #[path = "diff/determinism.rs"]
 mod determinism;
 

@@ -253,6 +253,9 @@ pub enum UnexplainedCause {
     SerializationId,
     /// A link, pipe or device on one side only, or with another target.
     SkippedEntry,
+    /// A graph class (a packed file of its own) that one mint's report
+    /// names and the other's does not.
+    ClassOnlyInOneMint,
 }
 
 /// One line of a wrapper that differs between the trees.

@@ -11,6 +11,9 @@ mod disk;
 #[path = "diff/attribution.rs"]
 mod attribution;
 
+#[path = "diff/classes.rs"]
+mod classes;
+
 #[path = "diff/determinism.rs"]
 mod determinism;
 

@@ -6,6 +6,13 @@
 //! best_config files from a cache folder or from a report's `best_configs`
 //! map.
 //!
+//! Two folders whose `report.json` names its graph classes (gen-worker
+//! 0.114+: `entries`, `[[key, path, sha256], ...]`; a results slot or the
+//! mint's own folder) are two mints of several cells: each entry's file is
+//! found by its name beside the report or under `artifacts/`, checked
+//! against the report's sha256, and the classes are paired by key and
+//! diffed one pair at a time (`lane_diff::classes`).
+//!
 //! This is the IO edge of `lane_diff`: it lists folders and
 //! opens files (a [`Source`]), gives nested zips a temporary file to be
 //! read from (a [`Spool`]), and lets the library stream, fingerprint and
@@ -20,9 +27,11 @@ use lane_diff::ingest::{
     complete_side, read_side, Keep, Opened, ReadLimits, Source, Spool, SpoolFile, TopEntry, TopKind,
 };
 use lane_diff::{
-    diff_sides, ArtifactFile, CellSide, DeterminismReport, DeterminismVerdict, SkippedKind,
+    diff_sides, pair_classes, ArtifactFile, CellSide, DeterminismReport, DeterminismVerdict,
+    GraphClass, MintDiffReport, SkippedKind,
 };
 use lane_render::escape::terminal as escape;
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::error::AppError;
@@ -30,7 +39,8 @@ use crate::error::AppError;
 /// What `lane diff` is asked: two sides and how much of them to read.
 #[derive(Debug, Clone)]
 pub struct DiffRequest {
-    /// The first mint: a folder, a packed cell (`.tar.gz`) or a `.pt2`.
+    /// The first mint: a folder, a packed cell (`.tar.gz`) or a `.pt2`;
+    /// or a folder whose `report.json` names its graph classes.
     pub a: PathBuf,
     /// The second mint.
     pub b: PathBuf,
@@ -47,11 +57,31 @@ pub struct DiffRequest {
     pub max_member_bytes: u64,
 }
 
+/// What `lane diff` compared, and found.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum DiffFound {
+    /// Two cells (folders, packed cells, `.pt2` packages).
+    Cells(Box<DeterminismReport>),
+    /// Two mints whose reports name one packed file per graph class.
+    Classes(MintDiffReport),
+}
+
+impl DiffFound {
+    /// The verdict: the cells', or the worst class's.
+    pub fn verdict(&self) -> DeterminismVerdict {
+        match self {
+            DiffFound::Cells(r) => r.verdict,
+            DiffFound::Classes(r) => r.verdict,
+        }
+    }
+}
+
 /// What `lane diff` found.
 #[derive(Debug)]
 pub struct DiffOutcome {
     /// The determinism report.
-    pub report: DeterminismReport,
+    pub report: DiffFound,
     /// The request's `--fail-on`.
     pub fail_on: Option<DeterminismVerdict>,
 }
@@ -59,9 +89,10 @@ pub struct DiffOutcome {
 impl DiffOutcome {
     /// A verdict at or above `fail_on` is a finding.
     pub fn verdict(&self) -> Result<(), AppError> {
+        let verdict = self.report.verdict();
         match self.fail_on {
-            Some(v) if self.report.verdict >= v => Err(AppError::VerdictAtLeast {
-                verdict: verdict_name(self.report.verdict),
+            Some(v) if verdict >= v => Err(AppError::VerdictAtLeast {
+                verdict: verdict_name(verdict),
                 fail_on: verdict_name(v),
             }),
             _ => Ok(()),
@@ -77,18 +108,203 @@ fn verdict_name(v: DeterminismVerdict) -> String {
         .unwrap_or_else(|| format!("{v:?}"))
 }
 
-/// `lane diff`: the determinism diff of two cold mints.
+/// `lane diff`: the determinism diff of two cold mints: two cells, or
+/// two mints whose reports name their graph classes, class by class.
 pub fn diff(request: &DiffRequest) -> Result<DiffOutcome, AppError> {
     let limits = ReadLimits {
         max_content_bytes: request.max_content_bytes,
         max_member_bytes: request.max_member_bytes,
         ..ReadLimits::default()
     };
-    let extra = [request.configs_a.as_deref(), request.configs_b.as_deref()];
-    let report = diff_with(&request.a, &request.b, &limits, extra)?;
+    let report = match (classes_of(&request.a)?, classes_of(&request.b)?) {
+        (None, None) => {
+            let extra = [request.configs_a.as_deref(), request.configs_b.as_deref()];
+            DiffFound::Cells(Box::new(diff_with(&request.a, &request.b, &limits, extra)?))
+        }
+        (Some(a), Some(b)) => {
+            if request.configs_a.is_some() || request.configs_b.is_some() {
+                return Err(AppError::Usage(
+                    "--configs-a and --configs-b add best_configs to a cell; A and B are mints of graph classes (their reports name entries)".into(),
+                ));
+            }
+            DiffFound::Classes(diff_mints(&a, &b, &limits)?)
+        }
+        (Some(m), None) | (None, Some(m)) => {
+            let other = if m.dir == request.a {
+                &request.b
+            } else {
+                &request.a
+            };
+            return Err(invalid(
+                other,
+                format!(
+                    "{}'s report names graph classes (entries) and this side is no such mint: a mint of graph classes is diffed against another",
+                    escape(&m.dir.display().to_string())
+                ),
+            ));
+        }
+    };
     Ok(DiffOutcome {
         report,
         fail_on: request.fail_on,
+    })
+}
+
+/// The most graph classes one report may name.
+const MAX_CLASSES: usize = 4096;
+
+/// A mint folder whose report names its graph classes: each class with
+/// its file and the sha256 the report gives it.
+struct ClassedMint {
+    dir: PathBuf,
+    report: PathBuf,
+    classes: Vec<(GraphClass, String)>,
+}
+
+/// The graph classes `side` holds, when it is a folder whose `report.json`
+/// has `entries` (gen-worker 0.114+); `None` for anything else (a cell).
+fn classes_of(side: &Path) -> Result<Option<ClassedMint>, AppError> {
+    let report = side.join("report.json");
+    let is_report = std::fs::symlink_metadata(&report).is_ok_and(|m| m.is_file());
+    if !side.is_dir() || !is_report {
+        return Ok(None);
+    }
+    let Some(value) = crate::report::results::read_json(&report)? else {
+        return Ok(None);
+    };
+    let Some(entries) = value.get("entries") else {
+        return Ok(None);
+    };
+    let bad = |at: String, what: &str| invalid(&report, format!("{at}: {what}"));
+    let list = entries.as_array().ok_or_else(|| {
+        bad(
+            "$.entries".into(),
+            "expected an array of [key, path, sha256]",
+        )
+    })?;
+    if list.len() > MAX_CLASSES {
+        return Err(bad(
+            "$.entries".into(),
+            &format!(
+                "{} entries, more than the {MAX_CLASSES} lane reads",
+                list.len()
+            ),
+        ));
+    }
+    let mut classes = Vec::with_capacity(list.len());
+    for (i, e) in list.iter().enumerate() {
+        let at = format!("$.entries[{i}]");
+        let parts: Option<Vec<&str>> = e
+            .as_array()
+            .filter(|p| p.len() == 3)
+            .and_then(|p| p.iter().map(|x| x.as_str()).collect());
+        let Some([key, named, sha]) = parts.as_deref().map(|p| [p[0], p[1], p[2]]) else {
+            return Err(bad(at, "expected [key, path, sha256], three strings"));
+        };
+        if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(bad(format!("{at}[2]"), "expected a sha256 (64 hex digits)"));
+        }
+        let file = locate(side, &report, &at, key, named)?;
+        classes.push((
+            GraphClass {
+                key: key.to_owned(),
+                path: file.display().to_string(),
+            },
+            sha.to_ascii_lowercase(),
+        ));
+    }
+    Ok(Some(ClassedMint {
+        dir: side.to_owned(),
+        report,
+        classes,
+    }))
+}
+
+/// An entry's file, by its name: beside the report (the mint's own
+/// folder), else under `artifacts/` (a results slot). The report's path is
+/// where the mint wrote it, on its machine; only its file name is used,
+/// so nothing outside the side is ever opened. A link is never followed.
+fn locate(
+    side: &Path,
+    report: &Path,
+    at: &str,
+    key: &str,
+    named: &str,
+) -> Result<PathBuf, AppError> {
+    let name = named.rsplit('/').next().unwrap_or("");
+    if name.is_empty() || name == "." || name == ".." || name.contains(['\\', '\0']) {
+        return Err(invalid(report, format!("{at}[1]: {named:?} names no file")));
+    }
+    for dir in [side.to_owned(), side.join("artifacts")] {
+        let p = dir.join(name);
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.is_file() => return Ok(p),
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(invalid(
+                    &p,
+                    format!("graph class {key:?}: a symbolic link, never followed"),
+                ))
+            }
+            _ => {}
+        }
+    }
+    Err(invalid(
+        report,
+        format!("{at}: graph class {key:?}: its file {name:?} is neither beside the report nor under artifacts/"),
+    ))
+}
+
+/// Checks a class's file against the sha256 its report names, streamed
+/// and bounded by the member cap.
+fn check_digest(file: &Path, key: &str, expected: &str, max_bytes: u64) -> Result<(), AppError> {
+    let f = File::open(file).map_err(|e| AppError::io(file, e))?;
+    let mut hasher = Sha256::new();
+    let n = io::copy(
+        &mut io::Read::take(BufReader::new(f), max_bytes.saturating_add(1)),
+        &mut hasher,
+    )
+    .map_err(|e| AppError::io(file, e))?;
+    if n > max_bytes {
+        return Err(invalid(file, format!("more than the {max_bytes}-byte cap")));
+    }
+    let got = format!("{:x}", hasher.finalize());
+    if got != expected {
+        return Err(invalid(
+            file,
+            format!("its sha256 is {got}; the report names {expected} for graph class {key:?}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Two mints of graph classes: every file checked against its report,
+/// the classes paired by key, each pair read and diffed in turn.
+fn diff_mints(
+    a: &ClassedMint,
+    b: &ClassedMint,
+    limits: &ReadLimits,
+) -> Result<MintDiffReport, AppError> {
+    for m in [a, b] {
+        for (c, sha) in &m.classes {
+            check_digest(Path::new(&c.path), &c.key, sha, limits.max_member_bytes)?;
+        }
+    }
+    let list = |m: &ClassedMint| m.classes.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>();
+    let pairing = pair_classes(&list(a), &list(b)).map_err(|e| {
+        let report = if e.side() == "A" {
+            &a.report
+        } else {
+            &b.report
+        };
+        invalid(report, e)
+    })?;
+    pairing.diff_each(|p| {
+        diff_with(
+            Path::new(&p.path_a),
+            Path::new(&p.path_b),
+            limits,
+            [None, None],
+        )
     })
 }
 
@@ -345,6 +561,99 @@ fn add_configs(side: &mut CellSide, path: &Path, max_bytes: u64) -> Result<(), A
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const SHA: &str = "7f5394ecde6ad25792ad05304d7b659158b25801842a9b036ed37c417aa0130f";
+
+    /// A mint folder whose report says `entries` is `entries`.
+    fn mint(entries: serde_json::Value) -> tempfile::TempDir {
+        let d = tempfile::tempdir().unwrap();
+        let report = serde_json::json!({"status": "minted", "entries": entries});
+        std::fs::write(d.path().join("report.json"), report.to_string()).unwrap();
+        d
+    }
+
+    fn problem(e: AppError) -> String {
+        match e {
+            AppError::InvalidInput { at, problem } => format!("{at}: {problem}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_folder_whose_report_names_no_entries_is_a_cell() {
+        let d = tempfile::tempdir().unwrap();
+        assert!(classes_of(d.path()).unwrap().is_none());
+        std::fs::write(d.path().join("report.json"), r#"{"status": "minted"}"#).unwrap();
+        assert!(classes_of(d.path()).unwrap().is_none());
+        // A file is a cell, whatever its name.
+        assert!(classes_of(&d.path().join("report.json")).unwrap().is_none());
+    }
+
+    #[test]
+    fn an_entry_is_found_by_its_name_beside_the_report_or_under_artifacts() {
+        let d = mint(serde_json::json!([
+            ["k1", "/tmp/elsewhere/rig/mint/k1.tar.gz", SHA],
+            ["k2", "k2.tar.gz", SHA.to_uppercase()],
+        ]));
+        std::fs::write(d.path().join("k1.tar.gz"), "1").unwrap();
+        std::fs::create_dir(d.path().join("artifacts")).unwrap();
+        std::fs::write(d.path().join("artifacts/k2.tar.gz"), "2").unwrap();
+        let m = classes_of(d.path()).unwrap().unwrap();
+        let found: Vec<(&str, PathBuf)> = m
+            .classes
+            .iter()
+            .map(|(c, sha)| {
+                assert_eq!(sha, SHA);
+                (c.key.as_str(), PathBuf::from(&c.path))
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("k1", d.path().join("k1.tar.gz")),
+                ("k2", d.path().join("artifacts/k2.tar.gz")),
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_entries_are_refused_at_their_json_path() {
+        let cases = [
+            (serde_json::json!({"k": 1}), "$.entries: expected an array"),
+            (serde_json::json!([["k", "k.tar.gz"]]), "$.entries[0]: expected [key, path, sha256]"),
+            (serde_json::json!([["k", "k.tar.gz", "abc"]]), "$.entries[0][2]: expected a sha256"),
+            (serde_json::json!([["k", "../..", SHA]]), "$.entries[0][1]: \"../..\" names no file"),
+            (serde_json::json!([["k", "gone.tar.gz", SHA]]), "$.entries[0]: graph class \"k\": its file \"gone.tar.gz\" is neither beside the report nor under artifacts/"),
+        ];
+        for (entries, want) in cases {
+            let d = mint(entries);
+            let got = problem(classes_of(d.path()).err().unwrap());
+            assert!(got.contains(want), "{got}");
+        }
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn an_entry_that_is_a_link_is_never_followed() {
+        let d = mint(serde_json::json!([["k", "k.tar.gz", SHA]]));
+        std::os::unix::fs::symlink("/etc/hostname", d.path().join("k.tar.gz")).unwrap();
+        let got = problem(classes_of(d.path()).err().unwrap());
+        assert!(got.contains("a symbolic link, never followed"), "{got}");
+    }
+
+    #[test]
+    fn a_file_that_is_not_what_the_report_names_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("k.tar.gz");
+        std::fs::write(&f, "not the class").unwrap();
+        let got = problem(check_digest(&f, "k", SHA, 1 << 20).err().unwrap());
+        assert!(
+            got.contains(&format!("the report names {SHA} for graph class \"k\"")),
+            "{got}"
+        );
+        let got = problem(check_digest(&f, "k", SHA, 4).err().unwrap());
+        assert!(got.ends_with("more than the 4-byte cap"), "{got}");
+    }
 
     #[test]
     fn a_verdict_is_named_as_fail_on_spells_it() {

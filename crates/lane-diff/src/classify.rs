@@ -10,12 +10,14 @@ use super::kernels::{KernelKey, KernelTable};
 use super::model::{DecisionDiff, JsonValueDiff, UnexplainedCause};
 use super::padmm::PadRule;
 use super::pairing::{text_of, triton_dir, Pair, TreeIndex};
-use super::renumber::fused_ops;
+use super::provenance::{decision_kernels, Origins};
 use super::text::{self, agrees_with_config, line_role, Prepared};
 use super::{
     dir_of, normalize, role_of, ArtifactFile, DiffClass, FileDiff, FileRole, NoiseKind, PairedBy,
     Unexplained, WrapperLine,
 };
+
+mod fxgraph;
 
 pub(super) struct Classifier<'c, 't> {
     pub(super) ia: &'c TreeIndex<'t>,
@@ -75,24 +77,25 @@ fn one(kind: NoiseKind) -> BTreeSet<NoiseKind> {
 
 impl Classifier<'_, '_> {
     /// After the benchmark caches are read: the kernels a flipped
-    /// graph-shaping decision (pad_mm on an op) explains: those whose code
-    /// changed or that exist on one side only, and that fuse that op.
+    /// graph-shaping decision (pad_mm on an op) brings, found by following
+    /// each tree's output code from the decided op (the `provenance`
+    /// module), recorded on the decision and kept for the files of those
+    /// kernels.
     pub(super) fn graph_decisions(&mut self) {
-        let r = &self.ib.rename;
-        for d in &self.decisions {
-            let Some(op) = d.graph_op.as_deref() else {
+        let mut origins = None;
+        for d in &mut self.decisions {
+            let Some(rule) = PadRule::of(d) else {
                 continue;
             };
-            let short = op.rsplit('.').next().unwrap_or(op);
-            let label = format!(
-                "the pad_mm decision on {op} ({} pads)",
-                d.padded_side.unwrap_or("?")
-            );
-            for k in r.changed.iter().chain(&r.only_a).chain(&r.only_b) {
-                if fused_ops(k).contains(&short) {
-                    self.decision_kernels.insert(k.clone(), label.clone());
-                }
+            let (oa, ob) = origins
+                .get_or_insert_with(|| (Origins::of(self.ia.tree), Origins::of(self.ib.tree)));
+            let (sources, kernels) = decision_kernels(&rule, oa, ob, &self.ib.rename);
+            for k in &kernels {
+                self.decision_kernels
+                    .insert(k.kernel.clone(), rule.label.clone());
             }
+            d.source_nodes = sources;
+            d.kernels = kernels;
         }
     }
 
@@ -469,123 +472,6 @@ impl Classifier<'_, '_> {
                     .into(),
             ),
         }
-    }
-
-    /// An FX-graph cache entry holds its graph's output code, named by its
-    /// `cache_key` (the output code's content-hashed file name): it
-    /// differs when, and as, that output code differs.
-    fn fx_entry(&self, ca: &[u8], cb: &[u8]) -> Outcome {
-        // The pickle stores `cache_key` then its value a few bytes on.
-        let holds = |bytes: &[u8], path: Option<&str>| {
-            let stem = path
-                .map(super::base_of)
-                .and_then(|n| n.strip_suffix(".py"))
-                .unwrap_or("");
-            !stem.is_empty()
-                && memchr::memmem::find_iter(bytes, b"cache_key").any(|at| {
-                    let window = &bytes[at..bytes.len().min(at + 9 + 16 + stem.len())];
-                    memchr::memmem::find(window, stem.as_bytes()).is_some()
-                })
-        };
-        let code = self.file_diffs.iter().find(|d| {
-            d.role == FileRole::Source && holds(ca, d.a.as_deref()) && holds(cb, d.b.as_deref())
-        });
-        match code {
-            Some(d) if d.class != DiffClass::Unexplained && d.class != DiffClass::Noise => {
-                Outcome::explained(
-                    d.class,
-                    format!(
-                        "the FX-graph cache entry of the output code {}, which differs: {}",
-                        d.a.as_deref().unwrap_or(""),
-                        d.reason.as_deref().unwrap_or("")
-                    ),
-                )
-            }
-            _ => self.fx_entry_pickled(ca, cb),
-        }
-    }
-
-    /// An entry whose output code does not differ for a named cause:
-    /// compared as what it pickles ([`crate::fxentry`]); one lane cannot
-    /// read as a pickle is compared by its bytes.
-    fn fx_entry_pickled(&self, ca: &[u8], cb: &[u8]) -> Outcome {
-        let read = (
-            crate::fxentry::read(ca, &self.ia.fx_view, &self.ia.roots),
-            crate::fxentry::read(cb, &self.ib.fx_view, &self.ib.roots),
-        );
-        let (ea, eb) = match read {
-            (Ok(a), Ok(b)) => (a, b),
-            (a, b) => {
-                let why = a
-                    .err()
-                    .or(b.err())
-                    .map(|e| e.to_string())
-                    .unwrap_or_default();
-                return self.binary(ca, cb, &format!("FX-graph cache entry differs beyond noise and holds no output code that differs for a named cause ({why})"));
-            }
-        };
-        let pairs = match crate::fxentry::pair_files(&ea, &eb) {
-            Ok(p) => p,
-            Err(p) => {
-                let at = |o: Option<usize>| o.map_or("its end".to_owned(), |b| format!("byte {b}"));
-                return Outcome::unexplained(
-                    UnexplainedCause::Binary,
-                    format!(
-                        "FX-graph cache entry's pickled values differ beyond noise: {} at {} of A, {} at {} of B",
-                        p.what.0,
-                        at(p.at.0),
-                        p.what.1,
-                        at(p.at.1)
-                    ),
-                );
-            }
-        };
-        let mut noise: BTreeSet<NoiseKind> = ea.noise.union(&eb.noise).copied().collect();
-        let mut class = DiffClass::Noise;
-        let mut differing = 0usize;
-        let mut first: Option<String> = None;
-        fn sha<'a>(ix: &'a TreeIndex<'_>, p: &str) -> Option<&'a str> {
-            ix.by_path.get(p).map(|&i| ix.tree.files[i].sha256.as_str())
-        }
-        for (pa, pb) in &pairs {
-            if sha(self.ia, pa).is_some() && sha(self.ia, pa) == sha(self.ib, pb) {
-                continue;
-            }
-            differing += 1;
-            let d = self.file_diffs.iter().find(|d| {
-                d.a.as_deref() == Some(pa.as_str()) && d.b.as_deref() == Some(pb.as_str())
-            });
-            let Some(d) = d else {
-                return Outcome::unexplained(
-                    UnexplainedCause::Binary,
-                    format!("FX-graph cache entry bundles {pa} in A where B bundles {pb}, and the trees do not pair those files"),
-                );
-            };
-            if d.class == DiffClass::Unexplained {
-                return Outcome::unexplained(
-                    UnexplainedCause::Binary,
-                    format!("FX-graph cache entry bundles {pa}, which differs unexplained"),
-                );
-            }
-            noise.extend(d.noise.iter().copied());
-            if d.class > class {
-                class = d.class;
-                first = Some(pa.clone());
-            }
-        }
-        if class == DiffClass::Noise {
-            return Outcome::noise(noise);
-        }
-        let mut o = Outcome::explained(
-            class,
-            format!(
-                "the FX-graph cache entry bundles {} of this tree's files; {differing} differ as the tree's own copies do (first: {})",
-                pairs.len(),
-                first.unwrap_or_default()
-            ),
-        );
-        o.noise = noise;
-        o
     }
 
     fn best_config(&self, fa: &ArtifactFile, fb: &ArtifactFile) -> Outcome {

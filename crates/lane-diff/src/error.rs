@@ -1,13 +1,17 @@
 //! Why a determinism diff could not be computed.
 
 impl DiffError {
-    /// The tree the error is about: `A` or `B`.
+    /// The tree (or mint) the error is about: `A` or `B` (`A` when it is
+    /// about both).
     pub fn side(&self) -> &'static str {
         match self {
             DiffError::DuplicatePath { side, .. }
             | DiffError::BadFingerprint { side, .. }
             | DiffError::BadPath { side, .. }
-            | DiffError::EmptyTree { side } => side,
+            | DiffError::EmptyTree { side }
+            | DiffError::DuplicateClass { side, .. }
+            | DiffError::BadClassKey { side, .. } => side,
+            DiffError::NoClasses => "A",
         }
     }
 }
@@ -45,4 +49,23 @@ pub enum DiffError {
         /// `A` or `B`.
         side: &'static str,
     },
+    /// A mint names the same graph class twice.
+    #[error("mint {side} names graph class {key:?} twice")]
+    DuplicateClass {
+        /// `A` or `B`.
+        side: &'static str,
+        /// The repeated key.
+        key: String,
+    },
+    /// A graph class key that is empty, too long or holds a control character.
+    #[error("mint {side} names a graph class by {key:?}: a key is 1 to 512 bytes with no control character")]
+    BadClassKey {
+        /// `A` or `B`.
+        side: &'static str,
+        /// The key (its first 80 characters).
+        key: String,
+    },
+    /// Neither mint names a graph class: an absence, never "identical".
+    #[error("neither mint names a graph class")]
+    NoClasses,
 }

@@ -323,6 +323,8 @@ fn decision(
     DecisionDiff {
         graph_op: None,
         padded_side: None,
+        source_nodes: Vec::new(),
+        kernels: Vec::new(),
         lines: Vec::new(),
         headline,
         file: file.to_owned(),
@@ -465,6 +467,8 @@ fn pad_mm_decision(
         )],
         graph_op: op,
         padded_side: Some(padded),
+        source_nodes: Vec::new(),
+        kernels: Vec::new(),
         lines: Vec::new(),
     }
 }

@@ -28,6 +28,7 @@
 //! never renders (`lane-render` does), prints, or touches the filesystem
 //! beyond the spool the caller hands it.
 
+pub mod classes;
 mod classify;
 pub mod configs;
 mod error;
@@ -41,11 +42,15 @@ mod normalize;
 mod padmm;
 mod pairing;
 mod pickle;
+mod provenance;
 mod renumber;
 pub mod text;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+pub use classes::{
+    diff_classes, pair_classes, ClassDiff, ClassPairing, GraphClass, MintDiffReport, PairedClass,
+};
 use classify::Classifier;
 pub use configs::ConfigFieldDiff;
 pub use error::DiffError;
@@ -80,6 +85,14 @@ fn is_benchmark_cache(path: &str) -> bool {
         return false;
     };
     !name.is_empty() && (dir == "inductor/cache" || dir.ends_with("/inductor/cache"))
+}
+
+/// A unit variant as `--json` spells it (`byte_identical`).
+pub(crate) fn word(v: impl serde::Serialize) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
 }
 
 fn role_of(path: &str) -> FileRole {
@@ -238,10 +251,7 @@ fn skipped_differences(inputs: &InputSummary) -> Vec<Unexplained> {
     let mut out = Vec::new();
     for (side, this, other) in [("A", &sa, &sb), ("B", &sb, &sa)] {
         for e in this.difference(other) {
-            let kind = serde_json::to_value(e.kind)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_default();
+            let kind = word(e.kind);
             out.push(Unexplained {
                 a: (side == "A").then(|| e.path.clone()),
                 b: (side == "B").then(|| e.path.clone()),
@@ -458,13 +468,7 @@ fn summary(
             }
             let list: Vec<String> = causes
                 .iter()
-                .map(|(c, n)| {
-                    let name = serde_json::to_value(c)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_owned))
-                        .unwrap_or_default();
-                    format!("{n} {name}")
-                })
+                .map(|(c, n)| format!("{n} {}", word(c)))
                 .collect();
             format!(
                 "{} difference(s) that neither known noise, configs nor decisions explain ({})",

@@ -253,6 +253,9 @@ pub enum UnexplainedCause {
     SerializationId,
     /// A link, pipe or device on one side only, or with another target.
     SkippedEntry,
+    /// A graph class (a packed file of its own) that one mint's report
+    /// names and the other's does not.
+    ClassOnlyInOneMint,
 }
 
 /// One line of a wrapper that differs between the trees.
@@ -411,11 +414,60 @@ pub struct DecisionDiff {
     /// The side that padded, for a pad_mm decision.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub padded_side: Option<&'static str>,
+    /// The traced program's nodes the decided matmul is (`linear_1`), as
+    /// the padding side's output code names them: those that became a pad
+    /// node there and not on the other side.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub source_nodes: Vec<String>,
+    /// The kernels the decision brings (one-sided or changed), each with
+    /// the graph link that makes it the decision's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kernels: Vec<DecisionKernel>,
     /// The output-code lines this decision explains line by line (role
     /// `pad_mm`): those a pad predicts, outside the regions of the kernels
     /// it changed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub lines: Vec<WrapperLine>,
+}
+
+/// Where a kernel a decision brought is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KernelPresence {
+    /// Only A's graph has it.
+    OnlyA,
+    /// Only B's graph has it.
+    OnlyB,
+    /// Both have it, with different code.
+    CodeChanged,
+}
+
+/// How the graph links a kernel to a flipped decision (`docs/diff.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GraphLink {
+    /// Its source nodes include the decided op's: it computes part of it
+    /// (the pad, the bias add, the slice).
+    ComputesDecidedOp,
+    /// It reads a node the decided op became, without computing it.
+    ReadsDecidedOp,
+    /// It exists on one side only and computes what a linked one-sided
+    /// kernel of the other side does, less the decided op.
+    FusedCounterpart,
+}
+
+/// A kernel a flipped decision brought, and why it is the decision's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DecisionKernel {
+    /// Its name (A's; B's own for a kernel only B has).
+    pub kernel: String,
+    /// Where it is.
+    pub presence: KernelPresence,
+    /// The graph link.
+    pub link: GraphLink,
+    /// The output code's words for that link (`A's triton_poi_fused_addmm_silu_4
+    /// computes the decided matmul: linear_1 => constant_pad_nd_default`).
+    pub evidence: String,
 }
 
 /// A finding about the inputs themselves (an ill-typed config).

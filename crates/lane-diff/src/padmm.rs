@@ -47,6 +47,8 @@ pub(crate) struct PadRule {
     pad_a: bool,
     /// Every dimension of the decision's operand shapes.
     dims: BTreeSet<u64>,
+    /// The operand shapes themselves.
+    shapes: Vec<Vec<u64>>,
     /// "the pad_mm decision on aten.addmm (A pads)".
     pub(crate) label: String,
 }
@@ -64,7 +66,7 @@ fn pad_name_re() -> &'static Regex {
     )
 }
 
-fn is_pad_name(name: &str) -> bool {
+pub(crate) fn is_pad_name(name: &str) -> bool {
     pad_name_re().is_match(name)
 }
 
@@ -137,10 +139,13 @@ impl PadRule {
         let op = d.graph_op.as_deref()?;
         let shapes = d.decided_on.get("operand_shapes")?.as_array()?;
         let mut dims = BTreeSet::new();
+        let mut operands = Vec::new();
         for s in shapes {
             let s = s.as_str()?.trim().strip_prefix('[')?.strip_suffix(']')?;
             if !s.trim().is_empty() {
-                dims.extend(ints(s)?);
+                let shape = ints(s)?;
+                dims.extend(shape.iter().copied());
+                operands.push(shape);
             }
         }
         if dims.is_empty() {
@@ -149,7 +154,43 @@ impl PadRule {
         Some(PadRule {
             pad_a: side == "A",
             dims,
+            shapes: operands,
             label: format!("the pad_mm decision on {op} ({side} pads)"),
+        })
+    }
+
+    /// Whether A is the side that pads.
+    pub(crate) fn pads_a(&self) -> bool {
+        self.pad_a
+    }
+
+    /// Whether `p` is the operand dimension `u` padded as the decision
+    /// would: larger, and `u` rounded up to a power-of-two alignment.
+    fn padded_dim(&self, p: u64, u: u64) -> bool {
+        if p <= u || !self.dims.contains(&u) {
+            return false;
+        }
+        let mut align = 2;
+        while align <= MAX_ALIGNMENT {
+            if u.div_ceil(align) * align == p {
+                return true;
+            }
+            align *= 2;
+        }
+        false
+    }
+
+    /// Whether `shape` is one of the decision's operands with one or more
+    /// dimensions padded (inductor pads m, k and n as each needs): the
+    /// shape of the pad node the padding side's graph gains.
+    pub(crate) fn pads_an_operand(&self, shape: &[u64]) -> bool {
+        self.shapes.iter().any(|o| {
+            o.len() == shape.len()
+                && shape.iter().zip(o).any(|(p, u)| p != u)
+                && shape
+                    .iter()
+                    .zip(o)
+                    .all(|(&p, &u)| p == u || self.padded_dim(p, u))
         })
     }
 
@@ -163,17 +204,7 @@ impl PadRule {
         let Some((&p, &u)) = differing.next() else {
             return false;
         };
-        if differing.next().is_some() || p <= u || !self.dims.contains(&u) {
-            return false;
-        }
-        let mut align = 2;
-        while align <= MAX_ALIGNMENT {
-            if u.div_ceil(align) * align == p {
-                return true;
-            }
-            align *= 2;
-        }
-        false
+        differing.next().is_none() && self.padded_dim(p, u)
     }
 
     /// Rule 1: equal but for integer lists, each that differs a padding.
@@ -313,31 +344,37 @@ impl PadRule {
     }
 }
 
+/// The rule of a pad_mm decision on `op` with these operand shapes,
+/// padded by `side`, for tests.
+#[cfg(test)]
+pub(crate) fn rule_for_test(op: &str, side: &'static str, shapes: &[&str]) -> PadRule {
+    let mut decided_on = BTreeMap::new();
+    decided_on.insert("operand_shapes".to_owned(), serde_json::json!(shapes));
+    PadRule::of(&DecisionDiff {
+        file: "inductor/cache/h".into(),
+        path: "$.cache".into(),
+        headline: String::new(),
+        what: None,
+        changed: Vec::new(),
+        winner_a: None,
+        winner_b: None,
+        decided_on,
+        meaning: Vec::new(),
+        graph_op: Some(op.into()),
+        padded_side: Some(side),
+        source_nodes: Vec::new(),
+        kernels: Vec::new(),
+        lines: Vec::new(),
+    })
+    .expect("a pad_mm decision")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn rule(side: &'static str) -> PadRule {
-        let mut decided_on = BTreeMap::new();
-        decided_on.insert(
-            "operand_shapes".to_owned(),
-            serde_json::json!(["[2, 128]", "[128, 64]", "[64]"]),
-        );
-        let d = DecisionDiff {
-            file: "inductor/cache/h".into(),
-            path: "$.cache".into(),
-            headline: String::new(),
-            what: None,
-            changed: Vec::new(),
-            winner_a: None,
-            winner_b: None,
-            decided_on,
-            meaning: Vec::new(),
-            graph_op: Some("aten.addmm".into()),
-            padded_side: Some(side),
-            lines: Vec::new(),
-        };
-        PadRule::of(&d).unwrap()
+        rule_for_test("aten.addmm", side, &["[2, 128]", "[128, 64]", "[64]"])
     }
 
     fn row(a: Option<&str>, b: Option<&str>) -> WrapperLine {
@@ -479,6 +516,8 @@ mod tests {
             meaning: Vec::new(),
             graph_op: None,
             padded_side: None,
+            source_nodes: Vec::new(),
+            kernels: Vec::new(),
             lines: Vec::new(),
         };
         assert!(PadRule::of(&d).is_none());

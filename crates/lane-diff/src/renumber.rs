@@ -30,15 +30,6 @@ pub(crate) fn base_name(kernel: &str) -> &str {
     }
 }
 
-/// The ops a kernel's name says it fuses (`triton_poi_fused_addmm_silu_3`
-/// -> `addmm`, `silu`).
-pub(crate) fn fused_ops(kernel: &str) -> Vec<&str> {
-    base_name(kernel)
-        .split_once("_fused_")
-        .map(|(_, ops)| ops.split('_').filter(|s| !s.is_empty()).collect())
-        .unwrap_or_default()
-}
-
 /// One side's kernels, by name: the digest of their source with the name masked.
 fn kernel_sources(tree: &ArtifactTree) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
@@ -265,14 +256,10 @@ mod tests {
     }
 
     #[test]
-    fn names_split_into_base_and_ops() {
+    fn a_name_without_its_index_is_its_base() {
         assert_eq!(
             base_name("triton_per_fused__softmax_amax_10"),
             "triton_per_fused__softmax_amax"
-        );
-        assert_eq!(
-            fused_ops("triton_poi_fused_addmm_silu_3"),
-            ["addmm", "silu"]
         );
     }
 }

@@ -37,7 +37,8 @@ fn mention_re() -> &'static Regex {
     })
 }
 
-fn py_kernel_re() -> &'static Regex {
+/// A Python output code's kernel definition: `triton_X = async_compile.triton(`.
+pub(crate) fn py_kernel_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| Regex::new(r"^(triton_\w+) = async_compile\.triton\(").expect("static regex"))
 }

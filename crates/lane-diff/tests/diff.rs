@@ -5,6 +5,15 @@
 #[path = "diff/fixtures.rs"]
 mod fixtures;
 
+#[path = "diff/disk.rs"]
+mod disk;
+
+#[path = "diff/attribution.rs"]
+mod attribution;
+
+#[path = "diff/classes.rs"]
+mod classes;
+
 #[path = "diff/determinism.rs"]
 mod determinism;
 

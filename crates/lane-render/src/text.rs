@@ -6,12 +6,13 @@
 
 use std::fmt::Write;
 
-use lane_diff::DeterminismReport;
+use lane_diff::{DeterminismReport, MintDiffReport};
 use lane_ledger::{Comparison, MintBreakdown};
 
 use crate::escape;
 use crate::view::{
-    self, Blocks, Body, BreakdownView, ComparisonView, DeterminismView, LaneView, RowRole, Table,
+    self, Blocks, Body, BreakdownView, ComparisonView, DeterminismView, LaneView, MintDiffView,
+    RowRole, Table,
 };
 use crate::LaneResults;
 
@@ -41,6 +42,14 @@ pub fn render_comparison(c: &Comparison) -> String {
 pub fn render_determinism(r: &DeterminismReport) -> String {
     let mut out = String::new();
     determinism(&mut out, &view::determinism(r), 0);
+    out
+}
+
+/// Two mints' diff, graph class by graph class: `lane diff`'s text for
+/// mints whose reports name their classes.
+pub fn render_mint_diff(r: &MintDiffReport) -> String {
+    let mut out = String::new();
+    mint_diff(&mut out, &view::mint_diff(r));
     out
 }
 
@@ -145,6 +154,16 @@ fn comparison(out: &mut String, v: &ComparisonView, indent: usize) {
 fn determinism(out: &mut String, v: &DeterminismView, indent: usize) {
     line(out, indent, &format!("verdict: {}", v.verdict));
     blocks(out, &v.blocks, indent + 2);
+}
+
+fn mint_diff(out: &mut String, v: &MintDiffView) {
+    line(out, 0, &format!("verdict: {}", v.verdict));
+    blocks(out, &v.blocks, 2);
+    for (label, d) in &v.classes {
+        gap(out);
+        line(out, 2, label);
+        determinism(out, d, 4);
+    }
 }
 
 /// A blank line, unless the text already ends with one (or is empty).

@@ -2,21 +2,23 @@
 
 use std::path::PathBuf;
 
-use lane_app::{AppError, DiffRequest};
+use lane_app::{AppError, DiffFound, DiffRequest};
 use lane_diff::ingest::ReadLimits;
 use lane_diff::{DeterminismVerdict, DEFAULT_MAX_CONTENT_BYTES};
 use lane_render::escape::terminal as escape;
-use lane_render::text::render_determinism as render;
+use lane_render::text::{render_determinism, render_mint_diff};
 
 use crate::output::print_json;
 
 /// Arguments of `lane diff`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The first mint: a folder, a packed cell (`.tar.gz`) or a `.pt2`.
+    /// The first mint: a folder, a packed cell (`.tar.gz`) or a `.pt2`;
+    /// or a mint's folder (or results slot) whose `report.json` names its
+    /// graph classes (`entries`), diffed class by class.
     #[arg(value_name = "A")]
     pub a: PathBuf,
-    /// The second mint: a folder, a packed cell (`.tar.gz`) or a `.pt2`.
+    /// The second mint, as A.
     #[arg(value_name = "B")]
     pub b: PathBuf,
     /// Extra best_configs for A: an inductor cache directory or a report
@@ -73,7 +75,10 @@ pub fn run(args: Args) -> Result<(), AppError> {
             escape(&args.a.display().to_string()),
             escape(&args.b.display().to_string())
         );
-        print!("{}", render(&outcome.report));
+        match &outcome.report {
+            DiffFound::Cells(r) => print!("{}", render_determinism(r)),
+            DiffFound::Classes(r) => print!("{}", render_mint_diff(r)),
+        }
     }
     outcome.verdict()
 }

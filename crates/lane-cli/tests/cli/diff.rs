@@ -126,3 +126,189 @@ fn diff_text_escapes_control_bytes_from_file_names() {
     let o = lane(dir.path(), &["diff", "a", "b", "--json"]);
     assert!(!stdout(&o).contains('\u{1b}'), "JSON escapes it too");
 }
+
+/// The real v0.126.3 mints, relative to the workspace (as a person types
+/// them there, so the output names no machine's folders).
+const ERAS: &str = "tests/data/gw-eras/v0.126.3";
+const B1: &str = "cg-key-v1-3bf77855f63ecb48ffaad0da1276bb9eecdccad42b4647e475380ff2";
+const B2: &str = "cg-key-v1-578c02769cd3fa5574100831fd848a6961fdf92104671ac16ca71b36";
+const B4: &str = "cg-key-v1-612e7f475e708100824e77637f44af29dfb62fa4968c9205d7fa92cb";
+
+fn eras(r: &str) -> String {
+    format!("{ERAS}/{r}/rig/mint")
+}
+
+#[test]
+fn diff_of_two_mints_of_graph_classes_pairs_them_by_key() {
+    let o = lane(&here(), &["diff", &eras("r1"), &eras("r2")]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    insta::assert_snapshot!("diff_real_v0_126_3_classes_text", text);
+    let o = lane(&here(), &["diff", &eras("r1"), &eras("r2"), "--json"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["verdict"], "byte_identical");
+    let keys: Vec<&str> = v["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, [B1, B2, B4]);
+    insta::assert_json_snapshot!("diff_real_v0_126_3_classes_json", v);
+    // Byte-identical is better than any --fail-on.
+    let o = lane(
+        &here(),
+        &[
+            "diff",
+            &eras("r1"),
+            &eras("r2"),
+            "--fail-on",
+            "path-noise-only",
+        ],
+    );
+    assert_eq!(code(&o), 0);
+}
+
+/// Copies a real mint folder (its report and entry files) into `to`, the
+/// report's `entries` made by `edit`.
+fn copy_mint(r: &str, to: &std::path::Path, edit: impl FnOnce(&mut Vec<Value>)) {
+    std::fs::create_dir_all(to).unwrap();
+    let from = here().join(eras(r));
+    for e in std::fs::read_dir(&from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+    let mut report: Value =
+        serde_json::from_slice(&std::fs::read(to.join("report.json")).unwrap()).unwrap();
+    let mut entries = report["entries"].as_array().unwrap().clone();
+    edit(&mut entries);
+    report["entries"] = Value::Array(entries);
+    std::fs::write(to.join("report.json"), report.to_string()).unwrap();
+}
+
+fn sha256(path: &std::path::Path) -> String {
+    use sha2::{Digest, Sha256};
+    format!("{:x}", Sha256::digest(std::fs::read(path).unwrap()))
+}
+
+/// B's report lists its classes in reverse, and its `B=1` class's file
+/// holds the real `B=2` cell (the report naming that file's sha256): the
+/// classes still pair by key, `B=1` reads unexplained against r1's
+/// `B=1`, the two others stay byte-identical, and the pair takes the
+/// worst verdict, naming the class.
+#[test]
+fn diff_of_mints_whose_class_holds_another_class_names_that_class() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_mint("r1", &dir.path().join("a"), |_| {});
+    let b = dir.path().join("b");
+    let b2_cell = here().join(eras("r2")).join(format!("{B2}.tar.gz"));
+    let sha = sha256(&b2_cell);
+    copy_mint("r2", &b, |entries| {
+        entries.reverse();
+        let e = entries.iter_mut().find(|e| e[0] == B1).unwrap();
+        e[2] = Value::from(sha);
+    });
+    std::fs::copy(&b2_cell, b.join(format!("{B1}.tar.gz"))).unwrap();
+    let o = lane(dir.path(), &["diff", "a", "b", "--fail-on", "unexplained"]);
+    assert_eq!(code(&o), 7, "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("A: a\nB: b\n\nverdict: unexplained differences\n"),
+        "{text}"
+    );
+    insta::assert_snapshot!("diff_swapped_class_text", text);
+    let o = lane(dir.path(), &["diff", "a", "b", "--json"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let verdicts: Vec<(&str, &str)> = v["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["key"].as_str().unwrap(), c["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            (B1, "unexplained"),
+            (B2, "byte_identical"),
+            (B4, "byte_identical")
+        ]
+    );
+}
+
+#[test]
+fn diff_of_mints_names_a_class_one_lacks_and_refuses_a_file_its_report_does_not_name() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_mint("r1", &dir.path().join("a"), |_| {});
+    copy_mint("r2", &dir.path().join("b"), |entries| {
+        entries.retain(|e| e[0] != B4)
+    });
+    let o = lane(dir.path(), &["diff", "a", "b", "--json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["verdict"], "unexplained");
+    assert_eq!(v["only_a"][0]["key"], B4);
+    assert_eq!(v["unexplained"][0]["cause"], "class_only_in_one_mint");
+    // A file whose bytes are not what its report names is refused.
+    let b1 = dir.path().join(format!("b/{B1}.tar.gz"));
+    std::fs::copy(dir.path().join(format!("b/{B2}.tar.gz")), &b1).unwrap();
+    let o = lane(dir.path(), &["diff", "a", "b"]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("{B1}.tar.gz: its sha256 is"))
+            && err.contains(&format!("for graph class \"{B1}\"")),
+        "{err}"
+    );
+    // A mint of classes against a cell: refused, naming both.
+    let o = lane(
+        &here(),
+        &["diff", &eras("r1"), &gw("aot-pair/r1/cell.tar.gz")],
+    );
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("report names graph classes (entries) and this side is no such mint"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// The real session-4 dynamo pair (r1 pads `linear_1`): text and JSON.
+#[test]
+fn diff_of_the_real_session4_pair_lists_the_kernels_the_flip_brought() {
+    let slot = |r: &str| {
+        format!("tests/data/gw-0.93.3-h200/h200-run-session4/results/rig-dynamo/H200/{r}")
+    };
+    let o = lane(&here(), &["diff", &slot("r1"), &slot("r2")]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("kernels it brought (1)"), "{text}");
+    assert!(text.contains("A's triton_poi_fused_addmm_silu_4 computes the decided matmul: linear_1 => constant_pad_nd_default"), "{text}");
+    assert!(text.contains("unexplained: none"), "{text}");
+    insta::assert_snapshot!("diff_real_session4_text", text);
+    let o = lane(&here(), &["diff", &slot("r1"), &slot("r2"), "--json"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["verdict"], "decisions_flipped");
+    assert_eq!(v["decisions"][0]["source_nodes"][0], "linear_1");
+    assert_eq!(
+        v["decisions"][0]["kernels"][0]["link"],
+        "computes_decided_op"
+    );
+    insta::assert_json_snapshot!("diff_real_session4_json", v);
+}
+
+/// The first real dynamo pair (r1 pads `linear`): its text.
+#[test]
+fn diff_of_the_real_first_dynamo_pair_lists_the_kernels_the_flip_brought() {
+    let o = lane(
+        &here(),
+        &[
+            "diff",
+            "tests/data/gw-0.93.3-h200/dynamo-pair/r1/artifacts",
+            "tests/data/gw-0.93.3-h200/dynamo-pair/r2/artifacts",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("kernels it brought (2)"), "{text}");
+    insta::assert_snapshot!("diff_real_dynamo_pair_text", text);
+}

@@ -5,106 +5,20 @@
 
 use std::collections::BTreeMap;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use lane_diff::ingest::{
-    complete_side, read_side, IngestError, Keep, MemorySpool, Opened, ReadLimits, Source, TopEntry,
-    TopKind,
+    read_side, IngestError, Keep, Opened, ReadLimits, Source, TopEntry, TopKind,
 };
 use lane_diff::{
-    content_plan, diff_sides, CellSide, ConfigSource, DeterminismReport, DeterminismVerdict,
-    DiffClass, FileRole, NoiseKind, SkippedKind, UnexplainedCause,
+    ConfigSource, DeterminismReport, DeterminismVerdict, DiffClass, FileRole, NoiseKind,
+    SkippedKind, UnexplainedCause,
 };
 use serde_json::{json, Value};
 
 use lane_testkit::data::gw;
 
-/// A side on disk, as `lane diff` lists it: a folder (walked, links
-/// listed not followed) or one file.
-struct Disk {
-    root: PathBuf,
-}
-
-fn walk(root: &Path, dir: &Path, out: &mut Vec<TopEntry>) -> io::Result<()> {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
-        let ty = e.file_type()?;
-        if ty.is_dir() {
-            walk(root, &e.path(), out)?;
-            continue;
-        }
-        let rel = e
-            .path()
-            .strip_prefix(root)
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        let kind = if ty.is_file() {
-            TopKind::File
-        } else {
-            let target = std::fs::read_link(e.path())
-                .ok()
-                .map(|t| t.display().to_string());
-            TopKind::Skipped(SkippedKind::Symlink, target)
-        };
-        out.push(TopEntry {
-            path: rel,
-            name: e.file_name().to_string_lossy().into_owned(),
-            kind,
-        });
-    }
-    Ok(())
-}
-
-impl Source for Disk {
-    fn label(&self) -> String {
-        self.root.display().to_string()
-    }
-    fn entries(&mut self) -> io::Result<Vec<TopEntry>> {
-        if self.root.is_dir() {
-            let mut out = Vec::new();
-            walk(&self.root, &self.root, &mut out)?;
-            return Ok(out);
-        }
-        let name = self
-            .root
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        Ok(vec![TopEntry {
-            path: String::new(),
-            name,
-            kind: TopKind::File,
-        }])
-    }
-    fn open(&mut self, path: &str) -> io::Result<Opened> {
-        let p = if self.root.is_dir() {
-            self.root.join(path)
-        } else {
-            self.root.clone()
-        };
-        Ok(Opened::Seekable(Box::new(io::BufReader::new(
-            std::fs::File::open(p)?,
-        ))))
-    }
-}
-
-fn read_both(a: &Path, b: &Path, limits: &ReadLimits) -> Result<(CellSide, CellSide), IngestError> {
-    let (mut da, mut db) = (Disk { root: a.into() }, Disk { root: b.into() });
-    let mut sa = read_side(&mut da, Keep::First, limits, &mut MemorySpool)?;
-    let mut sb = read_side(&mut db, Keep::First, limits, &mut MemorySpool)?;
-    let plan = content_plan(&sa.tree, &sb.tree, limits.max_content_bytes);
-    complete_side(&mut sa, &plan.a, &mut da, limits, &mut MemorySpool)?;
-    complete_side(&mut sb, &plan.b, &mut db, limits, &mut MemorySpool)?;
-    Ok((sa, sb))
-}
-
-fn diff(a: &Path, b: &Path) -> DeterminismReport {
-    let (sa, sb) = read_both(a, b, &ReadLimits::default()).unwrap();
-    diff_sides(&sa, &sb).unwrap()
-}
+use crate::disk::{assert_explained, diff, read_both};
 
 fn configs(r: &DeterminismReport) -> BTreeMap<(Option<String>, String), (Value, Value)> {
     r.kernel_diffs
@@ -128,13 +42,7 @@ fn real_aot_pair_is_a_flipped_kernel_lane_binding_and_four_launch_configs() {
         &gw("aot-pair/r1/cell.tar.gz"),
         &gw("aot-pair/r2/cell.tar.gz"),
     );
-    assert_eq!(
-        r.verdict,
-        DeterminismVerdict::DecisionsFlipped,
-        "{:#?}",
-        r.unexplained
-    );
-    assert!(r.unexplained.is_empty());
+    assert_explained(&r, DeterminismVerdict::DecisionsFlipped);
     // The decision: the timing probe's binding flipped, the winner did not.
     assert_eq!(r.decisions.len(), 1);
     let d = &r.decisions[0];
@@ -255,13 +163,7 @@ fn real_aot_pair_reads_the_same_packed_extracted_or_in_a_folder() {
 #[test]
 fn real_three_class_aot_pair_reads_launch_configs_per_entry() {
     let r = diff(&gw("aot3-pair/r1/artifacts"), &gw("aot3-pair/r2/artifacts"));
-    assert_eq!(
-        r.verdict,
-        DeterminismVerdict::DecisionsFlipped,
-        "{:#?}",
-        r.unexplained
-    );
-    assert!(r.unexplained.is_empty());
+    assert_explained(&r, DeterminismVerdict::DecisionsFlipped);
     assert_eq!(r.decisions[0].changed[0].a, Some(json!("vram_tiebreak")));
     let c = configs(&r);
     let entries: std::collections::BTreeSet<_> =
@@ -291,13 +193,7 @@ fn real_dynamo_pair_names_the_pad_mm_decision_and_five_kernel_configs() {
         &gw("dynamo-pair/r1/artifacts"),
         &gw("dynamo-pair/r2/artifacts"),
     );
-    assert_eq!(
-        r.verdict,
-        DeterminismVerdict::DecisionsFlipped,
-        "{:#?}",
-        r.unexplained
-    );
-    assert!(r.unexplained.is_empty());
+    assert_explained(&r, DeterminismVerdict::DecisionsFlipped);
     assert_eq!(r.decisions.len(), 1);
     let d = &r.decisions[0];
     assert!(d.file.ends_with(
@@ -450,13 +346,7 @@ fn real_dynamo_pair_where_the_first_repeat_pads_names_the_decision() {
         "{}",
         r.summary
     );
-    assert_eq!(
-        r.verdict,
-        DeterminismVerdict::DecisionsFlipped,
-        "{}",
-        r.summary
-    );
-    assert!(r.unexplained.is_empty(), "{:?}", r.unexplained);
+    assert_explained(&r, DeterminismVerdict::DecisionsFlipped);
     // The six lines, each under the decision with role `pad_mm`.
     let lines = decisions[0]["lines"].as_array().unwrap();
     let at: Vec<(Value, Value)> = lines
@@ -762,14 +652,7 @@ fn real_aot_wrapper_so_built_from_a_source_differing_only_by_noise_is_that_noise
         ))
     };
     let r = diff(&cell("r1"), &cell("r2"));
-    assert_eq!(
-        r.verdict,
-        DeterminismVerdict::DecisionsFlipped,
-        "{}: {:#?}",
-        r.summary,
-        r.unexplained
-    );
-    assert!(r.unexplained.is_empty());
+    assert_explained(&r, DeterminismVerdict::DecisionsFlipped);
     let b4 = |suffix: &str| {
         r.file_diffs
             .iter()

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use lane_diff::{ConfigSource, ContainerInfo, DiffClass, SkippedEntry, WrapperLine};
+use lane_diff::{ConfigSource, ContainerInfo, DiffClass, SkippedEntry, Unexplained, WrapperLine};
 use lane_diff::{DeterminismReport, DeterminismVerdict};
 use serde::Serialize;
 use serde_json::Value as Json;
@@ -41,7 +41,7 @@ pub(crate) fn verdict_tone(v: DeterminismVerdict) -> Tone {
     }
 }
 
-fn name_of(v: impl Serialize) -> String {
+pub(crate) fn name_of(v: impl Serialize) -> String {
     serde_json::to_value(v)
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
@@ -256,6 +256,34 @@ fn decisions(out: &mut Blocks, r: &DeterminismReport) {
         for m in &d.meaning {
             out.line(Depth::Full, 2, format!("meaning: {}", bound(m, PROSE)));
         }
+        if !d.source_nodes.is_empty() {
+            let nodes: Vec<String> = d.source_nodes.iter().map(|n| short(n)).collect();
+            out.line(
+                Depth::Full,
+                2,
+                format!("the decided op in the traced program: {}", nodes.join(", ")),
+            );
+        }
+        // The kernels it brought, each with the graph link that makes it its.
+        let mut t = Table::new(
+            TableKind::Decision,
+            &["Kernel", "Where", "Link", "Evidence"],
+        )
+        .titled(format!("kernels it brought ({})", d.kernels.len()));
+        for k in &d.kernels {
+            t.push(
+                RowRole::Plain,
+                vec![
+                    Cell::text(short(&k.kernel)),
+                    Cell::text(name_of(k.presence)),
+                    Cell::text(name_of(k.link)),
+                    Cell::text(bound(&k.evidence, LONG)),
+                ],
+            );
+        }
+        if !d.kernels.is_empty() {
+            out.table(Depth::Full, 2, t);
+        }
         // The output-code lines it explains line by line, per file.
         let mut files: Vec<&str> = d.lines.iter().map(|l| l.file.as_str()).collect();
         files.dedup();
@@ -411,14 +439,11 @@ fn explained(out: &mut Blocks, r: &DeterminismReport) {
     out.table(Depth::Full, 0, t);
 }
 
-fn unexplained(out: &mut Blocks, r: &DeterminismReport) {
-    if r.unexplained.is_empty() {
-        out.line(Depth::Collapsed, 0, "unexplained: none");
-        return;
-    }
+/// One row per unexplained difference: its cause, files and reason.
+pub(crate) fn unexplained_table(title: &str, list: &[Unexplained]) -> Table {
     let mut t = Table::new(TableKind::Unexplained, &["Cause", "A | B", "Reason"])
-        .titled(format!("unexplained ({})", r.unexplained.len()));
-    for u in &r.unexplained {
+        .titled(format!("{title} ({})", list.len()));
+    for u in list {
         t.push(
             RowRole::Plain,
             vec![
@@ -428,7 +453,19 @@ fn unexplained(out: &mut Blocks, r: &DeterminismReport) {
             ],
         );
     }
-    out.table(Depth::Collapsed, 0, t);
+    t
+}
+
+fn unexplained(out: &mut Blocks, r: &DeterminismReport) {
+    if r.unexplained.is_empty() {
+        out.line(Depth::Collapsed, 0, "unexplained: none");
+        return;
+    }
+    out.table(
+        Depth::Collapsed,
+        0,
+        unexplained_table("unexplained", &r.unexplained),
+    );
     for u in &r.unexplained {
         let file = pair(&u.a, &u.b);
         out.table(

@@ -85,6 +85,8 @@ pub enum TableKind {
     InputFindings,
     /// A determinism diff: what is not explained.
     Unexplained,
+    /// A mint pair's graph classes, each with its verdict.
+    Classes,
 }
 
 /// A chart a renderer may draw from a table's rows (never from anything

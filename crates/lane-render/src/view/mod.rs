@@ -13,6 +13,7 @@
 
 pub mod aot;
 pub mod breakdown;
+pub mod classes;
 pub mod comparison;
 pub mod determinism;
 pub mod doc;
@@ -20,6 +21,7 @@ pub mod lane;
 pub mod value;
 
 pub use breakdown::{breakdown, BreakdownView};
+pub use classes::{mint_diff, MintDiffView};
 pub use comparison::{comparison, ComparisonView};
 pub use determinism::{determinism, DeterminismView};
 pub use doc::{Block, Blocks, Body, Chart, Column, Depth, Line, Row, RowRole, Table, TableKind};

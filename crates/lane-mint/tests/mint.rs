@@ -25,8 +25,7 @@ fn spec(dir: &Path, script: &str, timeout_s: u64) -> AgentSpec {
 }
 
 /// A mint that writes a minted report.
-const MINTED: &str =
-    r#"printf '{"status":"minted","recipe":"dynamo","phases":{"load":1.0}}' > "$LANE_REPORT_PATH""#;
+const MINTED: &str = r#"echo cell > "$LANE_ARTIFACTS_DIR/cell.bin"; printf '{"status":"minted","recipe":"dynamo","phases":{"load":1.0}}' > "$LANE_REPORT_PATH""#;
 
 #[test]
 fn the_run_store_survives_reopening_and_counts_submissions() {

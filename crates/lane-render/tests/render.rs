@@ -57,6 +57,8 @@ pub(crate) fn record(status: MintStatus, wall_s: f64, exit_code: i32) -> lane_co
         job_s: None,
         stderr_tail: String::new(),
         artifact: None,
+        entries: Vec::new(),
+        isolation: None,
         notes: Vec::new(),
     }
 }

@@ -90,6 +90,7 @@ fn cell(name: &str, gpu: &str, repeats: Vec<RepeatResult>) -> CellResult {
         repeats,
         determinism: None,
         determinism_note: None,
+        not_diffed: None,
         comparison: None,
         comparison_note: None,
     }

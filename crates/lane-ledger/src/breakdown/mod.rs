@@ -335,6 +335,14 @@ impl MintBreakdown {
         b
     }
 
+    /// Adds findings made outside the report (lane's own record of the
+    /// attempt, [`crate::findings::record_findings`]), keeping the most
+    /// severe first.
+    pub fn add_findings(&mut self, more: Vec<Finding>) {
+        self.findings.extend(more);
+        self.findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    }
+
     /// True when the breakdown holds a measurement (a report was read).
     pub fn measured(&self) -> bool {
         !matches!(

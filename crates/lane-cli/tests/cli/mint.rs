@@ -428,8 +428,9 @@ fn the_agent_exits_by_outcome_for_pod_failure_policies() {
     .into_iter()
     .enumerate()
     {
-        let script =
-            format!(r#"printf '{{"status":"{status}","recipe":"dynamo"}}' > "$LANE_REPORT_PATH""#);
+        let script = format!(
+            r#"echo cell > "$LANE_ARTIFACTS_DIR/cell.bin"; printf '{{"status":"{status}","recipe":"dynamo"}}' > "$LANE_REPORT_PATH""#
+        );
         let dir = d.path().join(format!("m{i}"));
         let o = lane(
             d.path(),

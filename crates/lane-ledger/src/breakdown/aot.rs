@@ -746,7 +746,10 @@ pub(super) fn aot_table(b: &mut MintBreakdown, t: &AotTable, ctx: AotContext<'_>
         .map(|e| entry(e, oom_entry.map(|n| (n, oom_basis)), rec))
         .collect();
     let share_levels = shares(ctx.shares, rec);
+    // The pool ran when it booked a wall, whether or not the mint reached
+    // `export_all_s` (a serial mint writes no pool ledger).
     let pooled = seconds_of(&t.totals, "export_all_s").is_some()
+        || seconds_of(pool_facts, "pool_wall_s").is_some()
         || entries.iter().any(|e| e.shape == EntryShape::Pooled);
     let path = if class_pool || entries.iter().any(|e| e.shape == EntryShape::Class) {
         AotPath::ClassPool

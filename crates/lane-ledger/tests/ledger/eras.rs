@@ -352,3 +352,20 @@ fn eras_ledger_json() {
         insta::assert_json_snapshot!(name, b);
     }
 }
+
+#[test]
+fn the_pooled_partition_is_the_pools_whenever_the_pool_ran() {
+    // An aborted pooled mint before `export_all_s`: the pool booked its wall.
+    let r = parse_report(
+        br#"{"status":"failed","cell_key":"","mint_phases":{"v":1,"totals":{"total_s":10.0},
+            "pool":{"entry_workers":2,"pool_wall_s":9.0,"seal_seed_s":0.5},
+            "entries":{"u/B=1":{"export_s":0.1}}}}"#,
+    )
+    .unwrap();
+    let b = lane_ledger::from_report("aborted", &r);
+    let aot = b.aot.as_ref().unwrap();
+    assert_eq!(aot.path, AotPath::Pooled);
+    let mint = aot.mint.as_ref().unwrap();
+    assert_eq!(mint.member("pool_wall_s"), Some(9.0));
+    assert!((mint.residual.seconds - 0.5).abs() < 1e-9, "{mint:?}");
+}

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tracing::{info, warn};
 
 use crate::error::AgentError;
-use crate::outcome::classify_with_artifact;
+use crate::outcome::classify_with_cells;
 use lane_core::results::Contract;
 use lane_core::{AgentResult, FileFingerprint, MintId};
 use lane_core::{MintStatus, ProcessEnd, ReportState};
@@ -52,6 +52,9 @@ pub struct AgentSpec {
     /// process group is killed, the claim released and no result written, so
     /// the next `lane mint` starts this attempt afresh.
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The agent runs one attempt per container (a pod): the container's
+    /// `/tmp` is the attempt's own, and no private mount namespace is made.
+    pub container_per_attempt: bool,
 }
 
 impl AgentSpec {
@@ -79,6 +82,7 @@ impl AgentSpec {
             source: None,
             max_artifact_bytes: crate::report::DEFAULT_MAX_ARTIFACT_BYTES,
             stop: None,
+            container_per_attempt: false,
         }
     }
 }
@@ -127,6 +131,8 @@ pub fn without_result(
         replay: false,
         bundle: None,
         artifact: None,
+        entries: Vec::new(),
+        isolation: None,
         notes: Vec::new(),
     }
 }
@@ -137,6 +143,12 @@ pub const EXIT_CLAIMED: i32 = 75;
 const LOCK: &str = "agent.lock";
 /// The result file the agent writes last.
 pub const RESULT: &str = "result.json";
+/// The folder of the upstream's own ledger files the agent keeps beside the
+/// report (gathered into the results folder and the bundle with it): the
+/// compile pool's share reports (`ledger/compile-pool/share-NNN/report.json`,
+/// gen-worker 0.114.3-0.126) and the `TORCH_TRACE` logs (`ledger/trace/`,
+/// which survive `gen-worker compile`, 0.127 on).
+pub const LEDGER_DIR: &str = "ledger";
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> AgentError + '_ {
     move |source| AgentError::Io {
@@ -222,7 +234,7 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
     let caches = [
         ("TORCHINDUCTOR_CACHE_DIR", dir.join("cache/inductor")),
         ("TRITON_CACHE_DIR", dir.join("cache/triton")),
-        ("TORCH_TRACE", dir.join("trace")),
+        ("TORCH_TRACE", dir.join(LEDGER_DIR).join("trace")),
         ("LANE_ARTIFACTS_DIR", dir.join("artifacts")),
     ];
     for (_, p) in &caches {
@@ -278,6 +290,14 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
                 .map_err(|e| format!("the source tree: {}", chain(&e))),
         },
     };
+    // Cold means cold: the attempt's own roots and, where the machine
+    // allows one, its own /tmp (`isolate`).
+    let mut keep = vec![dir.to_owned()];
+    if let Ok(Some(s)) = &source {
+        keep.push(s.clone());
+    }
+    keep.extend(named_paths(spec));
+    let isolation = crate::isolate::prepare(dir, &keep, spec.container_per_attempt)?;
     let spawned = prepared
         .and_then(|path_prefix| source.map(|s| (path_prefix, s)))
         .and_then(|(path_prefix, source)| {
@@ -285,6 +305,7 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
                 spec,
                 dir,
                 &caches,
+                &isolation,
                 &report_path,
                 path_prefix.as_deref(),
                 source.as_deref(),
@@ -316,25 +337,80 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
             warn!(report = %report_path.display(), "could not keep the report as report.json");
         }
     }
-    // The cell is the file the report names (the upstream's mint child packs
-    // it where its request says and writes that path into `artifact`).
+    // The cells are the files the report names: its `artifact`, each of its
+    // `entries` (0.114 on), a compile verdict's graphs (0.127 on, packed
+    // under the attempt's home, where `gen-worker compile` leaves them).
+    let artifacts_dir = dir.join("artifacts");
+    let own_files = std::fs::read_dir(&artifacts_dir).is_ok_and(|mut d| d.next().is_some());
     let artifact = read.artifact.as_deref().map(|named| {
         crate::report::gather_artifact(
             dir,
-            &dir.join("artifacts"),
-            named,
-            read.digest.as_deref(),
+            &artifacts_dir,
+            crate::report::Named::artifact(named, read.digest.as_deref()),
             spec.max_artifact_bytes,
         )
     });
-    let (outcome, reason) = classify_with_artifact(&end, &read.state, artifact.as_ref());
+    let mut entries: Vec<lane_core::ArtifactState> = read
+        .entries
+        .iter()
+        .map(|e| {
+            crate::report::gather_artifact(
+                dir,
+                &artifacts_dir,
+                crate::report::Named {
+                    path: &e.path,
+                    sha256: Some(&e.sha256),
+                    key: Some(&e.key),
+                    dest: None,
+                },
+                spec.max_artifact_bytes,
+            )
+        })
+        .collect();
+    let home = isolation
+        .env
+        .iter()
+        .find(|(v, _)| *v == "HOME")
+        .map(|(_, p)| p.clone())
+        .unwrap_or_else(|| dir.join("iso/home"));
+    for graph in &read.verdict_graphs {
+        let short: String = graph.chars().take(16).collect();
+        let package = home
+            .join(".cache/cozy/compiled-graphs")
+            .join(short)
+            .join("model.pt2");
+        let dest = format!("{graph}.pt2");
+        entries.push(crate::report::gather_artifact(
+            dir,
+            &artifacts_dir,
+            crate::report::Named {
+                path: &package.to_string_lossy(),
+                sha256: None,
+                key: Some(graph),
+                dest: Some(&dest),
+            },
+            spec.max_artifact_bytes,
+        ));
+    }
+    let cells: Vec<&lane_core::ArtifactState> = artifact.iter().chain(entries.iter()).collect();
+    let (outcome, reason) = classify_with_cells(&end, &read.state, &cells, own_files);
+    let mut notes = read.notes;
+    notes.extend(findings_to_note(
+        spec,
+        &end,
+        outcome,
+        &cells,
+        &isolation.record,
+        !read.entries.is_empty(),
+    ));
+    keep_ledger_files(&report_path, dir);
     let report = read.state;
     let output_bytes = [&stdout_path, &stderr_path]
         .iter()
         .filter_map(|p| std::fs::metadata(p).ok())
         .map(|m| m.len())
         .sum();
-    let files = fingerprint(&dir.join("artifacts"))?;
+    let files = fingerprint(&artifacts_dir)?;
     let replay = spec.env.get("LANE_REPLAY").is_some_and(|v| v == "1");
     let result = AgentResult {
         id: spec.id.clone(),
@@ -350,7 +426,9 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
         replay,
         bundle: None,
         artifact,
-        notes: read.notes,
+        entries,
+        isolation: Some(isolation.record.clone()),
+        notes,
     };
     let mut result = result;
     if let Some(location) = &spec.store {
@@ -383,6 +461,115 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
     let _ = std::fs::remove_file(dir.join(LOCK));
     info!(mint = %spec.id, outcome = ?result.outcome, wall_s, "mint ended");
     Ok(result)
+}
+
+/// Absolute paths the cell names in its command and environment: they stay
+/// where they are when the attempt gets its own `/tmp` (a path that does
+/// not exist yet, through its nearest folder that does).
+fn named_paths(spec: &AgentSpec) -> Vec<PathBuf> {
+    let separator = |c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                ':' | '=' | ',' | '\'' | '"' | ';' | '>' | '<' | '&' | '|' | '(' | ')' | '`'
+            )
+    };
+    spec.command
+        .iter()
+        .chain(spec.env.values())
+        .flat_map(|v| v.split(separator))
+        .filter(|t| t.starts_with('/'))
+        .filter_map(|t| {
+            Path::new(t)
+                .ancestors()
+                .find(|a| a.exists())
+                .map(Path::to_owned)
+        })
+        .collect()
+}
+
+/// What the agent saw that the lane's report must say although the mint's
+/// status stands, in words (the ledger's findings read the same facts off
+/// `mint.json`): a command that failed after its report said `minted`, a
+/// GPU mint whose cells hold no GPU code, a repeat whose coldness is not
+/// guaranteed.
+fn findings_to_note(
+    spec: &AgentSpec,
+    end: &ProcessEnd,
+    outcome: MintStatus,
+    cells: &[&lane_core::ArtifactState],
+    isolation: &lane_core::Isolation,
+    has_entries: bool,
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let (MintStatus::Minted, ProcessEnd::Exited { code }) = (outcome, end) {
+        if *code != 0 {
+            notes.push(format!(
+                "the command exited {code} after its report said `minted`: the report is \
+                 authoritative and its cells were gathered, but the command failed{}",
+                if has_entries {
+                    " (gen-worker 0.114.0-0.123.0's rig raises AttributeError on \
+                     `outcome.artifact` after its child wrote the report; repaired in 0.124.0, \
+                     pgw#1352)"
+                } else {
+                    ""
+                }
+            ));
+        }
+    }
+    let inspected: Vec<u64> = cells
+        .iter()
+        .filter_map(|c| match c {
+            lane_core::ArtifactState::Gathered { cubins, .. } => *cubins,
+            lane_core::ArtifactState::NotGathered { .. } => None,
+        })
+        .collect();
+    if outcome == MintStatus::Minted && !inspected.is_empty() && inspected.iter().all(|n| *n == 0) {
+        notes.push(format!(
+            "no GPU code: none of its {} cell(s) holds a `.cubin` or a CUDA fat binary, although \
+             it minted on {}: it compiled for the CPU",
+            inspected.len(),
+            crate::report::bounded_text(&spec.id.gpu, 40)
+        ));
+    }
+    if let lane_core::TmpIsolation::Shared { why } = &isolation.tmp {
+        notes.push(format!(
+            "coldness not guaranteed ({why}): shared with every other attempt on this machine: {}",
+            isolation.shared.join("; ")
+        ));
+    }
+    notes
+}
+
+/// Keeps the upstream's ledger files beside the report: the compile pool's
+/// share reports (`<report's folder>/compile-pool/share-NNN/report.json`,
+/// gen-worker 0.114.3-0.126), copied into `ledger/compile-pool/` (each a
+/// regular file of at most the report limit).
+fn keep_ledger_files(report_path: &Path, dir: &Path) {
+    let Some(pool) = report_path.parent().map(|p| p.join("compile-pool")) else {
+        return;
+    };
+    let Ok(shares) = std::fs::read_dir(&pool) else {
+        return;
+    };
+    for share in shares.flatten() {
+        let name = share.file_name().to_string_lossy().into_owned();
+        let numbered = name
+            .strip_prefix("share-")
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        let from = share.path().join("report.json");
+        let small = std::fs::symlink_metadata(&from)
+            .is_ok_and(|m| m.is_file() && m.len() <= crate::report::REPORT_LIMIT);
+        if !numbered || !small {
+            continue;
+        }
+        let to = dir.join(LEDGER_DIR).join("compile-pool").join(&name);
+        let kept = std::fs::create_dir_all(&to)
+            .and_then(|()| std::fs::copy(&from, to.join("report.json")));
+        if let Err(e) = kept {
+            warn!(share = %from.display(), error = %e, "could not keep a share report");
+        }
+    }
 }
 
 /// Downloads the wheel into `<dir>/wheel/<name>` (the name is the URL's
@@ -486,18 +673,23 @@ fn install_wheel(dir: &Path, wheel: &Path) -> Result<PathBuf, AgentError> {
     Ok(venv.join("bin"))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn spawn(
     spec: &AgentSpec,
     dir: &Path,
     caches: &[(&str, PathBuf)],
+    isolation: &crate::isolate::Prepared,
     report_path: &Path,
     path_prefix: Option<&Path>,
     source: Option<&Path>,
     [stdout, stderr]: [&Path; 2],
 ) -> std::io::Result<std::process::Child> {
     use std::os::unix::process::CommandExt;
-    let (program, args) = spec
-        .command
+    if spec.command.is_empty() {
+        return Err(std::io::Error::other("empty mint command"));
+    }
+    let command = isolation.command(&spec.command);
+    let (program, args) = command
         .split_first()
         .ok_or_else(|| std::io::Error::other("empty mint command"))?;
     let mut cmd = Command::new(program);
@@ -523,7 +715,7 @@ fn spawn(
     if let Err(e) = nix::sys::prctl::set_dumpable(false) {
         warn!(error = %e, "could not make the agent non-dumpable");
     }
-    for (k, p) in caches {
+    for (k, p) in caches.iter().chain(isolation.env.iter()) {
         cmd.env(k, p);
     }
     if let Some(source) = source {

@@ -1,5 +1,6 @@
 //! The result bundle: ONE zip per attempt (its `result.json`, the report,
-//! the logs' tails and the artifact files up to a size limit, deflated),
+//! the upstream's ledger files beside it (`ledger/`), the logs' tails and
+//! the artifact files up to a size limit, deflated),
 //! written to the artifact store under
 //! `lanes/<lane>/mints/<cell>/<gpu>/r<N>/a<M>/bundle.zip`. This is how a
 //! pod's result comes back; the local backend writes it too, so a lane's
@@ -202,6 +203,17 @@ pub fn write_bundle(
                 };
                 add(&mut zip, name, keep)?;
             }
+        }
+        // The upstream's ledger files beside the report (share reports,
+        // TORCH_TRACE logs): what `lane report` reads with it.
+        let ledger = mint_dir.join(crate::agent::LEDGER_DIR);
+        for f in crate::agent::fingerprint(&ledger).unwrap_or_default() {
+            let name = format!("{}/{}", crate::agent::LEDGER_DIR, f.path);
+            if f.size > MAX_BUNDLED_FILE {
+                skipped.push(name);
+                continue;
+            }
+            add(&mut zip, &name, &std::fs::read(ledger.join(&f.path))?)?;
         }
         for f in files {
             if f.size > MAX_BUNDLED_FILE {

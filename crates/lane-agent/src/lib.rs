@@ -18,6 +18,8 @@
 pub mod agent;
 pub mod bundle;
 mod error;
+pub mod inspect;
+pub mod isolate;
 pub mod outcome;
 pub mod report;
 pub mod source;

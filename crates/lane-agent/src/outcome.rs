@@ -73,41 +73,73 @@ pub fn classify(end: &ProcessEnd, report: &ReportState) -> (MintStatus, String) 
     }
 }
 
-/// Classifies an attempt whose report named an artifact: a report that
-/// says `minted` but whose cell lane could not gather is no proof. A cell
-/// that does not exist is `crashed` (the upstream's parent says the same of
-/// "exited 0 but wrote no artifact"); one lane refuses to take (too large,
-/// outside the mint folder) or whose bytes are not the report's `digest` is
-/// `failed`: another attempt would end the same way.
-pub fn classify_with_artifact(
+/// Classifies an attempt by its report and the cells it named (its one
+/// `artifact`, each of its `entries`, a verdict's compiled graphs): a
+/// report that says `minted` is no proof without its cells. A report that
+/// names no cell at all, and whose mint left none in `$LANE_ARTIFACTS_DIR`
+/// (`own_files`), is `crashed`, as is one whose named cell does not exist
+/// (the upstream's parent says the same of "exited 0 but wrote no
+/// artifact"); a cell lane refuses to take (too large, outside the mint
+/// folder) or whose bytes are not the sha256 the report gives is `failed`:
+/// another attempt would end the same way.
+pub fn classify_with_cells(
     end: &ProcessEnd,
     report: &ReportState,
-    artifact: Option<&lane_core::ArtifactState>,
+    cells: &[&lane_core::ArtifactState],
+    own_files: bool,
 ) -> (MintStatus, String) {
     use lane_core::ArtifactState;
     let (outcome, reason) = classify(end, report);
     if outcome != MintStatus::Minted {
         return (outcome, reason);
     }
-    match artifact {
-        Some(ArtifactState::NotGathered { named, why }) => (
-            if why == "no such file" {
-                MintStatus::Crashed
-            } else {
-                MintStatus::Failed
-            },
-            format!("{reason}, but its artifact `{named}` was not gathered: {why}"),
-        ),
-        Some(ArtifactState::Gathered {
-            named,
-            digest_matches: Some(false),
-            ..
-        }) => (
-            MintStatus::Failed,
-            format!("{reason}, but its artifact `{named}` is not the report's `digest`"),
-        ),
-        _ => (outcome, reason),
+    if cells.is_empty() && !own_files {
+        return (
+            MintStatus::Crashed,
+            format!(
+                "{reason}, but it names no cell (no `artifact`, no `entries`) and the mint left \
+                 none in $LANE_ARTIFACTS_DIR"
+            ),
+        );
     }
+    let what = |named: &str, key: &Option<String>| match key {
+        Some(k) => format!("its cell `{k}` (`{named}`)"),
+        None => format!("its artifact `{named}`"),
+    };
+    if let Some(ArtifactState::NotGathered { named, why, key }) =
+        cells.iter().find(|c| c.is_missing())
+    {
+        return (
+            MintStatus::Crashed,
+            format!("{reason}, but {} was not gathered: {why}", what(named, key)),
+        );
+    }
+    for cell in cells {
+        match cell {
+            ArtifactState::NotGathered { named, why, key } => {
+                return (
+                    MintStatus::Failed,
+                    format!("{reason}, but {} was not gathered: {why}", what(named, key)),
+                )
+            }
+            ArtifactState::Gathered {
+                named,
+                key,
+                digest_matches: Some(false),
+                ..
+            } => {
+                return (
+                    MintStatus::Failed,
+                    format!(
+                        "{reason}, but {} is not the sha256 the report gives",
+                        what(named, key)
+                    ),
+                )
+            }
+            ArtifactState::Gathered { .. } => {}
+        }
+    }
+    (outcome, reason)
 }
 
 #[cfg(test)]
@@ -145,27 +177,72 @@ mod tests {
     }
 
     #[test]
-    fn a_minted_report_whose_artifact_is_missing_or_not_its_digest_is_no_proof() {
+    fn a_minted_report_whose_cells_are_missing_unnamed_or_not_their_sha256_is_no_proof() {
         use lane_core::ArtifactState;
         let exit0 = ProcessEnd::Exited { code: 0 };
         let missing = ArtifactState::NotGathered {
             named: "rig/mint/cell.tar.gz".into(),
             why: "no such file".into(),
+            key: None,
         };
-        let (o, why) = classify_with_artifact(&exit0, &status("minted"), Some(&missing));
+        let minted = status("minted");
+        let (o, why) = classify_with_cells(&exit0, &minted, &[&missing], false);
         assert_eq!(o, MintStatus::Crashed);
         assert!(why.contains("`rig/mint/cell.tar.gz` was not gathered: no such file"));
-        let wrong = ArtifactState::Gathered {
-            named: "c".into(),
-            file: "c".into(),
+        let good = |key: &str| ArtifactState::Gathered {
+            named: format!("rig/mint/{key}.tar.gz"),
+            file: format!("{key}.tar.gz"),
             size: 1,
             sha256: "ab".into(),
-            digest_matches: Some(false),
+            digest_matches: Some(true),
+            key: Some(key.into()),
+            cubins: Some(0),
         };
-        let (o, _) = classify_with_artifact(&exit0, &status("minted"), Some(&wrong));
+        let wrong = match good("cg-key-v1-b") {
+            ArtifactState::Gathered {
+                named,
+                file,
+                size,
+                sha256,
+                key,
+                cubins,
+                ..
+            } => ArtifactState::Gathered {
+                named,
+                file,
+                size,
+                sha256,
+                digest_matches: Some(false),
+                key,
+                cubins,
+            },
+            other => other,
+        };
+        let (o, why) = classify_with_cells(&exit0, &minted, &[&good("cg-key-v1-a"), &wrong], false);
         assert_eq!(o, MintStatus::Failed);
-        // A failed mint stays failed, whatever its artifact.
-        let (o, _) = classify_with_artifact(&exit0, &status("failed"), Some(&missing));
+        assert!(why.ends_with("but its cell `cg-key-v1-b` (`rig/mint/cg-key-v1-b.tar.gz`) is not the sha256 the report gives"), "{why}");
+        // One entry of three missing: crashed, as a missing artifact is.
+        let gone = ArtifactState::NotGathered {
+            named: "rig/mint/cg-key-v1-c.tar.gz".into(),
+            why: "no such file".into(),
+            key: Some("cg-key-v1-c".into()),
+        };
+        let (o, _) = classify_with_cells(&exit0, &minted, &[&good("a"), &gone], false);
+        assert_eq!(o, MintStatus::Crashed);
+        assert_eq!(
+            classify_with_cells(&exit0, &minted, &[&good("a")], false).0,
+            MintStatus::Minted
+        );
+        // Naming no cell at all is no proof, unless the mint kept its own.
+        let (o, why) = classify_with_cells(&exit0, &minted, &[], false);
+        assert_eq!(o, MintStatus::Crashed);
+        assert!(why.ends_with("names no cell (no `artifact`, no `entries`) and the mint left none in $LANE_ARTIFACTS_DIR"), "{why}");
+        assert_eq!(
+            classify_with_cells(&exit0, &minted, &[], true).0,
+            MintStatus::Minted
+        );
+        // A failed mint stays failed, whatever its cells.
+        let (o, _) = classify_with_cells(&exit0, &status("failed"), &[&missing], false);
         assert_eq!(o, MintStatus::Failed);
     }
 

@@ -44,7 +44,20 @@ pub fn bounded_text(s: &str, max: usize) -> String {
     out
 }
 
-/// The report as the agent read it: its state and the notes it made.
+/// A cell a report's `entries` names: `[key, path, sha256]` (gen-worker
+/// 0.114 on: one packed graph class each).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedEntry {
+    /// The compiled-graph key (`cg-key-v1-...`).
+    pub key: String,
+    /// The path (absolute, or relative to the mint folder).
+    pub path: String,
+    /// Its sha256, as the report gives it.
+    pub sha256: String,
+}
+
+/// The report as the agent read it: its state, the cells it names and the
+/// notes it made.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadReport {
     /// How it classifies.
@@ -53,6 +66,13 @@ pub struct ReadReport {
     pub artifact: Option<String>,
     /// The report's `digest` (the artifact's sha256), when given.
     pub digest: Option<String>,
+    /// The report's `entries` (0.114 on), in order.
+    pub entries: Vec<NamedEntry>,
+    /// The graphs a `gen-worker compile` verdict (0.127 on) says were built,
+    /// reused or present: their packages are found under the attempt's home.
+    pub verdict_graphs: Vec<String>,
+    /// True when the file is a `gen-worker compile --verdict` file.
+    pub is_verdict: bool,
     /// Things worth saying that change nothing (an echo not believed).
     pub notes: Vec<String>,
 }
@@ -63,6 +83,9 @@ impl ReadReport {
             state,
             artifact: None,
             digest: None,
+            entries: Vec::new(),
+            verdict_graphs: Vec::new(),
+            is_verdict: false,
             notes: Vec::new(),
         }
     }
@@ -73,6 +96,118 @@ fn string_field(v: &serde_json::Value, key: &str) -> Option<String> {
         .and_then(|s| s.as_str())
         .filter(|s| !s.is_empty())
         .map(str::to_owned)
+}
+
+/// The recipe a report's own shape shows, whatever it echoes: the aot
+/// phase table (`mint_phases.v`), the dynamo warm ledger
+/// (`mint_phases.spans_v`), packed graph classes (`entries`, 0.114 on).
+/// gen-worker 0.95 and later have no dynamo recipe at all (pgw#1010:
+/// `PGW978_RECIPE` is read nowhere) and no `recipe` echo.
+fn shape_recipe(v: &serde_json::Value) -> Option<&'static str> {
+    let table = v.get("mint_phases").filter(|t| t.is_object());
+    if table.is_some_and(|t| t.get("spans_v").is_some()) {
+        Some("dynamo")
+    } else if table.is_some_and(|t| t.get("v").is_some()) || v.get("entries").is_some() {
+        Some("aot")
+    } else {
+        None
+    }
+}
+
+/// `entries`: `[[key, path, sha256], ...]`, or why not (with its JSON path).
+fn entries(v: &serde_json::Value) -> Result<Vec<NamedEntry>, String> {
+    let Some(list) = v.get("entries") else {
+        return Ok(Vec::new());
+    };
+    let Some(list) = list.as_array() else {
+        return Err("$.entries: expected an array of [key, path, sha256]".into());
+    };
+    list.iter()
+        .enumerate()
+        .map(|(i, row)| match row.as_array().map(Vec::as_slice) {
+            Some([k, p, h]) => match (k.as_str(), p.as_str(), h.as_str()) {
+                (Some(key), Some(path), Some(sha256)) if !path.is_empty() => Ok(NamedEntry {
+                    key: key.to_owned(),
+                    path: path.to_owned(),
+                    sha256: sha256.to_owned(),
+                }),
+                _ => Err(format!(
+                    "$.entries[{i}]: expected three strings [key, path, sha256] with a path"
+                )),
+            },
+            _ => Err(format!("$.entries[{i}]: expected [key, path, sha256]")),
+        })
+        .collect()
+}
+
+/// A graph name usable as a file name (it names a folder under the home).
+fn file_name_safe(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 200
+        && !s.starts_with('.')
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// Reads a `gen-worker compile --verdict` file (0.127 on; `cli/compile.py`
+/// `_write_verdict`): `rc` 0 servable, 1 a fatal gap or a failed
+/// specialization, 2 no sm (`:1223-1335`).
+fn read_verdict(value: &serde_json::Value, cell_recipe: &str) -> ReadReport {
+    let rc = value
+        .get("rc")
+        .and_then(serde_json::Value::as_i64)
+        .unwrap_or(-1);
+    let summary = string_field(value, "summary");
+    let specs: Vec<&serde_json::Value> = value
+        .get("specializations")
+        .and_then(|s| s.as_array())
+        .map(|a| a.iter().collect())
+        .unwrap_or_default();
+    let field = |s: &serde_json::Value, k: &str| string_field(s, k).unwrap_or_default();
+    let failed = specs.iter().find(|s| field(s, "state") == "failed");
+    let failure = failed.map(|s| format!("{}: {}", field(s, "graph"), field(s, "detail")));
+    let (status, detail) = match (rc, &failure) {
+        (0, None) => ("minted", summary.clone()),
+        (0 | 1, Some(f)) => ("failed", Some(f.clone())),
+        (1, None) => ("failed", summary.clone()),
+        (2, _) => ("refused", summary.clone()),
+        _ => (
+            "crashed",
+            Some(format!("gen-worker compile's verdict says rc {rc}")),
+        ),
+    };
+    let mut out = ReadReport::state(ReportState::Status {
+        status: status.to_owned(),
+        detail: detail.map(|d| d.lines().next().unwrap_or_default().to_owned()),
+        phase: None,
+    });
+    out.is_verdict = true;
+    let mut unsafe_names = 0;
+    for s in &specs {
+        let graph = field(s, "graph");
+        if !matches!(field(s, "state").as_str(), "built" | "reused" | "present") {
+            continue;
+        }
+        if file_name_safe(&graph) {
+            out.verdict_graphs.push(graph);
+        } else {
+            unsafe_names += 1;
+        }
+    }
+    if unsafe_names > 0 {
+        out.notes.push(format!(
+            "{unsafe_names} specialization(s) of the verdict name a graph that is not a file name: not gathered"
+        ));
+    }
+    if status == "minted" && cell_recipe != "aot" {
+        out.state = ReportState::WrongCell {
+            found: format!(
+                "an aot mint (gen-worker compile: AOTInductor through torchcg), not this cell's {}",
+                bounded_text(cell_recipe, 40)
+            ),
+        };
+    }
+    out
 }
 
 /// Reads the report at `path`, for the cell `cell` of recipe `recipe`.
@@ -98,10 +233,17 @@ pub fn read_report(path: &Path, cell: &str, recipe: &str) -> ReadReport {
             })
         }
     };
+    if value.get("status").is_none() && value.get("rc").is_some_and(|r| r.is_i64()) {
+        return read_verdict(&value, recipe);
+    }
     let Some(status) = value.get("status").and_then(|s| s.as_str()) else {
         return ReadReport::state(ReportState::Invalid {
             reason: "no string `status` field".into(),
         });
+    };
+    let named = match entries(&value) {
+        Ok(e) => e,
+        Err(reason) => return ReadReport::state(ReportState::Invalid { reason }),
     };
     let minted = status == "minted";
     let mut notes = Vec::new();
@@ -128,6 +270,26 @@ pub fn read_report(path: &Path, cell: &str, recipe: &str) -> ReadReport {
             ));
         }
     }
+    // No echo (gen-worker 0.95 on): what the report's own shape shows.
+    if let (true, None, Some(shown)) = (
+        minted && wrong.is_none(),
+        string_field(&value, "recipe"),
+        shape_recipe(&value),
+    ) {
+        if shown != recipe {
+            wrong = Some(format!(
+                "a{} {shown} mint (its report's {}; gen-worker 0.95 and later run only the aot \
+                 recipe and read PGW978_RECIPE nowhere), not this cell's {}",
+                if shown == "aot" { "n" } else { "" },
+                if shown == "aot" {
+                    "aot phase table or packed entries"
+                } else {
+                    "dynamo warm ledger"
+                },
+                bounded_text(recipe, 40)
+            ));
+        }
+    }
     let state = match wrong {
         Some(found) => ReportState::WrongCell { found },
         None => ReportState::Status {
@@ -140,29 +302,59 @@ pub fn read_report(path: &Path, cell: &str, recipe: &str) -> ReadReport {
         state,
         artifact: string_field(&value, "artifact"),
         digest: string_field(&value, "digest"),
+        entries: named,
+        verdict_graphs: Vec::new(),
+        is_verdict: false,
         notes,
     }
 }
 
-/// Copies the artifact `named` (absolute, or relative to `mint_dir`) into
-/// `artifacts`, streamed, refusing more than `max_bytes`. Only a regular
-/// file inside the mint folder is gathered: the report is foreign text and
-/// must not make lane copy `/etc/shadow` into a bundle.
+/// What the report says of one cell it names.
+#[derive(Debug, Clone, Copy)]
+pub struct Named<'a> {
+    /// The path it names (absolute, or relative to the mint folder).
+    pub path: &'a str,
+    /// The sha256 it gives (`digest`, an `entries` row's third field).
+    pub sha256: Option<&'a str>,
+    /// The key it gives (an `entries` row's, a verdict's graph).
+    pub key: Option<&'a str>,
+    /// The name under `artifacts/` (default: the file's own name).
+    pub dest: Option<&'a str>,
+}
+
+impl<'a> Named<'a> {
+    /// The report's one `artifact`, with its `digest`.
+    pub fn artifact(path: &'a str, digest: Option<&'a str>) -> Named<'a> {
+        Named {
+            path,
+            sha256: digest,
+            key: None,
+            dest: None,
+        }
+    }
+}
+
+/// Copies the cell `named` names into `artifacts`, streamed, refusing
+/// more than `max_bytes`, and checks it against the sha256 the report
+/// gives. Only a regular file inside the mint folder is gathered: the
+/// report is foreign text and must not make lane copy `/etc/shadow` into a
+/// bundle.
 pub fn gather_artifact(
     mint_dir: &Path,
     artifacts: &Path,
-    named: &str,
-    digest: Option<&str>,
+    named: Named<'_>,
     max_bytes: u64,
 ) -> ArtifactState {
-    let shown = bounded_text(named, 200);
+    let shown = bounded_text(named.path, 200);
+    let key = named.key.map(|k| bounded_text(k, 200));
     let refuse = |why: String| ArtifactState::NotGathered {
         named: shown.clone(),
         why,
+        key: key.clone(),
     };
-    let path = mint_dir.join(named);
+    let path = mint_dir.join(named.path);
     let Ok(real) = std::fs::canonicalize(&path) else {
-        return refuse("no such file".into());
+        return refuse(lane_core::results::MISSING.into());
     };
     let Ok(root) = std::fs::canonicalize(mint_dir) else {
         return refuse("the mint folder is gone".into());
@@ -170,8 +362,12 @@ pub fn gather_artifact(
     if !real.starts_with(&root) {
         return refuse("it is outside the mint folder".into());
     }
-    let Some(file) = real.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-        return refuse("it has no file name".into());
+    let file = match named.dest {
+        Some(d) => d.to_owned(),
+        None => match real.file_name() {
+            Some(n) => n.to_string_lossy().into_owned(),
+            None => return refuse("it has no file name".into()),
+        },
     };
     let meta = match std::fs::metadata(&real) {
         Ok(m) if m.is_file() => m,
@@ -185,35 +381,25 @@ pub fn gather_artifact(
         ));
     }
     let dest: PathBuf = artifacts.join(&file);
-    if dest == real {
+    let hashed = if dest == real {
         // The mint wrote it into `artifacts/` itself.
-        return match hash_file(&real, max_bytes) {
-            Ok((size, sha256)) => gathered(shown, file, size, sha256, digest),
-            Err(why) => refuse(why),
-        };
-    }
-    match copy_capped(&real, &dest, max_bytes) {
-        Ok((size, sha256)) => gathered(shown, file, size, sha256, digest),
-        Err(why) => {
+        hash_file(&real, max_bytes)
+    } else {
+        copy_capped(&real, &dest, max_bytes).inspect_err(|_| {
             let _ = std::fs::remove_file(&dest);
-            refuse(why)
-        }
-    }
-}
-
-fn gathered(
-    named: String,
-    file: String,
-    size: u64,
-    sha256: String,
-    digest: Option<&str>,
-) -> ArtifactState {
-    ArtifactState::Gathered {
-        named,
-        file,
-        size,
-        digest_matches: digest.map(|d| d.eq_ignore_ascii_case(&sha256)),
-        sha256,
+        })
+    };
+    match hashed {
+        Ok((size, sha256)) => ArtifactState::Gathered {
+            named: shown,
+            file,
+            size,
+            digest_matches: named.sha256.map(|d| d.eq_ignore_ascii_case(&sha256)),
+            sha256,
+            key,
+            cubins: crate::inspect::gpu_code(&dest, mint_dir),
+        },
+        Err(why) => refuse(why),
     }
 }
 
@@ -334,7 +520,12 @@ mod tests {
         write(d.path(), "rig/mint/cell.tar.gz", "cell bytes");
         let sha = format!("{:x}", Sha256::digest(b"cell bytes"));
         let art = d.path().join("artifacts");
-        let s = gather_artifact(d.path(), &art, "rig/mint/cell.tar.gz", Some(&sha), 1 << 20);
+        let s = gather_artifact(
+            d.path(),
+            &art,
+            Named::artifact("rig/mint/cell.tar.gz", Some(&sha)),
+            1 << 20,
+        );
         assert_eq!(
             s,
             ArtifactState::Gathered {
@@ -343,6 +534,8 @@ mod tests {
                 size: 10,
                 sha256: sha.clone(),
                 digest_matches: Some(true),
+                key: None,
+                cubins: None,
             }
         );
         assert_eq!(
@@ -351,7 +544,12 @@ mod tests {
         );
         // An absolute path inside the folder works too; a wrong digest is said.
         let abs = d.path().join("rig/mint/cell.tar.gz");
-        let s = gather_artifact(d.path(), &art, abs.to_str().unwrap(), Some("00"), 1 << 20);
+        let s = gather_artifact(
+            d.path(),
+            &art,
+            Named::artifact(abs.to_str().unwrap(), Some("00")),
+            1 << 20,
+        );
         assert!(matches!(
             s,
             ArtifactState::Gathered {
@@ -366,28 +564,40 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         write(d.path(), "big.bin", "0123456789");
         let art = d.path().join("artifacts");
-        let s = gather_artifact(d.path(), &art, "big.bin", None, 4);
+        let s = gather_artifact(d.path(), &art, Named::artifact("big.bin", None), 4);
         assert_eq!(
             s,
             ArtifactState::NotGathered {
                 named: "big.bin".into(),
-                why: "10 bytes, over the 4-byte artifact cap".into()
+                why: "10 bytes, over the 4-byte artifact cap".into(),
+                key: None,
             }
         );
         assert!(!art.join("big.bin").exists(), "nothing half-written");
-        let s = gather_artifact(d.path(), &art, "/etc/hostname", None, 1 << 20);
+        let s = gather_artifact(
+            d.path(),
+            &art,
+            Named::artifact("/etc/hostname", None),
+            1 << 20,
+        );
         assert!(
             matches!(&s, ArtifactState::NotGathered { why, .. } if why == "it is outside the mint folder" || why == "no such file"),
             "{s:?}"
         );
-        let s = gather_artifact(d.path(), &art, "../../x", None, 1 << 20);
+        let s = gather_artifact(d.path(), &art, Named::artifact("../../x", None), 1 << 20);
         assert!(matches!(s, ArtifactState::NotGathered { .. }));
-        let s = gather_artifact(d.path(), &art, "nope.tar.gz", None, 1 << 20);
+        let s = gather_artifact(
+            d.path(),
+            &art,
+            Named::artifact("nope.tar.gz", None),
+            1 << 20,
+        );
         assert_eq!(
             s,
             ArtifactState::NotGathered {
                 named: "nope.tar.gz".into(),
-                why: "no such file".into()
+                why: "no such file".into(),
+                key: None,
             }
         );
     }

@@ -29,8 +29,9 @@ fn spec(dir: &Path, script: &str, timeout_s: u64) -> AgentSpec {
     )
 }
 
-const MINTED: &str =
-    r#"printf '{"status":"minted","recipe":"dynamo","phases":{"load":1.0}}' > "$LANE_REPORT_PATH""#;
+/// A mint that keeps its cell in `$LANE_ARTIFACTS_DIR` (a mint other than
+/// the upstream's names none in its report) and says `minted`.
+const MINTED: &str = r#"echo cell > "$LANE_ARTIFACTS_DIR/cell.bin"; printf '{"status":"minted","recipe":"dynamo","phases":{"load":1.0}}' > "$LANE_REPORT_PATH""#;
 
 #[test]
 fn a_minted_report_is_minted_and_the_environment_is_cold_and_complete() {
@@ -44,9 +45,9 @@ mkdir -p "$LANE_ARTIFACTS_DIR/package" && echo wrapper > "$LANE_ARTIFACTS_DIR/pa
     assert_eq!(r.outcome, MintStatus::Minted, "{r:?}");
     assert_eq!(r.end, ProcessEnd::Exited { code: 0 });
     let paths: Vec<_> = r.files.iter().map(|f| f.path.as_str()).collect();
-    assert_eq!(paths, ["k.best_config", "package/w.cpp"]);
+    assert_eq!(paths, ["cell.bin", "k.best_config", "package/w.cpp"]);
     assert_eq!(
-        r.files[1].sha256,
+        r.files[2].sha256,
         format!("{:x}", <sha2::Sha256 as sha2::Digest>::digest(b"wrapper\n"))
     );
     assert!(d.path().join("result.json").is_file());
@@ -203,6 +204,7 @@ fn the_result_bundle_goes_to_the_store_with_the_report_and_artifacts() {
         names,
         [
             "artifacts/cache/k.best_config",
+            "artifacts/cell.bin",
             "report.json",
             "result.json",
             "stderr.log"
@@ -443,3 +445,9 @@ fn the_source_tree_reaches_the_mint_as_lane_source_dir() {
     let r = run_agent(&s).unwrap();
     assert_eq!(r.outcome, MintStatus::Minted, "{r:?}");
 }
+
+#[path = "agent/isolation.rs"]
+mod isolation;
+
+#[path = "agent/eras.rs"]
+mod eras;

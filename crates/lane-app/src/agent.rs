@@ -149,6 +149,8 @@ pub fn agent(request: AgentRequest) -> Result<AgentOutcome, AppError> {
         store: request.store,
         run: request.run_id,
         stop: Some(request.stop),
+        // A pod numbers its own attempt: one attempt per container.
+        container_per_attempt: request.attempt_from_store,
     };
     Ok(AgentOutcome {
         result: run_agent(&spec)?,

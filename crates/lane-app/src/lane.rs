@@ -93,6 +93,53 @@ pub fn open_store(location: &str) -> Result<Box<dyn lane_store::ArtifactStore>, 
 
 #[cfg(test)]
 mod tests {
+    /// Every shipped lane file parses, and its cells are the ones its era's
+    /// mint runs: gen-worker 0.95 and later have no dynamo recipe, and from
+    /// 0.127 there is no rig, only `gen-worker compile` and its verdict.
+    #[test]
+    fn the_shipped_lanes_parse_and_their_cells_fit_their_era() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lanes");
+        let mut seen = Vec::new();
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let name = format!("lanes/{}", path.file_name().unwrap().to_string_lossy());
+            let lane = lane_file::parse(&name, &text).unwrap_or_else(|e| panic!("{e}"));
+            let base = lane.base.as_str().to_owned();
+            let minor: u32 = base.split('.').nth(1).unwrap().parse().unwrap();
+            for c in &lane.mint.as_ref().expect("every shipped lane mints").cells {
+                let command = c.command.join(" ");
+                if minor >= 95 {
+                    assert_eq!(
+                        c.recipe,
+                        lane_core::Recipe::Aot,
+                        "{name}: {}",
+                        c.name.as_str()
+                    );
+                }
+                if minor >= 127 {
+                    assert!(command.contains("GW_TOY127"), "{name}: {command}");
+                    assert_eq!(c.report.as_ref().map(|r| r.as_str()), Some("verdict.json"));
+                } else {
+                    assert!(
+                        command.contains("scripts/micro_mint_rig.py"),
+                        "{name}: {command}"
+                    );
+                    assert_eq!(
+                        c.report.as_ref().map(|r| r.as_str()),
+                        Some("rig/mint/report.json")
+                    );
+                }
+            }
+            seen.push(lane.version.as_str().to_owned());
+        }
+        seen.sort();
+        assert_eq!(
+            seen,
+            ["0.0.0", "0.0.1", "0.0.2", "0.0.3", "0.100.2", "0.126.4", "0.128.1", "0.93.3"]
+        );
+    }
+
     #[test]
     fn today_follows_source_date_epoch() {
         // The only test in this binary that sets the variable.

@@ -11,13 +11,15 @@
 //! and the command exits 3 naming the file and the JSON path or line.
 
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use lane_ledger::{
     compare::{compare, NoiseRule},
-    from_report, from_trace, MintBreakdown, Severity, TraceMetrics, TraceOptions,
+    from_report_beside, from_trace, MintBreakdown, Severity, TraceOptions,
 };
+
+use crate::beside::{read_beside, read_trace_file, trace_logs};
 
 use crate::error::AppError;
 
@@ -183,9 +185,17 @@ fn read_mint(path: &Path, max_report_bytes: u64) -> Result<Input, AppError> {
         File::open(path)
             .and_then(|f| f.take(max_report_bytes + 1).read_to_end(&mut bytes))
             .map_err(|e| AppError::io(path, e))?;
+        // What the upstream wrote beside it: the compile pool's share
+        // reports, the TORCH_TRACE logs.
+        let beside = match read_beside(path, max_report_bytes) {
+            Ok(b) => b,
+            Err(error) => return Ok(Input::Unreadable { label, error }),
+        };
         Ok(
             match lane_ledger::parse_report_with_limit(&bytes, max_report_bytes) {
-                Ok(report) => Input::Mint(Box::new(from_report(&label, &report))),
+                Ok(report) => {
+                    Input::Mint(Box::new(from_report_beside(&label, &report, beside.view())))
+                }
                 Err(e) => Input::Unreadable {
                     label,
                     error: e.to_string(),
@@ -214,45 +224,13 @@ fn is_report(path: &Path) -> Result<bool, AppError> {
     Ok(head[..n].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{'))
 }
 
-fn read_trace_file(path: &Path, options: &TraceOptions) -> Result<TraceMetrics, AppError> {
-    let file = File::open(path).map_err(|e| AppError::io(path, e))?;
-    let reader = BufReader::with_capacity(1 << 20, file);
-    let mut metrics =
-        lane_ledger::parse_trace(reader, options).map_err(|source| AppError::Trace {
-            path: path.to_owned(),
-            source,
-        })?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    metrics.label(&name);
-    Ok(metrics)
-}
-
 /// A TORCH_TRACE directory: every `*.log` in it (one per process), merged.
 fn read_trace_dir(dir: &Path) -> Result<MintBreakdown, AppError> {
-    let mut logs: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| AppError::io(dir, e))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "log"))
-        .collect();
-    logs.sort();
-    if logs.is_empty() {
+    let Some(merged) = trace_logs(dir)? else {
         return Err(invalid(
             dir,
             "no TORCH_TRACE logs (*.log) in this directory",
         ));
-    }
-    let options = TraceOptions::default();
-    let mut merged: Option<TraceMetrics> = None;
-    for log in &logs {
-        let m = read_trace_file(log, &options)?;
-        match merged.as_mut() {
-            None => merged = Some(m),
-            Some(all) => all.merge(m, &options),
-        }
-    }
-    let merged = merged.expect("at least one log");
+    };
     Ok(from_trace(&dir.display().to_string(), &merged))
 }

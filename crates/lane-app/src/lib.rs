@@ -19,6 +19,7 @@
 
 mod agent;
 pub mod backend;
+mod beside;
 #[cfg(feature = "kube")]
 mod cancel;
 pub mod cut;

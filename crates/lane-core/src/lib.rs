@@ -34,7 +34,8 @@ pub use progress::Progress;
 pub use recipe::Recipe;
 pub use results::{
     schema_texts, schemas, AgentResult, ArtifactState, BundleState, Contract, ContractError,
-    FileFingerprint, GuardRecord, MintRecord, Provenance, SlotSummary, Summary, WheelRef,
+    FileFingerprint, GuardRecord, Isolation, MintRecord, Provenance, SlotSummary, Summary,
+    TmpIsolation, WheelRef,
 };
 pub use secret::Secret;
 pub use status::{retry, MintStatus, ProcessEnd, ReportState, RetryDecision, RetryPolicy};

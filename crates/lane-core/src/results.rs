@@ -5,7 +5,8 @@
 //! <results>/summary.json                 Summary: is the lane green, with what wheel and guards
 //! <results>/<cell>/<gpu>/r<N>/mint.json  MintRecord: the attempt the slot ended with
 //! <results>/<cell>/<gpu>/r<N>/report.json   the upstream's mint report (its bytes, as written)
-//! <results>/<cell>/<gpu>/r<N>/artifacts/    the cell the report names
+//! <results>/<cell>/<gpu>/r<N>/artifacts/    the cells the report names
+//! <results>/<cell>/<gpu>/r<N>/ledger/       the upstream's ledger files beside it (share reports, TORCH_TRACE logs)
 //! bundle.zip: result.json                AgentResult: what the agent saw
 //! ```
 //!
@@ -179,6 +180,16 @@ pub struct MintRecord {
     /// The cell the report's `artifact` named, and whether it was gathered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub artifact: Option<ArtifactState>,
+    /// The cells the report's `entries` named (gen-worker 0.114 on: one
+    /// per graph class, `[key, path, sha256]`), or the compiled graphs a
+    /// `gen-worker compile` verdict built (0.127 on), each gathered and
+    /// checked; empty when it named none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entries: Vec<ArtifactState>,
+    /// How the attempt was kept apart from every other (absent in records
+    /// written before lane recorded it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isolation: Option<Isolation>,
     /// What the agent noticed that changed no outcome (an echo not believed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -223,6 +234,15 @@ pub enum ArtifactState {
         /// Whether it equals the report's `digest` (absent: no digest given).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         digest_matches: Option<bool>,
+        /// The key the report gave it (an `entries` row's compiled-graph
+        /// key, a verdict's graph); absent for a report's one `artifact`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<String>,
+        /// GPU code objects (`*.cubin`) it holds, when lane could look
+        /// inside it (a `.tar.gz` cell, a `.pt2` package); absent when it
+        /// could not.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cubins: Option<u64>,
     },
     /// Not gathered, and why.
     NotGathered {
@@ -230,8 +250,22 @@ pub enum ArtifactState {
         named: String,
         /// Why, in words.
         why: String,
+        /// The key the report gave it, when it gave one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<String>,
     },
 }
+
+impl ArtifactState {
+    /// True when the report named this file and it does not exist (the
+    /// upstream's own parent calls that `crashed`).
+    pub fn is_missing(&self) -> bool {
+        matches!(self, ArtifactState::NotGathered { why, .. } if why == MISSING)
+    }
+}
+
+/// The reason of a named file that does not exist.
+pub const MISSING: &str = "no such file";
 
 /// One artifact file's fingerprint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -283,9 +317,67 @@ pub struct AgentResult {
     /// (absent: the report names none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub artifact: Option<ArtifactState>,
+    /// The cells the report's `entries` name (or a `gen-worker compile`
+    /// verdict's compiled graphs), each gathered into `artifacts/` and
+    /// checked against its sha256 (empty: it names none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entries: Vec<ArtifactState>,
+    /// How the attempt was kept apart from every other (absent in results
+    /// written before lane recorded it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isolation: Option<Isolation>,
     /// What the agent noticed that changes no outcome (an echo not believed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+}
+
+/// How one attempt was kept apart from every other: a repeat is cold only
+/// when nothing another attempt wrote can reach it, whatever the mint
+/// erases from its environment or hard-codes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Isolation {
+    /// The attempt's `/tmp`.
+    pub tmp: TmpIsolation,
+    /// The variables the agent pointed at the attempt's own folders
+    /// (`TMPDIR`, `HOME`, `XDG_CACHE_HOME`, ...), in the order it set them.
+    pub roots: Vec<String>,
+    /// Fixed paths a mint is known to write whatever its environment says,
+    /// which this attempt shares with every other attempt on the machine
+    /// (empty when its `/tmp` is its own): its coldness is not guaranteed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared: Vec<String>,
+}
+
+impl Isolation {
+    /// True when nothing another attempt on the machine wrote can reach
+    /// this one through a path lane knows of.
+    pub fn is_cold(&self) -> bool {
+        self.shared.is_empty()
+    }
+}
+
+/// What `/tmp` was for an attempt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum TmpIsolation {
+    /// A private mount namespace with a folder of the attempt's own on
+    /// `/tmp` (the mint folder and the source tree stay where they are).
+    Private {
+        /// How (`user and mount namespaces`, `mount namespace`).
+        how: String,
+    },
+    /// The container's own `/tmp`: the agent runs one attempt per
+    /// container (a pod).
+    Container {
+        /// Why it is the attempt's own, in words.
+        why: String,
+    },
+    /// The machine's `/tmp`, shared with every other attempt on it.
+    Shared {
+        /// Why no private one could be made, in words.
+        why: String,
+    },
 }
 
 /// A file of lane's own that does not read as its type.
@@ -471,6 +563,54 @@ mod tests {
             "{shown}"
         );
         assert!(shown.contains("unknown variant `exploded`"), "{shown}");
+    }
+
+    #[test]
+    fn a_record_says_which_isolation_held_and_an_older_one_without_it_still_reads() {
+        let record = MintRecord {
+            cell: "rig-aot".into(),
+            gpu: "H200".into(),
+            recipe: Recipe::Aot,
+            repeat: 2,
+            attempt: 1,
+            status: MintStatus::Minted,
+            reason: "the report says `minted`".into(),
+            wall_s: Some(42.0),
+            exit_code: Some(0),
+            replay: false,
+            attempts_wall_s: vec![42.0],
+            bundle: None,
+            job_s: None,
+            stderr_tail: String::new(),
+            artifact: None,
+            entries: vec![ArtifactState::Gathered {
+                named: "rig/mint/cg-key-v1-a.tar.gz".into(),
+                file: "cg-key-v1-a.tar.gz".into(),
+                size: 3,
+                sha256: "ab".into(),
+                digest_matches: Some(true),
+                key: Some("cg-key-v1-a".into()),
+                cubins: Some(0),
+            }],
+            isolation: Some(Isolation {
+                tmp: TmpIsolation::Shared {
+                    why: "no private mount namespace".into(),
+                },
+                roots: vec!["TMPDIR".into(), "HOME".into()],
+                shared: vec!["/tmp/tensorhub-cache".into()],
+            }),
+            notes: Vec::new(),
+        };
+        let bytes = record.to_json();
+        assert_eq!(MintRecord::from_json("mint.json", &bytes).unwrap(), record);
+        assert!(!record.isolation.as_ref().unwrap().is_cold());
+        // A record written before these fields: absent, not an error.
+        let mut v = serde_json::to_value(&record).unwrap();
+        for k in ["entries", "isolation"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        let old = MintRecord::from_json("mint.json", &serde_json::to_vec(&v).unwrap()).unwrap();
+        assert!(old.entries.is_empty() && old.isolation.is_none());
     }
 
     #[test]

@@ -131,6 +131,29 @@ pub enum FindingKind {
     /// The aot table is a partial one (`terminus`, `at`): the mint stopped
     /// before it finished, and what it measured is kept.
     PartialTable,
+    /// The whole-mint table lists no entry while the mint packed some: the
+    /// upstream's defect pgw#1356 (0.114.3-0.123, fixed in 0.124), not "no
+    /// entry compiled".
+    UpstreamTableDefect,
+    /// A compile pool share's written compiler members are its last class's
+    /// only, so its written `compile_other_s` holds the other classes'
+    /// phases; lane splits `compile_wall_s` by the classes' own spans.
+    SharePartitionLastClass,
+    /// The mint resolved what it should have compiled (a class with
+    /// `reuse_s > 0` and `compile_s` 0; a specialization `present`,
+    /// `reused` or `claimed`): this repeat is not cold.
+    NotCold,
+    /// `gen-worker compile` names graphs it could not make servable.
+    Unservable,
+    /// The mint's command exited non-zero after its report said `minted`
+    /// (the report stands; the command's failure is said).
+    CommandFailedAfterMinted,
+    /// A mint on a GPU class none of whose cells holds GPU code: it
+    /// compiled for the CPU.
+    NoGpuCode,
+    /// The attempt ran on the machine's `/tmp`: its coldness is not
+    /// guaranteed, and the fixed paths it shares are named.
+    ColdnessNotGuaranteed,
 }
 
 /// One finding.
@@ -215,7 +238,243 @@ pub fn detect(b: &MintBreakdown) -> Vec<Finding> {
     job_findings(b, &mut out);
     reconciliation_findings(b, &mut out);
     other_findings(b, &mut out);
+    era_findings(b, &mut out);
     out.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    out
+}
+
+/// What the later eras' shapes say: a table with no rows (pgw#1356), a
+/// share's last-class members, a mint that reused instead of compiling,
+/// unservable graphs.
+fn era_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
+    if let Some(aot) = &b.aot {
+        if let Some(m) = &aot.missing_rows {
+            let count = |n: Option<u64>| n.map_or_else(|| "?".to_owned(), |n| n.to_string());
+            out.push(
+                Finding::new(
+                    FindingKind::UpstreamTableDefect,
+                    Severity::Info,
+                    format!(
+                        "the whole-mint table lists no entry (n_entries 0, entries {{}}, phases {{}}) while the mint packed {} cell(s) and the pool was given {} class(es): the upstream's defect pgw#1356 (0.114.3-0.123: the table is built from the deleted serial driver's rows; fixed in 0.124), not \"no entry compiled\"; its export_s, compile_s and warm_s are sums over no row. {}",
+                        count(m.packed),
+                        count(m.declared),
+                        if m.from_shares > 0 {
+                            format!("The {} class row(s) here are the compile pool's share reports'.", m.from_shares)
+                        } else {
+                            "The per-class times are in the compile pool's share reports (compile-pool/share-NNN/report.json), which were not read with it.".to_owned()
+                        }
+                    ),
+                )
+                .subject("mint_phases"),
+            );
+        }
+        for share in &aot.shares {
+            let Some(p) = &share.compile_wall else {
+                continue;
+            };
+            if let Some(written) = p.residual.reported_s {
+                if (written - p.residual.seconds).abs() > tolerance(p.total.seconds) {
+                    out.push(
+                        Finding::new(
+                            FindingKind::SharePartitionLastClass,
+                            Severity::Info,
+                            format!(
+                                "{}: its written compiler members are its last class's only ({}), so its written compile_other_s {:.3} s holds the other classes' phases; split by its {} classes' own spans, compile_other_s is {:.3} s of compile_wall_s {:.3} s",
+                                quote(&share.name, SHORT_MAX_CHARS),
+                                share.classes.last().map_or_else(|| "?".to_owned(), |c| quote(c, SHORT_MAX_CHARS)),
+                                written,
+                                share.classes.len(),
+                                p.residual.seconds,
+                                p.total.seconds
+                            ),
+                        )
+                        .subject(format!("{}: compile_other_s", share.name))
+                        .seconds(written),
+                    );
+                }
+            }
+        }
+    }
+    let reused: Vec<String> = b
+        .entries
+        .iter()
+        .filter_map(|e| {
+            let fact = |n: &str| {
+                e.facts
+                    .iter()
+                    .find(|f| f.name == n)
+                    .and_then(|f| f.seconds())
+            };
+            match (fact("reuse_s"), fact("compile_s")) {
+                (Some(r), Some(c)) if r > 0.0 && c == 0.0 => Some(format!(
+                    "{} (reuse_s {r:.3} s, compile_s 0)",
+                    quote(&e.name, SHORT_MAX_CHARS)
+                )),
+                _ => None,
+            }
+        })
+        .collect();
+    if !reused.is_empty() {
+        out.push(
+            Finding::new(
+                FindingKind::NotCold,
+                Severity::Error,
+                format!(
+                    "{} of {} class(es) were resolved from the compiled-graph cache, not compiled: {}; this repeat is not cold, and its compile times are not a cold mint's",
+                    reused.len(),
+                    b.entries.len(),
+                    reused.join(", ")
+                ),
+            )
+            .subject("reuse_s"),
+        );
+    }
+    if let Some(v) = &b.verdict {
+        use crate::report::SpecState;
+        let not_built: Vec<String> = v
+            .specializations
+            .iter()
+            .filter(|s| {
+                matches!(
+                    s.state.as_ref().and_then(|n| n.known()),
+                    Some(SpecState::Present | SpecState::Reused | SpecState::Claimed)
+                )
+            })
+            .map(|s| {
+                format!(
+                    "{} {}",
+                    quote(&s.graph, SHORT_MAX_CHARS),
+                    s.state.as_ref().map_or("", |n| n.as_str())
+                )
+            })
+            .collect();
+        if !not_built.is_empty() {
+            out.push(
+                Finding::new(
+                    FindingKind::NotCold,
+                    Severity::Error,
+                    format!(
+                        "{} of {} specialization(s) were not built here: {}; this repeat is not cold",
+                        not_built.len(),
+                        v.specializations.len(),
+                        not_built.join(", ")
+                    ),
+                )
+                .subject("state"),
+            );
+        }
+        for s in v
+            .specializations
+            .iter()
+            .filter(|s| s.state.as_ref().and_then(|n| n.known()) == Some(SpecState::Failed))
+        {
+            let mut f = Finding::new(
+                FindingKind::FailedJob,
+                Severity::Warning,
+                format!(
+                    "specialization {} failed{}; its seconds stay in the ledger",
+                    quote(&s.graph, SHORT_MAX_CHARS),
+                    s.detail
+                        .as_deref()
+                        .map_or_else(String::new, |d| format!(": {}", quote(d, DETAIL_MAX_CHARS)))
+                ),
+            )
+            .subject(&s.graph);
+            if let Some(w) = s.wall_s {
+                f = f.seconds(w);
+            }
+            out.push(f);
+        }
+        if !v.unservable.is_empty() {
+            out.push(Finding::new(
+                FindingKind::Unservable,
+                Severity::Warning,
+                format!(
+                    "gen-worker compile names {} graph(s) it could not make servable: {}",
+                    v.unservable.len(),
+                    v.unservable
+                        .iter()
+                        .map(|(g, d)| format!(
+                            "{} ({})",
+                            quote(g, SHORT_MAX_CHARS),
+                            quote(d, SHORT_MAX_CHARS)
+                        ))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+    }
+}
+
+/// What lane's own record of an attempt says that its report does not
+/// (`mint.json`): a command that failed after its report said `minted`, a
+/// GPU mint whose cells hold no GPU code, an attempt whose coldness is not
+/// guaranteed. The caller adds them to the attempt's breakdown.
+pub fn record_findings(record: &lane_core::MintRecord) -> Vec<Finding> {
+    use lane_core::{ArtifactState, TmpIsolation};
+    let mut out = Vec::new();
+    let minted = record.status == MintStatus::Minted;
+    if let (true, Some(code)) = (minted, record.exit_code.filter(|c| *c != 0)) {
+        out.push(
+            Finding::new(
+                FindingKind::CommandFailedAfterMinted,
+                Severity::Warning,
+                format!(
+                    "the cell's command exited {code} after its report said `minted`: the report stands and its cells were gathered, but the command failed{}",
+                    if record.entries.is_empty() {
+                        ""
+                    } else {
+                        " (the 0.114.0-0.123.0 rig raises AttributeError on `outcome.artifact` after its child wrote the report, pgw#1352, repaired in 0.124.0)"
+                    }
+                ),
+            )
+            .subject("exit_code"),
+        );
+    }
+    let inspected: Vec<u64> = record
+        .artifact
+        .iter()
+        .chain(record.entries.iter())
+        .filter_map(|c| match c {
+            ArtifactState::Gathered { cubins, .. } => *cubins,
+            ArtifactState::NotGathered { .. } => None,
+        })
+        .collect();
+    if minted && !inspected.is_empty() && inspected.iter().all(|n| *n == 0) {
+        out.push(
+            Finding::new(
+                FindingKind::NoGpuCode,
+                Severity::Warning,
+                format!(
+                    "minted on {} but none of its {} cell(s) holds GPU code (no `.cubin`, no CUDA fat binary): it compiled for the CPU, whatever its metadata's `sm` says",
+                    quote(&record.gpu, SHORT_MAX_CHARS),
+                    inspected.len()
+                ),
+            )
+            .subject("cells"),
+        );
+    }
+    if let Some(iso) = &record.isolation {
+        if let TmpIsolation::Shared { why } = &iso.tmp {
+            out.push(
+                Finding::new(
+                    FindingKind::ColdnessNotGuaranteed,
+                    Severity::Warning,
+                    format!(
+                        "this repeat ran on the machine's /tmp ({}): its coldness is not guaranteed; shared with every other attempt there: {}",
+                        quote(why, DETAIL_MAX_CHARS),
+                        iso.shared
+                            .iter()
+                            .map(|p| quote(p, DETAIL_MAX_CHARS))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ),
+                )
+                .subject("isolation"),
+            );
+        }
+    }
     out
 }
 
@@ -694,13 +953,24 @@ fn fmt_num(v: f64, unit: &str) -> String {
 }
 
 fn other_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
-    if !b.unknown_keys.is_empty() {
-        let list: Vec<String> = b
-            .unknown_keys
+    // The report's own, then each share report's, named by its share.
+    let shares = b.aot.iter().flat_map(|a| a.shares.iter());
+    let unknown: Vec<(String, &lane_json::UnknownKey)> = b
+        .unknown_keys
+        .iter()
+        .map(|u| (String::new(), u))
+        .chain(shares.flat_map(|s| {
+            s.unknown_keys
+                .iter()
+                .map(move |u| (format!("{}: ", quote(&s.name, SHORT_MAX_CHARS)), u))
+        }))
+        .collect();
+    if !unknown.is_empty() {
+        let list: Vec<String> = unknown
             .iter()
-            .map(|u| {
+            .map(|(share, u)| {
                 format!(
-                    "{} = {}",
+                    "{share}{} = {}",
                     quote(u.path.as_str(), SHORT_MAX_CHARS),
                     value_text(&u.value, SHORT_MAX_CHARS)
                 )
@@ -761,5 +1031,87 @@ fn other_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
                 ),
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lane_core::{ArtifactState, Isolation, MintRecord, TmpIsolation};
+
+    fn record(exit_code: i32, cubins: Option<u64>, tmp: TmpIsolation) -> MintRecord {
+        MintRecord {
+            cell: "rig-aot".into(),
+            gpu: "H200".into(),
+            recipe: Recipe::Aot,
+            repeat: 1,
+            attempt: 1,
+            status: MintStatus::Minted,
+            reason: "the report says `minted`".into(),
+            wall_s: Some(1.0),
+            exit_code: Some(exit_code),
+            replay: false,
+            attempts_wall_s: vec![1.0],
+            bundle: None,
+            job_s: None,
+            stderr_tail: String::new(),
+            artifact: None,
+            entries: vec![ArtifactState::Gathered {
+                named: "rig/mint/cg-key-v1-a.tar.gz".into(),
+                file: "cg-key-v1-a.tar.gz".into(),
+                size: 1,
+                sha256: "ab".into(),
+                digest_matches: Some(true),
+                key: Some("cg-key-v1-a".into()),
+                cubins,
+            }],
+            isolation: Some(Isolation {
+                tmp,
+                roots: vec!["TMPDIR".into()],
+                shared: vec!["/tmp/tensorhub-cache (...)".into()],
+            }),
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_records_exit_cells_and_isolation_are_findings() {
+        let private = TmpIsolation::Private {
+            how: "mount namespace".into(),
+        };
+        assert!(record(0, Some(16), private.clone()).isolation.is_some());
+        let kinds = |r: &MintRecord| -> Vec<FindingKind> {
+            record_findings(r).iter().map(|f| f.kind).collect()
+        };
+        // A clean record: nothing (its isolation's `shared` only counts on a shared /tmp).
+        assert!(kinds(&record(0, Some(16), private.clone())).is_empty());
+        let r = record(
+            1,
+            Some(0),
+            TmpIsolation::Shared {
+                why: "no unshare".into(),
+            },
+        );
+        assert_eq!(
+            kinds(&r),
+            [
+                FindingKind::CommandFailedAfterMinted,
+                FindingKind::NoGpuCode,
+                FindingKind::ColdnessNotGuaranteed
+            ]
+        );
+        let all = record_findings(&r);
+        assert!(all[0].message.contains("pgw#1352"), "{}", all[0].message);
+        assert!(all[1]
+            .message
+            .starts_with("minted on H200 but none of its 1 cell(s) holds GPU code"));
+        assert!(
+            all[2].message.contains("/tmp/tensorhub-cache"),
+            "{}",
+            all[2].message
+        );
+        assert!(all.iter().all(|f| f.severity == Severity::Warning));
+        // A cell lane could not look into says nothing of GPU code.
+        assert!(kinds(&record(0, None, private)).is_empty());
     }
 }

@@ -32,10 +32,12 @@ pub mod partition;
 pub mod report;
 pub mod trace;
 
-pub use breakdown::{from_report, from_trace, LedgerKind, MintBreakdown};
+pub use breakdown::{
+    from_report, from_report_beside, from_trace, Beside, LedgerKind, MintBreakdown,
+};
 pub use compare::{compare, Comparison, NoiseRule};
 pub use error::{CompareError, ReportError, TraceError};
 pub use findings::{Finding, FindingKind, Severity};
 pub use partition::{OverlayRow, Partition, Residual, Term};
-pub use report::{parse_report, parse_report_with_limit, MintReport};
+pub use report::{parse_report, parse_report_with_limit, parse_share_report, MintReport};
 pub use trace::{parse_trace, TraceMetrics, TraceOptions};

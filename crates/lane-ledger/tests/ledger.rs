@@ -22,3 +22,6 @@ mod properties;
 
 #[path = "ledger/robustness.rs"]
 mod robustness;
+
+#[path = "ledger/eras.rs"]
+mod eras;

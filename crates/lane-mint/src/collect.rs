@@ -98,7 +98,7 @@ fn open_bundle(
     })
 }
 
-/// Unpacks `report.json`, `stderr.log` and `artifacts/**` of `b` into `dir`
+/// Unpacks `report.json`, `stderr.log`, `ledger/**` and `artifacts/**` of `b` into `dir`
 /// (emptied first). Entries whose names would leave `dir` are refused.
 /// Returns the artifact files the result fingerprints but the bundle left
 /// out (over [`MAX_BUNDLED_FILE`]).
@@ -121,7 +121,8 @@ fn unpack(b: &mut Bundle, dir: &Path) -> Result<Vec<String>, MintError> {
         };
         let keep = rel == Path::new("report.json")
             || rel == Path::new("stderr.log")
-            || rel.starts_with("artifacts");
+            || rel.starts_with("artifacts")
+            || rel.starts_with(lane_agent::agent::LEDGER_DIR);
         if !keep {
             continue;
         }

@@ -1,6 +1,6 @@
 //! Gathering: a finished attempt's report, artifacts and record go into the
 //! lane's results folder, `<results>/<cell>/<gpu>/r<N>/` (`report.json`,
-//! `mint.json`, `artifacts/`), replacing the slot atomically (written beside
+//! `mint.json`, `artifacts/`, the upstream's ledger files in `ledger/`), replacing the slot atomically (written beside
 //! it, then renamed), and `summary.json` says whether the lane is green.
 
 use std::path::{Path, PathBuf};
@@ -68,6 +68,10 @@ pub fn gather(
         std::fs::copy(&report, tmp.join("report.json")).map_err(io(&report))?;
     }
     copy_tree(&mint_dir.join("artifacts"), &tmp.join("artifacts"))?;
+    let ledger = mint_dir.join(lane_agent::agent::LEDGER_DIR);
+    if ledger.is_dir() {
+        copy_tree(&ledger, &tmp.join(lane_agent::agent::LEDGER_DIR))?;
+    }
     let record = MintRecord {
         cell: id.cell.clone(),
         gpu: id.gpu.clone(),
@@ -87,6 +91,8 @@ pub fn gather(
         job_s,
         stderr_tail: result.stderr_tail.clone(),
         artifact: result.artifact.clone(),
+        entries: result.entries.clone(),
+        isolation: result.isolation.clone(),
         notes: result.notes.clone(),
     };
     std::fs::write(tmp.join(MintRecord::FILE), record.to_json()).map_err(io(&tmp))?;

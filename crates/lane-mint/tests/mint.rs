@@ -25,8 +25,7 @@ fn spec(dir: &Path, script: &str, timeout_s: u64) -> AgentSpec {
 }
 
 /// A mint that writes a minted report.
-const MINTED: &str =
-    r#"printf '{"status":"minted","recipe":"dynamo","phases":{"load":1.0}}' > "$LANE_REPORT_PATH""#;
+const MINTED: &str = r#"echo cell > "$LANE_ARTIFACTS_DIR/cell.bin"; printf '{"status":"minted","recipe":"dynamo","phases":{"load":1.0}}' > "$LANE_REPORT_PATH""#;
 
 #[test]
 fn the_run_store_survives_reopening_and_counts_submissions() {
@@ -132,8 +131,13 @@ fn collecting_from_the_store_takes_the_last_attempt_and_every_attempts_seconds()
     let d = tempfile::tempdir().unwrap();
     let store_dir = d.path().join("store");
     let location = store_dir.to_string_lossy().into_owned();
-    // Two attempts, as a Job's two pods would leave them.
-    for (attempt, script) in [(1, "kill -SEGV $$"), (2, MINTED)] {
+    // Two attempts, as a Job's two pods would leave them; the second with
+    // the upstream's ledger files beside its report (a share report, a
+    // TORCH_TRACE log), which travel in the bundle to the results slot.
+    let ledger = format!(
+        r#"mkdir -p compile-pool/share-000 && echo '{{"entry":"share-000"}}' > compile-pool/share-000/report.json && echo trace > "$TORCH_TRACE/t.log"; {MINTED}"#
+    );
+    for (attempt, script) in [(1, "kill -SEGV $$"), (2, ledger.as_str())] {
         let mut s = spec(&d.path().join(format!("pod{attempt}")), script, 30);
         s.id.attempt = attempt;
         s.store = Some(location.clone());
@@ -171,6 +175,12 @@ fn collecting_from_the_store_takes_the_last_attempt_and_every_attempts_seconds()
         "lanes/0.93.3/mints/sdxl/L4/r1/a2/bundle.zip"
     );
     assert!(out.join("results/sdxl/L4/r1/report.json").is_file());
+    let slot = out.join("results/sdxl/L4/r1/ledger");
+    assert!(slot.join("compile-pool/share-000/report.json").is_file());
+    assert_eq!(
+        std::fs::read_to_string(slot.join("trace/t.log")).unwrap(),
+        "trace\n"
+    );
 }
 
 #[test]

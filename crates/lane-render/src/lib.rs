@@ -102,6 +102,10 @@ pub struct CellResult {
     /// artifacts (the pair could not be read).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub determinism_note: Option<String>,
+    /// Why the repeats make no pair to diff (one repeat only, a repeat
+    /// that gathered no cell): shown wherever the lane says "not diffed".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_diffed: Option<String>,
     /// The comparison against the baseline lane's same cell and GPU.
     pub comparison: Option<Comparison>,
     /// Why no comparison was made although a baseline exists (refused).

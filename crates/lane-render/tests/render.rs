@@ -57,6 +57,8 @@ pub(crate) fn record(status: MintStatus, wall_s: f64, exit_code: i32) -> lane_co
         job_s: None,
         stderr_tail: String::new(),
         artifact: None,
+        entries: Vec::new(),
+        isolation: None,
         notes: Vec::new(),
     }
 }
@@ -88,6 +90,7 @@ fn cell(name: &str, gpu: &str, repeats: Vec<RepeatResult>) -> CellResult {
         repeats,
         determinism: None,
         determinism_note: None,
+        not_diffed: None,
         comparison: None,
         comparison_note: None,
     }

@@ -14,6 +14,13 @@ pub fn gw(rel: &str) -> PathBuf {
     path("gw-0.93.3-h200").join(rel)
 }
 
+/// Real gen-worker mints of the later eras (0.100.1, 0.114.3, 0.126.3,
+/// 0.127.2) recorded on an H200 (`tests/data/gw-eras/<rel>`; its README
+/// says where each file came from).
+pub fn eras(rel: &str) -> PathBuf {
+    path("gw-eras").join(rel)
+}
+
 /// The probe's H200 / torch 2.11 data (`tests/data/h200-torch2.11/<rel>`):
 /// real torch bytes in a guessed wrapper.
 pub fn probe(rel: &str) -> PathBuf {

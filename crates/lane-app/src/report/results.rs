@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use lane_diff::DEFAULT_MAX_CONTENT_BYTES;
 use lane_ledger::report::DEFAULT_MAX_REPORT_BYTES;
-use lane_ledger::{compare, from_report, MintBreakdown, NoiseRule};
+use lane_ledger::{compare, from_report_beside, MintBreakdown, NoiseRule};
 use lane_render::{CellResult, RepeatResult};
 use serde_json::Value;
 
@@ -142,8 +142,16 @@ fn breakdown(path: &Path, label: &str) -> Result<MintBreakdown, AppError> {
             ))
         }
     };
+    // What the upstream wrote beside it, kept by the agent in `ledger/`.
+    let beside = match crate::beside::read_beside(path, DEFAULT_MAX_REPORT_BYTES) {
+        Ok(b) => b,
+        Err(e) => {
+            tracing::warn!(mint = label, error = %e, "a ledger file beside the report is unreadable");
+            return Ok(MintBreakdown::unreadable(label, &e));
+        }
+    };
     match lane_ledger::parse_report_with_limit(&bytes, DEFAULT_MAX_REPORT_BYTES) {
-        Ok(report) => Ok(from_report(label, &report)),
+        Ok(report) => Ok(from_report_beside(label, &report, beside.view())),
         Err(e) => {
             tracing::warn!(mint = label, error = %e, "report unreadable");
             Ok(MintBreakdown::unreadable(
@@ -185,11 +193,17 @@ fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, AppError> {
         if recipe.is_none() {
             recipe = record.as_ref().map(|m| m.recipe.as_str().to_owned());
         }
-        let mint = record;
+        let mut breakdown = breakdown(&p.join("report.json"), &label)?;
+        if let Some(m) = &record {
+            // What lane's own record says beside the report: a command that
+            // failed under a minted report, cells with no GPU code, a repeat
+            // whose coldness is not guaranteed.
+            breakdown.add_findings(lane_ledger::findings::record_findings(m));
+        }
         repeats.push(RepeatResult {
             repeat: *n,
-            mint,
-            breakdown: breakdown(&p.join("report.json"), &label)?,
+            mint: record,
+            breakdown,
         });
     }
     let artifacts: Vec<PathBuf> = runs
@@ -200,6 +214,7 @@ fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, AppError> {
         // has nothing to diff: no determinism verdict rather than an error.
         .filter(|p| std::fs::read_dir(p).is_ok_and(|mut d| d.next().is_some()))
         .collect();
+    let not_diffed = not_diffed(&runs, &repeats);
     // A pair the diff cannot read is said on its cell; the lane still reports.
     let mut diff_note = None;
     let determinism = if let [a, b] = artifacts.as_slice() {
@@ -219,11 +234,42 @@ fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, AppError> {
         gpu: gpu.to_owned(),
         recipe,
         repeats,
+        not_diffed: if determinism.is_none() && diff_note.is_none() {
+            not_diffed
+        } else {
+            None
+        },
         determinism,
         determinism_note: diff_note,
         comparison: None,
         comparison_note: None,
     })
+}
+
+/// Why the first two repeats of a cell make no pair to diff, in words.
+fn not_diffed(runs: &[(u32, PathBuf)], repeats: &[RepeatResult]) -> Option<String> {
+    if runs.len() < 2 {
+        return Some(format!(
+            "{} repeat(s) only: the determinism diff pairs r1 with r2",
+            runs.len()
+        ));
+    }
+    let empty: Vec<String> = runs
+        .iter()
+        .take(2)
+        .filter(|(_, p)| {
+            !std::fs::read_dir(p.join("artifacts")).is_ok_and(|mut d| d.next().is_some())
+        })
+        .map(|(n, _)| {
+            let status = repeats
+                .iter()
+                .find(|r| r.repeat == *n)
+                .and_then(|r| r.mint.as_ref().map(|m| m.status.as_str().to_owned()))
+                .unwrap_or_else(|| "no mint.json".to_owned());
+            format!("r{n} gathered no cell ({status})")
+        })
+        .collect();
+    (!empty.is_empty()).then(|| empty.join("; "))
 }
 
 /// Every cell of a results folder, sorted by cell then GPU.
@@ -256,5 +302,114 @@ pub fn compare_with(cells: &mut [CellResult], baseline: &[CellResult], rule: &No
             Ok(cmp) => c.comparison = Some(cmp),
             Err(e) => c.comparison_note = Some(e.to_string()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lane_core::{ArtifactState, Isolation, MintRecord, MintStatus, Recipe, TmpIsolation};
+    use lane_ledger::FindingKind;
+
+    use crate::beside::eras;
+
+    /// The v0.114.3 capture as `lane mint` gathers it: the report, the
+    /// share report in `ledger/`, and the record the agent wrote of it
+    /// (exit 1 under a minted report, three CPU-only entries).
+    fn slot(results: &Path, repeat: u32) {
+        let slot = results.join(format!("rig-aot/H200/r{repeat}"));
+        let share = slot.join("ledger/compile-pool/share-000");
+        std::fs::create_dir_all(&share).unwrap();
+        std::fs::copy(
+            eras("v0.114.3/r1/rig/mint/report.json"),
+            slot.join("report.json"),
+        )
+        .unwrap();
+        std::fs::copy(
+            eras("v0.114.3/r1/rig/mint/compile-pool/share-000/report.json"),
+            share.join("report.json"),
+        )
+        .unwrap();
+        let entry = |key: &str| ArtifactState::Gathered {
+            named: format!("rig/mint/{key}.tar.gz"),
+            file: format!("{key}.tar.gz"),
+            size: 700_000,
+            sha256: "ab".into(),
+            digest_matches: Some(true),
+            key: Some(key.into()),
+            cubins: Some(0),
+        };
+        let record = MintRecord {
+            cell: "rig-aot".into(),
+            gpu: "H200".into(),
+            recipe: Recipe::Aot,
+            repeat,
+            attempt: 1,
+            status: MintStatus::Minted,
+            reason: "the report says `minted`".into(),
+            wall_s: Some(134.0),
+            exit_code: Some(1),
+            replay: false,
+            attempts_wall_s: vec![134.0],
+            bundle: None,
+            job_s: None,
+            stderr_tail: String::new(),
+            artifact: None,
+            entries: vec![
+                entry("cg-key-v1-a"),
+                entry("cg-key-v1-b"),
+                entry("cg-key-v1-c"),
+            ],
+            isolation: Some(Isolation {
+                tmp: TmpIsolation::Private {
+                    how: "mount namespace (unshare --mount)".into(),
+                },
+                roots: vec!["TMPDIR".into(), "HOME".into()],
+                shared: Vec::new(),
+            }),
+            notes: Vec::new(),
+        };
+        std::fs::write(slot.join("mint.json"), record.to_json()).unwrap();
+    }
+
+    #[test]
+    fn a_slot_is_read_with_its_ledger_files_and_its_records_findings_and_says_why_not_diffed() {
+        let d = tempfile::tempdir().unwrap();
+        slot(d.path(), 1);
+        let all = cells(d.path()).unwrap();
+        let c = &all[0];
+        let b = &c.repeats[0].breakdown;
+        // The share report beside it gives the class rows pgw#1356 leaves out.
+        assert_eq!(b.entries.len(), 3);
+        assert_eq!(
+            b.aot
+                .as_ref()
+                .unwrap()
+                .missing_rows
+                .as_ref()
+                .unwrap()
+                .from_shares,
+            3
+        );
+        let kinds: Vec<FindingKind> = b.findings.iter().map(|f| f.kind).collect();
+        for k in [
+            FindingKind::CommandFailedAfterMinted,
+            FindingKind::NoGpuCode,
+            FindingKind::UpstreamTableDefect,
+        ] {
+            assert!(kinds.contains(&k), "{k:?} in {kinds:?}");
+        }
+        assert_eq!(c.determinism, None);
+        assert_eq!(
+            c.not_diffed.as_deref(),
+            Some("1 repeat(s) only: the determinism diff pairs r1 with r2")
+        );
+        // Two repeats whose artifacts folders are empty: each says why.
+        slot(d.path(), 2);
+        let all = cells(d.path()).unwrap();
+        assert_eq!(
+            all[0].not_diffed.as_deref(),
+            Some("r1 gathered no cell (minted); r2 gathered no cell (minted)")
+        );
     }
 }

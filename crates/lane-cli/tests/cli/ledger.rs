@@ -590,3 +590,56 @@ fn regression_an_error_naming_a_foreign_file_name_prints_no_control_byte() {
     );
     assert!(err.contains(r"report\u{1b}]0;owned\u{7}"), "{err}");
 }
+
+fn eras(rel: &str) -> String {
+    format!("{ROOT}/tests/data/gw-eras/{rel}")
+}
+
+#[test]
+fn ledger_reads_each_era_with_what_the_upstream_wrote_beside_its_report() {
+    let o = lane(
+        &here(),
+        &[
+            "ledger",
+            &eras("v0.100.1/r1/rig/mint/report.json"),
+            &eras("v0.114.3/r1/rig/mint/report.json"),
+            &eras("v0.126.3/r2/rig/mint/report.json"),
+            &eras("v0.127.2/r1/verdict.json"),
+            "--json",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v = json(&o);
+    let era = |i: usize| v["mints"][i]["era"]["line"].as_str().unwrap().to_owned();
+    assert_eq!(
+        (0..4).map(era).collect::<Vec<_>>(),
+        ["0.95-0.113", "0.114-0.126", "0.114-0.126", "0.127+"]
+    );
+    // 0.114.3: the share report beside it gives the rows pgw#1356 left out.
+    let m = &v["mints"][1];
+    assert_eq!(m["aot"]["missing_rows"]["from_shares"], 3);
+    assert_eq!(m["entries"].as_array().unwrap().len(), 3);
+    // 0.126.3 r2 was not cold; 0.127.2's phases come from its trace/.
+    let kinds: Vec<&str> = v["mints"][2]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"not_cold"), "{kinds:?}");
+    assert_eq!(
+        v["mints"][3]["compile_partition"]["total"]["name"],
+        "compile_fx_aot"
+    );
+    // --fail-on error: r2's not_cold is one.
+    let o = lane(
+        &here(),
+        &[
+            "ledger",
+            &eras("v0.126.3/r2/rig/mint/report.json"),
+            "--fail-on",
+            "error",
+        ],
+    );
+    assert_eq!(code(&o), 7, "{}", stderr(&o));
+}

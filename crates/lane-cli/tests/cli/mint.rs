@@ -17,7 +17,7 @@ fn write_lane(dir: &Path, cells: usize, concurrency: u32, extra_cells: &str) {
         "version: \"0.93.3\"\nupstream: {{repo: ./up}}\nbase: v0.93.2\nmint:\n  gpus: [L4]\n  cold_repeats: 2\n  timeout_s: 30\n  concurrency: {concurrency}\n  retry: {{crashed: 1, resource: 1, resource_backoff_s: 0}}\n  cells:\n"
     );
     let script = format!(
-        r#"echo "$LANE_MINT_ID" >> {log}; echo "start $(date +%s.%N)" >> {spans}; sleep 0.15; echo "end $(date +%s.%N)" >> {spans}; printf '{{"status":"minted","recipe":"dynamo","phases":{{"load":0.1}}}}' > "$LANE_REPORT_PATH""#,
+        r#"echo "$LANE_MINT_ID" >> {log}; echo "start $(date +%s.%N)" >> {spans}; sleep 0.15; echo "end $(date +%s.%N)" >> {spans}; echo cell > "$LANE_ARTIFACTS_DIR/cell.bin"; printf '{{"status":"minted","recipe":"dynamo","phases":{{"load":0.1}}}}' > "$LANE_REPORT_PATH""#,
         log = log.display(),
         spans = spans.display()
     );
@@ -428,8 +428,9 @@ fn the_agent_exits_by_outcome_for_pod_failure_policies() {
     .into_iter()
     .enumerate()
     {
-        let script =
-            format!(r#"printf '{{"status":"{status}","recipe":"dynamo"}}' > "$LANE_REPORT_PATH""#);
+        let script = format!(
+            r#"echo cell > "$LANE_ARTIFACTS_DIR/cell.bin"; printf '{{"status":"{status}","recipe":"dynamo"}}' > "$LANE_REPORT_PATH""#
+        );
         let dir = d.path().join(format!("m{i}"));
         let o = lane(
             d.path(),
@@ -462,7 +463,7 @@ fn ctrl_c_stops_every_agent_keeps_the_state_and_a_rerun_finishes() {
     std::fs::create_dir_all(d.path().join("lanes")).unwrap();
     let pids = d.path().join("pids");
     let script = format!(
-        r#"echo $$ >> {}; if [ -e {} ]; then sleep 30; fi; printf '{{"status":"minted","recipe":"dynamo"}}' > "$LANE_REPORT_PATH""#,
+        r#"echo $$ >> {}; if [ -e {} ]; then sleep 30; fi; echo cell > "$LANE_ARTIFACTS_DIR/cell.bin"; printf '{{"status":"minted","recipe":"dynamo"}}' > "$LANE_REPORT_PATH""#,
         pids.display(),
         d.path().join("slow").display()
     );
@@ -582,7 +583,7 @@ fn the_mint_never_sees_lanes_credentials() {
     let d = tempfile::tempdir().unwrap();
     // lane's own environment holds a store secret and a token (a pod's
     // envFrom); the mint, upstream code, must find neither.
-    let script = r#"[ -z "$AWS_SECRET_ACCESS_KEY" ] || exit 7; [ -z "$GITHUB_TOKEN" ] || exit 7; [ -z "$AWS_SESSION_TOKEN" ] || exit 7; printf '{"status":"minted","recipe":"dynamo"}' > "$LANE_REPORT_PATH""#;
+    let script = r#"[ -z "$AWS_SECRET_ACCESS_KEY" ] || exit 7; [ -z "$GITHUB_TOKEN" ] || exit 7; [ -z "$AWS_SESSION_TOKEN" ] || exit 7; echo cell > "$LANE_ARTIFACTS_DIR/cell.bin"; printf '{"status":"minted","recipe":"dynamo"}' > "$LANE_REPORT_PATH""#;
     let o = Command::new(env!("CARGO_BIN_EXE_lane"))
         .args([
             "agent",
@@ -628,7 +629,7 @@ fn a_cell_that_writes_garbage_gets_its_row_and_the_lane_still_reports_not_green(
         "    - name: real-aot\n      recipe: aot\n      report: rig/mint/report.json\n      command: [sh, -c, {}]\n    - name: garbage\n      recipe: dynamo\n      command: [sh, -c, {}]\n",
         serde_json::to_string(&copy_real).unwrap(),
         serde_json::to_string(
-            r#"printf '{"status":"minted","recipe":"dynamo","phases":{"load":"fast"},"mint_phases":{"spans_v":1,"jobs":[{"wall_s":-3}]}}' > "$LANE_REPORT_PATH""#
+            r#"echo cell > "$LANE_ARTIFACTS_DIR/cell.bin"; printf '{"status":"minted","recipe":"dynamo","phases":{"load":"fast"},"mint_phases":{"spans_v":1,"jobs":[{"wall_s":-3}]}}' > "$LANE_REPORT_PATH""#
         )
         .unwrap()
     );
@@ -688,7 +689,7 @@ fn a_cell_that_writes_garbage_gets_its_row_and_the_lane_still_reports_not_green(
 #[test]
 fn a_rig_cell_gets_the_lane_branch_exported_as_its_source() {
     let d = super::wheel::cut_lane();
-    let rig = r#"grep -q '^version = "0.93.3"' "$LANE_SOURCE_DIR/pyproject.toml" || exit 9; case "$LANE_SOURCE_DIR" in */out/lanes/0.93.3/source/*) ;; *) exit 8;; esac; printf '{"status":"minted","recipe":"aot"}' > "$LANE_REPORT_PATH""#;
+    let rig = r#"grep -q '^version = "0.93.3"' "$LANE_SOURCE_DIR/pyproject.toml" || exit 9; case "$LANE_SOURCE_DIR" in */out/lanes/0.93.3/source/*) ;; *) exit 8;; esac; echo cell > "$LANE_ARTIFACTS_DIR/cell.bin"; printf '{"status":"minted","recipe":"aot"}' > "$LANE_REPORT_PATH""#;
     let path = d.path().join("lanes/0.93.3.yaml");
     let mut text = std::fs::read_to_string(&path).unwrap();
     text.push_str(&format!(

@@ -25,7 +25,9 @@ use serde::Serialize;
 use super::{check_residual, MintBreakdown};
 use crate::partition::{overlay_rows, OverlayRow, Partition, Reconciliation, Term};
 use crate::report::facts::{find, Fact, FactValue};
-use crate::report::{AotEntry, AotTable, EntryShape, MintPosition, Span};
+use crate::report::{
+    AotEntry, AotTable, EntryShape, MintPosition, ShareReport, Span, COMPILER_MEMBERS,
+};
 
 /// Lane's residual of an entry's outermost level, `compile_s` minus
 /// `child_boot_s`, `child_wall_s` and `reap_lag_s`: the upstream measures all
@@ -43,14 +45,6 @@ pub const MINT_OTHER: &str = "mint_other_s";
 /// aborted one it holds the children torn down before `_collect` booked them.
 pub const POOL_UNBOOKED: &str = "pool_unbooked_s";
 
-/// The four disjoint members of the innermost level (`PARTITION_KEYS`).
-const COMPILER_MEMBERS: [&str; 4] = [
-    "lowering_s",
-    "codegen_s",
-    "graph_passes_s",
-    "host_compile_s",
-];
-
 /// One partition level of a pooled entry: (total, members, residual, whether
 /// the upstream writes the residual).
 const POOLED_LEVELS: [(&str, &[&str], &str, bool); 3] = [
@@ -60,20 +54,43 @@ const POOLED_LEVELS: [(&str, &[&str], &str, bool); 3] = [
         PROCESS_OTHER,
         false,
     ),
-    (
-        "child_wall_s",
-        &[
-            "child_seal_s",
-            "child_torch_import_s",
-            "child_devlock_s",
-            "child_program_load_s",
-            "compile_wall_s",
-        ],
-        "child_other_s",
-        true,
-    ),
+    ("child_wall_s", &CHILD_WALL_MEMBERS, "child_other_s", true),
     ("compile_wall_s", &COMPILER_MEMBERS, "compile_other_s", true),
 ];
+
+/// The members of a compile child's `child_wall_s` level up to 0.114.2
+/// (it loads an exported program and compiles it).
+const CHILD_WALL_MEMBERS: [&str; 5] = [
+    "child_seal_s",
+    "child_torch_import_s",
+    "child_devlock_s",
+    "child_program_load_s",
+    "compile_wall_s",
+];
+
+/// The same level from 0.114.3 (`aot_compile_spans.py:107-131`): the
+/// children set up, trace, compile and pack their classes.
+const CHILD_WALL_MEMBERS_V2: [&str; 7] = [
+    "child_seal_s",
+    "child_torch_import_s",
+    "child_devlock_s",
+    "child_setup_s",
+    "child_trace_s",
+    "compile_wall_s",
+    "child_pack_s",
+];
+
+/// The `child_wall_s` members of the version `has` shows.
+fn child_wall_members(has: impl Fn(&str) -> bool) -> &'static [&'static str] {
+    if ["child_setup_s", "child_trace_s", "child_pack_s"]
+        .iter()
+        .any(|k| has(k))
+    {
+        &CHILD_WALL_MEMBERS_V2
+    } else {
+        &CHILD_WALL_MEMBERS
+    }
+}
 
 /// Sub-spans a pooled entry writes into `phases` beside its partitions
 /// (`aot_compile_spans.SUBSPANS`): a split of `child_boot_s`, and the
@@ -89,8 +106,41 @@ pub enum AotPath {
     /// K > 1: entries compiled out of process by the pool (`export_all_s`
     /// in `totals`, `child_*` partitions per entry).
     Pooled,
-    /// No entry compiled and nothing says which (an early abort).
+    /// The compile pool of 0.114.3 on (it always runs, at any K): its
+    /// children trace, compile and pack every graph class of their share;
+    /// the entries are the classes' flat rows (the table's from 0.124, the
+    /// share reports' before).
+    ClassPool,
+    /// No entry row with a measurement and nothing says which path (an
+    /// early abort).
     Unmeasured,
+}
+
+/// One compile pool share's SPANS_V 2 partition (0.114.3-0.126, from its
+/// `compile-pool/share-NNN/report.json`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ShareBreakdown {
+    /// The share (`share-000`).
+    pub name: String,
+    /// Its classes, in order.
+    pub classes: Vec<String>,
+    /// `child_wall_s = child_seal_s + child_torch_import_s +
+    /// child_devlock_s + child_setup_s + child_trace_s + compile_wall_s +
+    /// child_pack_s + child_other_s` (the child's residual, reconciled).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub child_wall: Option<Partition>,
+    /// `compile_wall_s` split by its classes' own spans (the four compiler
+    /// members summed over the classes) and lane's `compile_other_s`: the
+    /// written members are the last class's only, so the written residual
+    /// is kept beside as `reported_s`, not reconciled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compile_wall: Option<Partition>,
+    /// The share's overlays (`inductor_total_s`, the seal's split), never
+    /// summed.
+    pub overlays: Vec<OverlayRow>,
+    /// Keys of its report lane does not know, with their values.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unknown_keys: Vec<lane_json::UnknownKey>,
 }
 
 /// One entry (graph class) broken down.
@@ -226,6 +276,40 @@ pub struct AotBreakdown {
     /// `inductor_configs`, as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub inductor_configs: Option<String>,
+    /// `compiler_owner`, as written (0.117 on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compiler_owner: Option<String>,
+    /// The compile pool's shares (0.114.3-0.126), when their reports were
+    /// read beside the mint's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shares: Vec<ShareBreakdown>,
+    /// The whole-mint table lists no entry while the mint packed some: the
+    /// upstream's defect pgw#1356 (0.114.3-0.123, fixed in 0.124).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing_rows: Option<MissingRows>,
+}
+
+/// What a table that lists no entry (pgw#1356) leaves out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MissingRows {
+    /// The cells the report packed (`entries`), when it says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub packed: Option<u64>,
+    /// The graph classes the pool was given (`pool.entries`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declared: Option<u64>,
+    /// The class rows lane read from the share reports instead.
+    pub from_shares: u64,
+}
+
+/// What lane read beside the table: the cells the report packed, and the
+/// compile pool's share reports (named).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AotContext<'a> {
+    /// `entries` of the report (0.114 on).
+    pub packed: Option<u64>,
+    /// The share reports, by name.
+    pub shares: &'a [(String, ShareReport)],
 }
 
 fn spans_get(spans: &[Span], name: &str) -> Option<f64> {
@@ -268,6 +352,18 @@ fn entry_facts(e: &AotEntry) -> Vec<Fact> {
             });
         }
     }
+    if let Some(r) = e.reuse_s {
+        out.push(Fact {
+            name: "reuse_s".into(),
+            value: FactValue::Seconds(r),
+        });
+    }
+    if let Some(n) = e.nodes {
+        out.push(Fact {
+            name: "nodes".into(),
+            value: FactValue::Count(n),
+        });
+    }
     if let Some(how) = &e.export_how {
         out.push(Fact {
             name: "export_how".into(),
@@ -284,7 +380,7 @@ fn entry(e: &AotEntry, oom: Option<(&str, &str)>, rec: &mut Reconciliation) -> A
     let mut overlays: Vec<Term> = Vec::new();
     let (mut compile, mut child_wall, mut compile_wall) = (None, None, None);
     match shape {
-        EntryShape::Serial => {
+        EntryShape::Serial | EntryShape::Class => {
             if let Some(total) = e.compile_s {
                 compile = Some(partition_of(
                     Term::new("compile_s", total),
@@ -306,7 +402,18 @@ fn entry(e: &AotEntry, oom: Option<(&str, &str)>, rec: &mut Reconciliation) -> A
                 .iter()
                 .map(|(total, members, residual, written)| {
                     let t = spans_get(phases, total)?;
-                    let reported = if *written {
+                    // SPANS_V 2 (0.113 on) writes the outer level's residual,
+                    // `parent_other_s`; before it lane names its own.
+                    let (residual, written) = match (*total, spans_get(phases, "parent_other_s")) {
+                        ("compile_s", Some(_)) => ("parent_other_s", true),
+                        _ => (*residual, *written),
+                    };
+                    let members = if *total == "child_wall_s" {
+                        child_wall_members(|k| spans_get(phases, k).is_some())
+                    } else {
+                        members
+                    };
+                    let reported = if written {
                         spans_get(phases, residual)
                     } else {
                         None
@@ -370,6 +477,12 @@ fn entry(e: &AotEntry, oom: Option<(&str, &str)>, rec: &mut Reconciliation) -> A
 /// The sum of one level over the entries that have it.
 fn level_sum(entries: &[AotEntryBreakdown], level: usize) -> Option<Partition> {
     let parts: Vec<&Partition> = entries.iter().filter_map(|e| e.levels()[level].1).collect();
+    sum_of(&parts, "entries")
+}
+
+/// Partitions of one level summed: `<total> (sum over N <what>)`, each
+/// member summed over the parts that have it, the residual recomputed.
+fn sum_of(parts: &[&Partition], what: &str) -> Option<Partition> {
     let first = parts.first()?;
     let total: f64 = parts.iter().map(|p| p.total.seconds).sum();
     let mut names: Vec<String> = parts
@@ -385,7 +498,7 @@ fn level_sum(entries: &[AotEntryBreakdown], level: usize) -> Option<Partition> {
     let reported: Option<f64> = parts.iter().map(|p| p.residual.reported_s).sum();
     let mut p = Partition::new(
         Term::new(
-            format!("{} (sum over {} entries)", first.total.name, parts.len()),
+            format!("{} (sum over {} {what})", first.total.name, parts.len()),
             total,
         ),
         terms,
@@ -399,17 +512,23 @@ fn level_sum(entries: &[AotEntryBreakdown], level: usize) -> Option<Partition> {
     Some(p)
 }
 
-fn total_note(t: &AotTable, f: &Fact) -> Option<String> {
+fn total_note(t: &AotTable, f: &Fact, missing: Option<&MissingRows>) -> Option<String> {
     let summed = |get: fn(&AotEntry) -> Option<f64>| {
         let n = t.entries.iter().filter(|e| get(e).is_some()).count();
-        Some(if n == 0 {
+        Some(if let (0, Some(m)) = (n, missing) {
+            format!(
+                "a sum over no row, not a measurement: the table lists none of the {} class(es) the mint packed (pgw#1356)",
+                m.packed.or(m.declared).map_or_else(|| "?".to_owned(), |n| n.to_string())
+            )
+        } else if n == 0 {
             "no entry row has it: the writer's sum over nothing".to_owned()
         } else {
             format!("sum over {n} of {} entries", t.entries.len())
         })
     };
     let pool_busy = t.pool.as_deref().and_then(|p| seconds_of(p, "pool_busy_s"));
-    if f.name == "compile_s" && t.entries.iter().all(|e| e.compile_s.is_none()) {
+    if f.name == "compile_s" && missing.is_none() && t.entries.iter().all(|e| e.compile_s.is_none())
+    {
         if let Some(busy) = pool_busy.filter(|b| *b > 0.0) {
             return Some(format!(
                 "no entry row has it (the pool folds walls in only when it returns); the pool booked pool_busy_s {busy:.3} s"
@@ -425,6 +544,10 @@ fn total_note(t: &AotTable, f: &Fact) -> Option<String> {
                 .into(),
         ),
         "entry_workers" => Some("the width K the pool was built at".into()),
+        "compile_all_s" => Some(
+            "the mint's wall from the pool's start: the same clock as total_s, read at the same moment"
+                .into(),
+        ),
         "canonicalized_entries" => Some("declared rows merged into another entry (pgw#917)".into()),
         _ if f.is_unknown() => Some("unknown key: its value as written".into()),
         _ => None,
@@ -527,22 +650,110 @@ fn pool(facts: &[Fact], rec: &mut Reconciliation) -> PoolBreakdown {
     }
 }
 
-/// Breaks the aot table down into `b`.
-pub(super) fn aot_table(b: &mut MintBreakdown, t: &AotTable) {
+/// The share reports broken down: each share's SPANS_V 2 `child_wall_s`
+/// level and its `compile_wall_s` split by its classes' own spans.
+fn shares(shares: &[(String, ShareReport)], rec: &mut Reconciliation) -> Vec<ShareBreakdown> {
+    shares
+        .iter()
+        .map(|(name, r)| {
+            let get = |k: &str| r.span(k);
+            let child_wall = get("child_wall_s").map(|total| {
+                let p = partition_of(
+                    Term::new("child_wall_s", total),
+                    child_wall_members(|k| get(k).is_some()),
+                    "child_other_s",
+                    get("child_other_s"),
+                    get,
+                );
+                check_residual(rec, name, &p);
+                p
+            });
+            let compile_wall = get("compile_wall_s").map(|total| {
+                let classes: Vec<&AotEntry> = r.classes.iter().map(|c| &c.row).collect();
+                let compiled: f64 = classes.iter().filter_map(|c| c.compile_s).sum();
+                if classes.iter().all(|c| c.compile_s.is_some()) && !classes.is_empty() {
+                    rec.seconds(
+                        format!("{name}: compile_wall_s = sum of its classes' compile_s"),
+                        total,
+                        compiled,
+                    );
+                }
+                let member = |m: &str| -> Option<f64> {
+                    let v: Vec<f64> = classes.iter().filter_map(|c| c.phase(m)).collect();
+                    (!v.is_empty()).then(|| v.iter().sum())
+                };
+                partition_of(
+                    Term::new("compile_wall_s", total),
+                    &COMPILER_MEMBERS,
+                    "compile_other_s",
+                    get("compile_other_s"),
+                    member,
+                )
+            });
+            let overlays: Vec<Term> = r
+                .overlays
+                .iter()
+                .map(|s| Term::new(s.name.clone(), s.seconds))
+                .collect();
+            ShareBreakdown {
+                name: name.clone(),
+                classes: r.classes.iter().map(|c| c.row.name.clone()).collect(),
+                overlays: overlay_rows(&overlays, child_wall.as_ref().map(|p| p.total.seconds)),
+                child_wall,
+                compile_wall,
+                unknown_keys: r.unknown_keys.clone(),
+            }
+        })
+        .collect()
+}
+
+/// Breaks the aot table down into `b`, with what lane read beside it.
+pub(super) fn aot_table(b: &mut MintBreakdown, t: &AotTable, ctx: AotContext<'_>) {
     let pool_facts = t.pool.as_deref().unwrap_or_default();
     let oom_entry = find(pool_facts, "oom_entry").and_then(Fact::text);
     let oom_basis = find(pool_facts, "oom_basis")
         .and_then(Fact::text)
         .unwrap_or("unknown");
+    let class_pool = seconds_of(&t.totals, "compile_all_s").is_some();
+    // pgw#1356: 0.114.3-0.123 built the table from the serial driver's rows,
+    // which no longer exist: no row, while the mint packed its classes.
+    let declared = find(pool_facts, "entries").and_then(Fact::count);
+    let missing_rows = (t.n_entries == Some(0)
+        && t.entries.is_empty()
+        && (ctx.packed.unwrap_or(0) > 0 || (class_pool && declared.unwrap_or(0) > 0)))
+        .then(|| MissingRows {
+            packed: ctx.packed,
+            declared,
+            from_shares: ctx.shares.iter().map(|(_, s)| s.classes.len() as u64).sum(),
+        });
+    // The rows: the table's, else (pgw#1356) the share reports' classes.
+    let share_rows: Vec<AotEntry> = if missing_rows.is_some() {
+        ctx.shares
+            .iter()
+            .flat_map(|(_, s)| s.classes.iter().map(|c| c.row.clone()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let rows: &[AotEntry] = if share_rows.is_empty() {
+        &t.entries
+    } else {
+        &share_rows
+    };
     let rec = &mut b.reconciliation;
-    let entries: Vec<AotEntryBreakdown> = t
-        .entries
+    let entries: Vec<AotEntryBreakdown> = rows
         .iter()
         .map(|e| entry(e, oom_entry.map(|n| (n, oom_basis)), rec))
         .collect();
+    let share_levels = shares(ctx.shares, rec);
+    // The pool ran when it booked a wall, whether or not the mint reached
+    // `export_all_s` (a serial mint writes no pool ledger).
     let pooled = seconds_of(&t.totals, "export_all_s").is_some()
+        || seconds_of(pool_facts, "pool_wall_s").is_some()
         || entries.iter().any(|e| e.shape == EntryShape::Pooled);
-    let path = if pooled {
+    let path = if class_pool || entries.iter().any(|e| e.shape == EntryShape::Class) {
+        AotPath::ClassPool
+    } else if pooled {
         AotPath::Pooled
     } else if entries.iter().any(|e| e.shape == EntryShape::Serial) {
         AotPath::Serial
@@ -550,10 +761,29 @@ pub(super) fn aot_table(b: &mut MintBreakdown, t: &AotTable) {
         AotPath::Unmeasured
     };
 
-    let levels: Vec<Partition> = match path {
+    let mut levels: Vec<Partition> = match path {
         AotPath::Pooled => (0..3).filter_map(|l| level_sum(&entries, l)).collect(),
         _ => level_sum(&entries, 0).into_iter().collect(),
     };
+    if !share_levels.is_empty() {
+        // The shares' levels hold the classes' own: outermost first.
+        let child: Vec<&Partition> = share_levels
+            .iter()
+            .filter_map(|s| s.child_wall.as_ref())
+            .collect();
+        let compile: Vec<&Partition> = share_levels
+            .iter()
+            .filter_map(|s| s.compile_wall.as_ref())
+            .collect();
+        levels = [sum_of(&child, "shares"), sum_of(&compile, "shares")]
+            .into_iter()
+            .flatten()
+            .collect();
+        if let Some(last) = levels.last_mut() {
+            // The written residuals were taken over the last class's members.
+            last.residual.reported_s = None;
+        }
+    }
     // The table's `phases`/`overlays` are the same spans summed upstream.
     let mut summed: Vec<(String, f64)> = Vec::new();
     for e in &t.entries {
@@ -565,6 +795,17 @@ pub(super) fn aot_table(b: &mut MintBreakdown, t: &AotTable) {
             match summed.iter_mut().find(|(n, _)| *n == s.name) {
                 Some((_, v)) => *v += s.seconds,
                 None => summed.push((s.name.clone(), s.seconds)),
+            }
+        }
+    }
+    if path == AotPath::ClassPool {
+        // 0.124 on: the table's overlays are the shares' summed.
+        for (_, r) in ctx.shares {
+            for s in &r.overlays {
+                match summed.iter_mut().find(|(n, _)| *n == s.name) {
+                    Some((_, v)) => *v += s.seconds,
+                    None => summed.push((s.name.clone(), s.seconds)),
+                }
             }
         }
     }
@@ -600,6 +841,18 @@ pub(super) fn aot_table(b: &mut MintBreakdown, t: &AotTable) {
             rec.seconds(format!("totals.{key} = sum of entry {key}"), stated, sum);
         }
     }
+    if let (Some(all), Some(total)) = (
+        seconds_of(&t.totals, "compile_all_s"),
+        seconds_of(&t.totals, "total_s"),
+    ) {
+        // One clock read twice in a row, each rounded to 10 ms.
+        rec.seconds_within(
+            "totals.compile_all_s = totals.total_s (one clock)",
+            total,
+            all,
+            0.0101,
+        );
+    }
 
     let pool = (!pool_facts.is_empty()).then(|| pool(pool_facts, rec));
     // The pool folds each entry's wall into its row only once it returns, so
@@ -612,7 +865,7 @@ pub(super) fn aot_table(b: &mut MintBreakdown, t: &AotTable) {
     ) {
         rec.seconds("pool: pool_busy_s = totals.compile_s", compile, busy);
     }
-    let (mint, beside_mint) = mint_partition(t, path, pool_facts);
+    let (mint, beside_mint) = mint_partition(t, path, pool_facts, missing_rows.is_some());
 
     // The mint-level compile partition: the compiler's own level, summed.
     b.compile_partition = levels.last().cloned();
@@ -621,7 +874,18 @@ pub(super) fn aot_table(b: &mut MintBreakdown, t: &AotTable) {
         .iter()
         .map(|s| Term::new(s.name.clone(), s.seconds))
         .collect();
-    if path != AotPath::Pooled {
+    if missing_rows.is_some() && overlays.is_empty() {
+        // The shares' overlays, summed as 0.124's table sums them.
+        for (_, r) in ctx.shares {
+            for s in &r.overlays {
+                match overlays.iter_mut().find(|o| o.name == s.name) {
+                    Some(o) => o.seconds += s.seconds,
+                    None => overlays.push(Term::new(s.name.clone(), s.seconds)),
+                }
+            }
+        }
+    }
+    if path == AotPath::Serial || path == AotPath::Unmeasured {
         // Serial `phases` carry `triton_s`, which nests inside the members.
         overlays.extend(
             t.phases
@@ -630,10 +894,35 @@ pub(super) fn aot_table(b: &mut MintBreakdown, t: &AotTable) {
                 .map(|s| Term::new(s.name.clone(), s.seconds)),
         );
     }
-    b.overlays = overlay_rows(
-        &overlays,
-        b.compile_partition.as_ref().map(|p| p.total.seconds),
-    );
+    // The class pool's overlays nest in different levels (`inductor_total_s`
+    // in the compiler's, the seal's split in `child_seal_s`): each is set
+    // against the outermost level measured, else the mint's total.
+    let reference = match path {
+        AotPath::ClassPool if !share_levels.is_empty() => levels.first(),
+        AotPath::ClassPool => None,
+        _ => b.compile_partition.as_ref(),
+    }
+    .map(|p| p.total.seconds)
+    .or(match path {
+        AotPath::ClassPool => seconds_of(&t.totals, "total_s"),
+        _ => None,
+    });
+    b.overlays = overlay_rows(&overlays, reference);
+    if missing_rows.is_none() {
+        // 0.124 on: the table's class rows are the shares' class spans.
+        for (name, r) in ctx.shares {
+            for c in &r.classes {
+                let table = t.entries.iter().find(|e| e.name == c.row.name);
+                if let (Some(a), Some(b)) = (table.and_then(|e| e.compile_s), c.row.compile_s) {
+                    rec.seconds(
+                        format!("entry {}: compile_s = {name}'s class row", c.row.name),
+                        a,
+                        b,
+                    );
+                }
+            }
+        }
+    }
     b.entries = entries;
     b.aot = Some(AotBreakdown {
         path,
@@ -641,7 +930,7 @@ pub(super) fn aot_table(b: &mut MintBreakdown, t: &AotTable) {
             .totals
             .iter()
             .map(|f| TotalRow {
-                note: total_note(t, f),
+                note: total_note(t, f, missing_rows.as_ref()),
                 fact: f.clone(),
             })
             .collect(),
@@ -653,6 +942,9 @@ pub(super) fn aot_table(b: &mut MintBreakdown, t: &AotTable) {
         at: t.at.clone(),
         autotune: t.autotune.clone(),
         inductor_configs: t.inductor_configs.clone(),
+        compiler_owner: t.compiler_owner.clone(),
+        shares: share_levels,
+        missing_rows,
     });
 }
 
@@ -661,6 +953,7 @@ fn mint_partition(
     t: &AotTable,
     path: AotPath,
     pool_facts: &[Fact],
+    no_rows: bool,
 ) -> (Option<Partition>, Vec<OverlayRow>) {
     let Some(total) = seconds_of(&t.totals, "total_s") else {
         return (None, Vec::new());
@@ -677,6 +970,17 @@ fn mint_partition(
                 "declare_s",
             ],
             &["export_s", "warm_s", "compile_s"],
+        ),
+        // 0.114.3 on: the mint is its pool (the children export too);
+        // `total_s` runs from the pool's start. Its rows' sums sit inside
+        // the pool's wall; a table with no row (pgw#1356) has none to show.
+        AotPath::ClassPool => (
+            vec!["seal_seed_s", "resume_admit_s", "pool_wall_s"],
+            if no_rows {
+                &[]
+            } else {
+                &["export_s", "compile_s"]
+            },
         ),
         _ => (
             vec!["export_s", "warm_s", "compile_s", "package_s", "declare_s"],

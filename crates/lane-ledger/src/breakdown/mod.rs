@@ -30,7 +30,8 @@ use crate::partition::{
     overlay_rows, share, OverlayRow, Partition, Reconciliation, Residual, Term,
 };
 use crate::report::{
-    AotCompileRecord, MintLedger, MintReport, MintStatus, Named, Recipe, Span, WarmLedger,
+    AotCompileRecord, CompileVerdict, Era, MintLedger, MintReport, MintStatus, Named, PackedEntry,
+    Recipe, ShareReport, Span, WarmLedger,
 };
 use crate::trace::{CompileRecord, SkippedLine, TraceMetrics};
 use lane_json::UnknownKey;
@@ -38,8 +39,8 @@ use lane_json::UnknownKey;
 pub mod aot;
 
 pub use aot::{
-    AotBreakdown, AotEntryBreakdown, AotPath, PoolBreakdown, PoolDecision, TotalRow, MINT_OTHER,
-    POOL_UNBOOKED, PROCESS_OTHER,
+    AotBreakdown, AotContext, AotEntryBreakdown, AotPath, MissingRows, PoolBreakdown, PoolDecision,
+    ShareBreakdown, TotalRow, MINT_OTHER, POOL_UNBOOKED, PROCESS_OTHER,
 };
 
 /// Where a breakdown's numbers came from.
@@ -54,6 +55,9 @@ pub enum LedgerKind {
     AotTableV1,
     /// The probe's per-compile record.
     AotCompileRecord,
+    /// A `gen-worker compile --verdict` file (0.127 on), its phases from
+    /// TORCH_TRACE when lane read the logs beside it.
+    CompileVerdict,
     /// A TORCH_TRACE log.
     Trace,
     /// A ledger version lane does not know (not interpreted).
@@ -89,6 +93,7 @@ impl LedgerKind {
             LedgerKind::WarmSpansV1 => "warm_spans_v1".into(),
             LedgerKind::AotTableV1 => "aot_table_v1".into(),
             LedgerKind::AotCompileRecord => "aot_compile_record".into(),
+            LedgerKind::CompileVerdict => "compile_verdict".into(),
             LedgerKind::Trace => "trace".into(),
             LedgerKind::Unknown { key, value } => format!("unknown({key}={value})"),
             LedgerKind::Mixed { .. } => "mixed".into(),
@@ -196,6 +201,10 @@ pub struct MintBreakdown {
     /// How the mint ended.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<Named<MintStatus>>,
+    /// The gen-worker era that wrote the report, recognised from its own
+    /// fields; absent when it shows none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub era: Option<Era>,
     /// The report's `detail`: why it ended, in the child's words (raw;
     /// escape and bound it before showing, see [`crate::report::text`]).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -209,6 +218,13 @@ pub struct MintBreakdown {
     /// The artifact the report names (raw).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub artifact: Option<String>,
+    /// The cells the report's `entries` name (0.114 on; raw).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub packed: Vec<PackedEntry>,
+    /// The `gen-worker compile` verdict (0.127 on): every specialization's
+    /// state, detail and wall.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<CompileVerdict>,
     /// The child's device high-water.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub peak_vram_bytes: Option<u64>,
@@ -264,10 +280,13 @@ impl MintBreakdown {
             recipe: None,
             recipe_echo: None,
             status: None,
+            era: None,
             detail: None,
             phase: None,
             cell_key: None,
             artifact: None,
+            packed: Vec::new(),
+            verdict: None,
             peak_vram_bytes: None,
             total_s: None,
             total_from: None,
@@ -316,6 +335,14 @@ impl MintBreakdown {
         b
     }
 
+    /// Adds findings made outside the report (lane's own record of the
+    /// attempt, [`crate::findings::record_findings`]), keeping the most
+    /// severe first.
+    pub fn add_findings(&mut self, more: Vec<Finding>) {
+        self.findings.extend(more);
+        self.findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    }
+
     /// True when the breakdown holds a measurement (a report was read).
     pub fn measured(&self) -> bool {
         !matches!(
@@ -338,13 +365,34 @@ impl MintBreakdown {
     }
 }
 
+/// What the upstream wrote beside a report, read by the caller: the
+/// compile pool's share reports (0.114.3-0.126, `compile-pool/share-NNN/
+/// report.json`, by name) and the mint's TORCH_TRACE logs, merged (they
+/// survive `gen-worker compile`, 0.127 on).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Beside<'a> {
+    /// The share reports, by name (`share-000`).
+    pub shares: &'a [(String, ShareReport)],
+    /// The TORCH_TRACE logs.
+    pub trace: Option<&'a TraceMetrics>,
+}
+
 /// Builds the breakdown of a parsed report. `source` labels it in output.
 pub fn from_report(source: &str, report: &MintReport) -> MintBreakdown {
+    from_report_beside(source, report, Beside::default())
+}
+
+/// Builds the breakdown of a parsed report with what the upstream wrote
+/// beside it: per-class times from the share reports where the table has
+/// none (pgw#1356) and each share's child partition; a verdict's phases
+/// from TORCH_TRACE.
+pub fn from_report_beside(source: &str, report: &MintReport, beside: Beside<'_>) -> MintBreakdown {
     let ledger = match &report.ledger {
         MintLedger::None => LedgerKind::PhasesOnly,
         MintLedger::WarmSpansV1(_) => LedgerKind::WarmSpansV1,
         MintLedger::AotTableV1(_) => LedgerKind::AotTableV1,
         MintLedger::AotCompileRecord(_) => LedgerKind::AotCompileRecord,
+        MintLedger::CompileVerdict(_) => LedgerKind::CompileVerdict,
         MintLedger::Unknown { key, value } => LedgerKind::Unknown {
             key: key.clone(),
             value: value.clone(),
@@ -357,10 +405,15 @@ pub fn from_report(source: &str, report: &MintReport) -> MintBreakdown {
     b.recipe = report.believed_recipe();
     b.recipe_echo = report.recipe.clone();
     b.status = report.status.clone();
+    b.era = report.era.clone();
     b.detail = report.detail.clone();
     b.phase = report.phase.clone();
-    b.cell_key = report.cell_key.clone();
+    b.cell_key = report
+        .cell_key
+        .clone()
+        .or_else(|| report.compiled_graph_key.clone());
     b.artifact = report.artifact.clone();
+    b.packed = report.entries.clone().unwrap_or_default();
     b.peak_vram_bytes = report.peak_vram_bytes;
     b.unknown_keys = report.unknown_keys.clone();
 
@@ -372,6 +425,12 @@ pub fn from_report(source: &str, report: &MintReport) -> MintBreakdown {
         .into_iter()
         .filter_map(|(n, v)| v.map(|v| Span::new(n, v)))
         .collect(),
+        // A verdict's rows: each specialization's whole child, in order.
+        MintLedger::CompileVerdict(v) => v
+            .specializations
+            .iter()
+            .filter_map(|s| s.wall_s.map(|w| Span::new(s.graph.clone(), w)))
+            .collect(),
         _ => report.phases.clone().unwrap_or_default(),
     };
     let phases_sum: f64 = phases.iter().map(|p| p.seconds).sum();
@@ -405,12 +464,56 @@ pub fn from_report(source: &str, report: &MintReport) -> MintBreakdown {
 
     match &report.ledger {
         MintLedger::WarmSpansV1(w) => warm(&mut b, w, &phases, report.raw_metrics.as_deref()),
-        MintLedger::AotTableV1(t) => aot::aot_table(&mut b, t),
+        MintLedger::AotTableV1(t) => aot::aot_table(
+            &mut b,
+            t,
+            AotContext {
+                packed: report.entries.as_ref().map(|e| e.len() as u64),
+                shares: beside.shares,
+            },
+        ),
         MintLedger::AotCompileRecord(r) => compile_record(&mut b, r, report.raw_metrics.as_deref()),
+        MintLedger::CompileVerdict(v) => b.verdict = Some(v.clone()),
         _ => {}
+    }
+    if let Some(trace) = beside.trace {
+        trace_partition(&mut b, trace);
     }
     b.findings = detect(&b);
     b
+}
+
+/// The compile partition of a TORCH_TRACE (dynamo's or AOTInductor's key
+/// map, by the keys the trace holds), and the trace's own summary.
+fn trace_partition(b: &mut MintBreakdown, trace: &TraceMetrics) {
+    let raw = trace.raw_metrics();
+    let has = |k: &str| raw.iter().any(|s| s.name == k);
+    let map = if has("_compile.compile_inner") {
+        b.recipe.get_or_insert(Recipe::Dynamo);
+        Some(&WARM_SPANS_V1)
+    } else if has("compile_fx_aot") {
+        b.recipe.get_or_insert(Recipe::Aot);
+        Some(&AOT_COMPILE_V1)
+    } else {
+        None
+    };
+    if b.compile_partition.is_none() {
+        if let Some((p, overlays)) = map.and_then(|m| partition_from_raw(m, &raw)) {
+            b.overlays = overlay_rows(&overlays, Some(p.total.seconds));
+            b.compile_partition = Some(p);
+        }
+    }
+    b.trace = Some(TraceSummary {
+        lines: trace.lines,
+        record_lines: trace.record_lines,
+        skipped_lines: trace.skipped_lines,
+        skipped: trace.skipped.clone(),
+        compiles_total: trace.compiles_total,
+        compiles: trace.compiles.clone(),
+        unclosed_spans: trace.unclosed_spans,
+        unmatched_ends: trace.unmatched_ends,
+        torch_version: trace.torch_version.clone(),
+    });
 }
 
 fn split_residual(spans: &[Span], residual: &str) -> (Vec<Term>, Option<f64>) {
@@ -610,32 +713,7 @@ fn compile_record(b: &mut MintBreakdown, r: &AotCompileRecord, raw: Option<&[Spa
 /// Builds the breakdown of a TORCH_TRACE (one mint's logs, merged).
 pub fn from_trace(source: &str, trace: &TraceMetrics) -> MintBreakdown {
     let mut b = MintBreakdown::empty(source, LedgerKind::Trace);
-    let raw = trace.raw_metrics();
-    let has = |k: &str| raw.iter().any(|s| s.name == k);
-    let map = if has("_compile.compile_inner") {
-        b.recipe = Some(Recipe::Dynamo);
-        Some(&WARM_SPANS_V1)
-    } else if has("compile_fx_aot") {
-        b.recipe = Some(Recipe::Aot);
-        Some(&AOT_COMPILE_V1)
-    } else {
-        None
-    };
-    if let Some((p, overlays)) = map.and_then(|m| partition_from_raw(m, &raw)) {
-        b.overlays = overlay_rows(&overlays, Some(p.total.seconds));
-        b.compile_partition = Some(p);
-    }
-    b.trace = Some(TraceSummary {
-        lines: trace.lines,
-        record_lines: trace.record_lines,
-        skipped_lines: trace.skipped_lines,
-        skipped: trace.skipped.clone(),
-        compiles_total: trace.compiles_total,
-        compiles: trace.compiles.clone(),
-        unclosed_spans: trace.unclosed_spans,
-        unmatched_ends: trace.unmatched_ends,
-        torch_version: trace.torch_version.clone(),
-    });
+    trace_partition(&mut b, trace);
     b.findings = detect(&b);
     b
 }

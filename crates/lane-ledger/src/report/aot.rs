@@ -19,19 +19,26 @@ use crate::error::ReportError;
 use lane_json::{self, JsonPath, Node, Obj, UnknownKey};
 use serde::Serialize;
 
-/// Every key an entry's (or the table's summed) `phases` may hold in
-/// 0.93.3: the members of the three partitions, their totals, and the
-/// sub-spans (`aot_compile_spans.SUBSPANS`) and serial overlay (`triton_s`)
-/// written beside them.
-pub const AOT_PHASE_KEYS: [&str; 19] = [
+/// Every key an entry's (or the table's summed) `phases`, or a compile
+/// pool share's `spans`, may hold: the members of the three partitions,
+/// their totals, and the sub-spans (`aot_compile_spans.SUBSPANS`) and
+/// serial overlays (`triton_s`; `autotune_s`, 0.94.1 on) written beside
+/// them. SPANS_V 2 (0.113 on) adds the outer residual `parent_other_s`;
+/// 0.114.3 splits `child_program_load_s` into `child_setup_s`,
+/// `child_trace_s` and `child_pack_s` (the children trace and pack too).
+pub const AOT_PHASE_KEYS: [&str; 24] = [
     "compile_s",
     "child_boot_s",
     "child_wall_s",
     "reap_lag_s",
+    "parent_other_s",
     "child_seal_s",
     "child_torch_import_s",
     "child_devlock_s",
     "child_program_load_s",
+    "child_setup_s",
+    "child_trace_s",
+    "child_pack_s",
     "compile_wall_s",
     "child_other_s",
     "lowering_s",
@@ -43,12 +50,23 @@ pub const AOT_PHASE_KEYS: [&str; 19] = [
     "parent_stage_s",
     "parent_spawn_s",
     "triton_s",
+    "autotune_s",
+];
+
+/// The four disjoint members of the compiler's own level
+/// (`aot_compile_spans.PARTITION_KEYS`; a 0.114.3-on class row carries them
+/// flat, beside its `compile_s`).
+pub const COMPILER_MEMBERS: [&str; 4] = [
+    "lowering_s",
+    "codegen_s",
+    "graph_passes_s",
+    "host_compile_s",
 ];
 
 /// Overlay names of the aot table: `aot_compile_spans.OVERLAY_KEYS` and
 /// `phase_delta`'s `triton_s`, the device-lock wait, the seal's own split
 /// (`env_seal.LAST_ESTABLISH_SPANS`), and the probe record's overlays.
-pub const AOT_OVERLAY_KEYS: [&str; 14] = [
+pub const AOT_OVERLAY_KEYS: [&str; 15] = [
     "triton_s",
     "inductor_total_s",
     "device_lock_wait_s",
@@ -58,21 +76,23 @@ pub const AOT_OVERLAY_KEYS: [&str; 14] = [
     "seal_scrub_s",
     "seal_config_s",
     "seal_isa_s",
+    "seal_dynamo_s",
     "seal_posture_s",
     "seal_effective_s",
     "seal_libhash_s",
-    // The probe record's (tests/data/h200-torch2.11), not 0.93.3's.
+    // 0.94.1 on (pgw#1006), and the probe record's (tests/data/h200-torch2.11).
     "autotune_s",
     "async_wait_s",
 ];
 
-/// Spans that may be negative: the two residuals the child writes, and the
-/// three spans closed across the process boundary on the wall clock
-/// (`child_boot_s`, `child_interp_s`, `reap_lag_s`), which a clock step can
-/// push below zero.
-const SIGNED_PHASE_KEYS: [&str; 5] = [
+/// Spans that may be negative: the residuals the upstream writes
+/// (`parent_other_s` from SPANS_V 2), and the three spans closed across the
+/// process boundary on the wall clock (`child_boot_s`, `child_interp_s`,
+/// `reap_lag_s`), which a clock step can push below zero.
+const SIGNED_PHASE_KEYS: [&str; 6] = [
     "compile_other_s",
     "child_other_s",
+    "parent_other_s",
     "child_boot_s",
     "child_interp_s",
     "reap_lag_s",
@@ -92,6 +112,11 @@ pub struct AotTable {
     /// `inductor_configs`: the resolved configs, as compact JSON text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub inductor_configs: Option<String>,
+    /// `compiler_owner` (0.117 on, in place of `autotune` and
+    /// `inductor_configs`): `torch-compiled-graphs` (0.117-0.118), `torchcg`
+    /// (0.119 on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compiler_owner: Option<String>,
     /// `totals`, typed by the upstream's vocabulary, in document order.
     pub totals: Vec<Fact>,
     /// `phases`: every entry's phases summed upstream, as written.
@@ -144,6 +169,10 @@ pub enum EntryShape {
     Serial,
     /// The pool's `_close_entry_partition`: three nested partitions.
     Pooled,
+    /// A compile child's flat class row (0.114.3 on: `export_s`,
+    /// `compile_s`, `reuse_s`, `nodes` and the four compiler members side
+    /// by side, `_span_fields`), in the table (0.124 on) or a share report.
+    Class,
     /// No `phases` at all (an entry exported but never compiled).
     Unmeasured,
 }
@@ -169,7 +198,18 @@ pub struct AotEntry {
     /// `export_how` (absent for a full export).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub export_how: Option<String>,
-    /// `phases`, as written; `None` when the entry has none.
+    /// `reuse_s` (a class row): seconds spent resolving the class from the
+    /// compiled-graph cache instead of compiling it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reuse_s: Option<f64>,
+    /// `nodes` (a class row): the graph's node count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// True for a flat class row (its compiler members sit beside
+    /// `compile_s`, gathered into `phases` here).
+    pub flat: bool,
+    /// `phases`, as written (a flat row's compiler members); `None` when
+    /// the entry has none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub phases: Option<Vec<Span>>,
     /// `overlays`, never summed.
@@ -197,6 +237,7 @@ impl AotEntry {
     pub fn shape(&self) -> EntryShape {
         match &self.phases {
             None => EntryShape::Unmeasured,
+            Some(_) if self.flat => EntryShape::Class,
             Some(p) if p.iter().any(|s| is_pooled_key(&s.name)) => EntryShape::Pooled,
             Some(_) => EntryShape::Serial,
         }
@@ -214,6 +255,7 @@ pub(super) fn read_aot_table(
     let n_entries = obj.count("n_entries")?;
     let autotune = obj.take("autotune").and_then(|(n, _)| posture(n));
     let inductor_configs = obj.take("inductor_configs").and_then(|(n, _)| posture(n));
+    let compiler_owner = obj.string("compiler_owner")?;
     let totals = match obj.take("totals") {
         Some((node, path)) => read_facts(node, path, totals_unit, unknown)?,
         None => Vec::new(),
@@ -273,6 +315,7 @@ pub(super) fn read_aot_table(
         n_entries,
         autotune,
         inductor_configs,
+        compiler_owner,
         totals,
         phases,
         overlays,
@@ -295,7 +338,7 @@ fn posture(node: &Node) -> Option<String> {
 /// Reads a `phases` object of the aot vocabulary: known keys as spans
 /// (residuals and cross-process spans may be negative), anything else kept
 /// as a value in `other` and listed in `unknown`.
-fn phase_spans(
+pub(super) fn phase_spans(
     node: &Node,
     path: JsonPath,
     unknown: &mut Vec<UnknownKey>,
@@ -325,7 +368,7 @@ fn phase_spans(
 /// Reads an `overlays` object: overlays are shown, never summed, so a
 /// non-negative number under an unknown name is still an overlay (and is
 /// listed as unknown); anything else is kept as a value.
-fn overlay_spans(
+pub(super) fn overlay_spans(
     node: &Node,
     path: JsonPath,
     unknown: &mut Vec<UnknownKey>,
@@ -368,7 +411,7 @@ fn keep_unknown(
     unknown.push(UnknownKey::new(path, value));
 }
 
-fn read_entry(
+pub(super) fn read_entry(
     node: &Node,
     path: JsonPath,
     name: &str,
@@ -387,11 +430,27 @@ fn read_entry(
     let compile_s = obj.seconds("compile_s")?;
     let prop_probe_s = obj.seconds("prop_probe_s")?;
     let export_how = obj.string("export_how")?;
+    let reuse_s = obj.seconds("reuse_s")?;
+    let nodes = obj.count("nodes")?;
     let mut other = Vec::new();
-    let phases = match obj.take("phases") {
+    let mut phases = match obj.take("phases") {
         Some((node, p)) => phase_spans(node, p, unknown, &mut other)?,
         None => None,
     };
+    // A class row (0.114.3 on) carries the compiler members flat.
+    let mut flat = false;
+    if phases.is_none() {
+        let mut members = Vec::new();
+        for key in COMPILER_MEMBERS {
+            if let Some(v) = obj.seconds(key)? {
+                members.push(Span::new(key, v));
+            }
+        }
+        if !members.is_empty() {
+            flat = true;
+            phases = Some(members);
+        }
+    }
     let overlays = match obj.take("overlays") {
         Some((node, p)) => overlay_spans(node, p, unknown, &mut other)?,
         None => Vec::new(),
@@ -407,6 +466,9 @@ fn read_entry(
         compile_s,
         prop_probe_s,
         export_how,
+        reuse_s,
+        nodes,
+        flat,
         phases,
         overlays,
         other,

@@ -46,6 +46,13 @@ pub enum Unit {
     BytesList,
     /// An object of reason -> count (`resume_refused`).
     CountsByReason,
+    /// A signed integer (`nice`, the compile children's niceness).
+    SignedInteger,
+    /// An object of entry -> `{allocated_bytes, reserved_bytes}`
+    /// (`entry_device_peaks`, 0.114 on).
+    PeaksByEntry,
+    /// An object of name -> text (`device_peak_provenance`, 0.114 on).
+    TextByKey,
 }
 
 /// A typed value.
@@ -79,6 +86,12 @@ pub enum FactValue {
     BytesList(Vec<u64>),
     /// Counts by reason, in document order.
     CountsByReason(Vec<(String, u64)>),
+    /// A signed integer.
+    Integer(i64),
+    /// Device peaks by entry: `(entry, allocated bytes, reserved bytes)`.
+    PeaksByEntry(Vec<(String, Option<u64>, Option<u64>)>),
+    /// Text by name, in document order.
+    TextByKey(Vec<(String, String)>),
     /// A key outside the vocabulary: its value as written.
     Unknown(serde_json::Value),
 }
@@ -107,6 +120,32 @@ impl FactValue {
             FactValue::CountsByReason(v) => v
                 .iter()
                 .map(|(r, n)| format!("{}: {n}", quote(r, SHORT_MAX_CHARS)))
+                .collect::<Vec<_>>()
+                .join(", "),
+            FactValue::Integer(n) => n.to_string(),
+            FactValue::PeaksByEntry(v) if v.is_empty() => "none".to_owned(),
+            FactValue::PeaksByEntry(v) => v
+                .iter()
+                .map(|(e, a, r)| {
+                    let b = |x: &Option<u64>| x.map_or_else(|| "absent".to_owned(), bytes_text);
+                    format!(
+                        "{}: allocated {}, reserved {}",
+                        quote(e, SHORT_MAX_CHARS),
+                        b(a),
+                        b(r)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+            FactValue::TextByKey(v) => v
+                .iter()
+                .map(|(k, t)| {
+                    format!(
+                        "{}: {}",
+                        quote(k, SHORT_MAX_CHARS),
+                        quote(t, SHORT_MAX_CHARS)
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join(", "),
             FactValue::Unknown(v) => value_text(v, SHORT_MAX_CHARS),
@@ -188,7 +227,10 @@ pub fn totals_unit(key: &str) -> Option<Unit> {
         | "pack_s"
         | "export_all_s"
         | "export_reuse_respecialize_s"
-        | "export_reuse_gate_s" => Unit::Seconds,
+        | "export_reuse_gate_s"
+        // 0.114.3 on: the mint's wall from the pool's start, on the same
+        // clock (and at the same moment) as `total_s`.
+        | "compile_all_s" => Unit::Seconds,
         "canonicalized_entries"
         | "entry_workers"
         | "export_reuse_rows_full"
@@ -227,7 +269,8 @@ pub fn pool_unit(key: &str) -> Option<Unit> {
         | "pool_workers_initial"
         | "peak_concurrency"
         | "resumed"
-        | "resume_cold" => Unit::Count,
+        | "resume_cold"
+        | "pool_classes_landed" => Unit::Count,
         "available_bytes"
         | "free_device_bytes"
         | "host_available_bytes"
@@ -249,12 +292,20 @@ pub fn pool_unit(key: &str) -> Option<Unit> {
         | "device_basis"
         | "oom_entry"
         | "oom_basis"
-        | "resume_root" => Unit::Text,
+        | "resume_root"
+        | "posture" => Unit::Text,
+        "nice" => Unit::SignedInteger,
+        "entry_device_peaks" => Unit::PeaksByEntry,
+        "device_peak_provenance" => Unit::TextByKey,
         "free_device_samples" => Unit::BytesList,
         "resume_refused" => Unit::CountsByReason,
         "pool_wall_s" | "pool_busy_s" | "pool_capacity_s" | "pool_idle_s" | "idle_staging_s"
         | "idle_drain_s" | "idle_spawn_s" | "stage_total_s" | "spawn_total_s" | "seal_seed_s"
-        | "resume_admit_s" => Unit::Seconds,
+        | "resume_admit_s"
+        | "idle_source_s"
+        // CPU seconds summed over the compile children (0.126): may exceed
+        // the wall.
+        | "pool_child_cpu_s" => Unit::Seconds,
         // The residual of the pool's idle split.
         "idle_other_s" => Unit::SignedSeconds,
         "pool_efficiency" => Unit::Ratio,
@@ -425,6 +476,45 @@ pub(crate) fn read_value(
                 }
             }
             FactValue::CountsByReason(out)
+        }
+        Unit::SignedInteger => match integer(node) {
+            Some(v) => FactValue::Integer(v),
+            None => return Err(not_in(path, node, "an integer")),
+        },
+        Unit::PeaksByEntry => {
+            let Some(mut obj) = Obj::of(node, path.clone())? else {
+                return unreachable_null(path);
+            };
+            let mut out = Vec::new();
+            for (entry, value, p) in obj.take_rest() {
+                let Some(mut peaks) = Obj::of(value, p.clone())? else {
+                    continue;
+                };
+                let allocated = peaks.count("allocated_bytes")?;
+                let reserved = peaks.count("reserved_bytes")?;
+                if let Some((k, _, kp)) = peaks.take_rest().into_iter().next() {
+                    return Err(not_in(
+                        &kp,
+                        &Node::Str(k.to_owned()),
+                        "allocated_bytes or reserved_bytes",
+                    ));
+                }
+                out.push((entry.to_owned(), allocated, reserved));
+            }
+            FactValue::PeaksByEntry(out)
+        }
+        Unit::TextByKey => {
+            let Some(mut obj) = Obj::of(node, path.clone())? else {
+                return unreachable_null(path);
+            };
+            let mut out = Vec::new();
+            for (k, value, p) in obj.take_rest() {
+                match lane_json::string(value, &p)? {
+                    Some(t) => out.push((k.to_owned(), t)),
+                    None => continue,
+                }
+            }
+            FactValue::TextByKey(out)
         }
     })
 }

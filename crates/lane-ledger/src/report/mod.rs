@@ -27,13 +27,22 @@ use crate::error::ReportError;
 use lane_json::{self, parse_document, JsonPath, Node, Obj, UnknownKey};
 
 mod aot;
+pub mod era;
 pub mod facts;
+pub mod share;
 pub mod text;
+pub mod verdict;
 mod warm;
 
 use aot::{read_aot_table, read_compile_record};
-pub use aot::{AotEntry, AotTable, EntryShape, MintPosition, AOT_OVERLAY_KEYS, AOT_PHASE_KEYS};
+pub use aot::{
+    AotEntry, AotTable, EntryShape, MintPosition, AOT_OVERLAY_KEYS, AOT_PHASE_KEYS,
+    COMPILER_MEMBERS,
+};
+pub use era::{Era, EraLine};
 pub use facts::{Fact, FactValue};
+pub use share::{parse_share_report, ShareClass, ShareReport};
+pub use verdict::{CompileVerdict, SpecState, Specialization};
 use warm::read_warm;
 pub use warm::{WarmJob, WarmLedger, WarmTotals, WARM_OVERLAY_KEYS, WARM_PARTITION_KEYS};
 
@@ -70,7 +79,59 @@ pub enum ReportShape {
     MintReport,
     /// The probe's per-compile record (`compile_wall_s`, `partition`, ...).
     AotCompileRecord,
+    /// A `gen-worker compile --verdict` file (0.127 on: `rc`,
+    /// `specializations`; no MintReport exists).
+    CompileVerdict,
 }
+
+/// A cell a report's `entries` names (0.114 on: one per packed graph
+/// class).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PackedEntry {
+    /// The compiled-graph key (`cg-key-v1-...`).
+    pub key: String,
+    /// Where the child moved it.
+    pub path: String,
+    /// Its sha256.
+    pub sha256: String,
+}
+
+/// The fake-export footprint fields (pgw#1080, 0.100 on): `MintReport`'s
+/// defaults (`[]`, `""`, `0`) read as absent.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Footprint {
+    /// `structure_only_components`: built structure-only.
+    pub structure_only_components: Vec<String>,
+    /// `structure_refusal`: why a component could not be (prose, raw).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structure_refusal: Option<String>,
+    /// `virtual_param_bytes`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub virtual_param_bytes: Option<u64>,
+    /// `structure_real_bytes`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structure_real_bytes: Option<u64>,
+    /// `warm_proof_peak_bytes`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warm_proof_peak_bytes: Option<u64>,
+    /// `warm_proof_values` (raw).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warm_proof_values: Option<String>,
+    /// `export_peak_bytes` (defaults to the mint's peak upstream).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub export_peak_bytes: Option<u64>,
+}
+
+/// The footprint keys, as `MintReport` declares them.
+const FOOTPRINT_KEYS: [&str; 7] = [
+    "structure_only_components",
+    "structure_refusal",
+    "virtual_param_bytes",
+    "structure_real_bytes",
+    "warm_proof_peak_bytes",
+    "warm_proof_values",
+    "export_peak_bytes",
+];
 
 /// One parsed mint report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -80,9 +141,23 @@ pub struct MintReport {
     /// `status`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<Named<MintStatus>>,
-    /// `cell_key`.
+    /// The era that wrote it, recognised from its own fields; absent when
+    /// it carries none of the fields that tell the eras apart.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub era: Option<Era>,
+    /// `cell_key` (0.93-0.116; `compiled_graph_key` from 0.117).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cell_key: Option<String>,
+    /// `compiled_graph_key` (0.117 on; empty on the per-class path).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compiled_graph_key: Option<String>,
+    /// `entries` (0.114 on): the packed graph classes; `None` when the
+    /// report has no such key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entries: Option<Vec<PackedEntry>>,
+    /// The footprint fields (0.100 on), when the report has them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub footprint: Option<Footprint>,
     /// `artifact`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub artifact: Option<String>,
@@ -139,7 +214,9 @@ impl MintReport {
     /// else none.
     pub fn believed_recipe(&self) -> Option<Recipe> {
         self.claimed_recipe().or(match self.ledger {
-            MintLedger::AotCompileRecord(_) | MintLedger::AotTableV1(_) => Some(Recipe::Aot),
+            MintLedger::AotCompileRecord(_)
+            | MintLedger::AotTableV1(_)
+            | MintLedger::CompileVerdict(_) => Some(Recipe::Aot),
             MintLedger::WarmSpansV1(_) => Some(Recipe::Dynamo),
             _ => None,
         })
@@ -158,6 +235,8 @@ pub enum MintLedger {
     AotTableV1(AotTable),
     /// The probe's per-compile record (one entry's `compile_wall_s` level).
     AotCompileRecord(AotCompileRecord),
+    /// A `gen-worker compile --verdict` file (0.127 on).
+    CompileVerdict(CompileVerdict),
     /// A version this lane does not know: not interpreted.
     Unknown {
         /// The version key (`spans_v`, `v`) or `(none)` when unversioned.
@@ -181,6 +260,7 @@ impl MintLedger {
             MintLedger::WarmSpansV1(_) => "warm_spans_v1",
             MintLedger::AotTableV1(_) => "aot_table_v1",
             MintLedger::AotCompileRecord(_) => "aot_compile_record",
+            MintLedger::CompileVerdict(_) => "compile_verdict",
             MintLedger::Unknown { .. } => "unknown",
             MintLedger::Mixed { .. } => "mixed",
         }
@@ -257,10 +337,22 @@ fn read_report(doc: &Node) -> Result<MintReport, ReportError> {
     };
     let mut unknown = Vec::new();
     let is_record = obj.has("compile_wall_s") || obj.has("partition");
-    let shape = if is_record && !obj.has("mint_phases") && !obj.has("phases") {
+    let shape = if !obj.has("status") && obj.has("rc") {
+        ReportShape::CompileVerdict
+    } else if is_record && !obj.has("mint_phases") && !obj.has("phases") {
         ReportShape::AotCompileRecord
     } else {
         ReportShape::MintReport
+    };
+    if shape == ReportShape::CompileVerdict {
+        return read_verdict_report(obj, unknown);
+    }
+    let keys = era::EraKeys {
+        recipe: obj.has("recipe"),
+        entries: obj.has("entries"),
+        cell_key: obj.has("cell_key"),
+        compiled_graph_key: obj.has("compiled_graph_key"),
+        footprint: FOOTPRINT_KEYS.iter().any(|k| obj.has(k)),
     };
 
     // `MintReport`'s defaults ("" and 0) are what a terminus that never set
@@ -270,6 +362,7 @@ fn read_report(doc: &Node) -> Result<MintReport, ReportError> {
     };
     let status = text("status")?.map(|s| Named::parse(&s));
     let cell_key = text("cell_key")?;
+    let compiled_graph_key = text("compiled_graph_key")?;
     let artifact = text("artifact")?;
     let digest = text("digest")?;
     let detail = text("detail")?;
@@ -286,12 +379,21 @@ fn read_report(doc: &Node) -> Result<MintReport, ReportError> {
         Some((node, path)) => span_map(node, &path)?,
         None => None,
     };
+    let entries = match obj.take("entries") {
+        Some((node, path)) => Some(packed_entries(node, &path)?),
+        None => None,
+    };
+    let footprint = if keys.footprint {
+        Some(read_footprint(&mut obj)?)
+    } else {
+        None
+    };
 
     let ledger = match shape {
         ReportShape::AotCompileRecord => {
             MintLedger::AotCompileRecord(read_compile_record(&mut obj, &mut unknown)?)
         }
-        ReportShape::MintReport => match obj.take("mint_phases") {
+        ReportShape::MintReport | ReportShape::CompileVerdict => match obj.take("mint_phases") {
             None => MintLedger::None,
             Some((node, path)) => read_ledger(node, path, &mut unknown)?,
         },
@@ -306,10 +408,15 @@ fn read_report(doc: &Node) -> Result<MintReport, ReportError> {
         _ => None,
     });
     obj.finish(&mut unknown);
+    let era = era::recognise(keys, &ledger);
     Ok(MintReport {
         shape,
         status,
+        era,
         cell_key,
+        compiled_graph_key,
+        entries,
+        footprint,
         artifact,
         digest,
         detail,
@@ -322,6 +429,120 @@ fn read_report(doc: &Node) -> Result<MintReport, ReportError> {
         ledger,
         raw_metrics,
         unknown_keys: unknown,
+    })
+}
+
+/// A `gen-worker compile --verdict` file as a report: its status, detail and
+/// rows are the verdict's.
+fn read_verdict_report(
+    mut obj: Obj<'_>,
+    mut unknown: Vec<UnknownKey>,
+) -> Result<MintReport, ReportError> {
+    let v = verdict::read_verdict(&mut obj, &mut unknown)?;
+    obj.finish(&mut unknown);
+    let ledger = MintLedger::CompileVerdict(v);
+    let MintLedger::CompileVerdict(v) = &ledger else {
+        unreachable!("built just above")
+    };
+    let (status, detail) = (v.status(), v.detail());
+    Ok(MintReport {
+        shape: ReportShape::CompileVerdict,
+        status: Some(Named::Known(status)),
+        era: era::recognise(era::EraKeys::default(), &ledger),
+        cell_key: None,
+        compiled_graph_key: None,
+        entries: None,
+        footprint: None,
+        artifact: None,
+        digest: None,
+        detail,
+        phase: None,
+        recipe: None,
+        elapsed_s: None,
+        parent_wall_s: None,
+        peak_vram_bytes: None,
+        phases: None,
+        ledger,
+        raw_metrics: None,
+        unknown_keys: unknown,
+    })
+}
+
+/// `entries`: `[[key, path, sha256], ...]`.
+fn packed_entries(node: &Node, path: &JsonPath) -> Result<Vec<PackedEntry>, ReportError> {
+    let wrong = |p: JsonPath, found| {
+        ReportError::from(lane_json::JsonError::WrongType {
+            path: p,
+            expected: "[key, path, sha256]",
+            found,
+        })
+    };
+    let items = match node {
+        Node::Null => return Ok(Vec::new()),
+        Node::Array(items) => items,
+        other => {
+            return Err(ReportError::from(lane_json::JsonError::WrongType {
+                path: path.clone(),
+                expected: "an array of [key, path, sha256]",
+                found: other.kind(),
+            }))
+        }
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let p = path.index(i);
+        let Node::Array(row) = item else {
+            return Err(wrong(p, item.kind()));
+        };
+        let [k, f, h] = row.as_slice() else {
+            return Err(wrong(p, "an array of another length"));
+        };
+        let field = |n: &Node, j: usize| -> Result<String, ReportError> {
+            lane_json::string(n, &p.index(j))?.ok_or_else(|| wrong(p.index(j), "null"))
+        };
+        out.push(PackedEntry {
+            key: field(k, 0)?,
+            path: field(f, 1)?,
+            sha256: field(h, 2)?,
+        });
+    }
+    Ok(out)
+}
+
+/// The footprint fields; `MintReport`'s defaults read as absent.
+fn read_footprint(obj: &mut Obj<'_>) -> Result<Footprint, ReportError> {
+    let mut bytes =
+        |key: &str| -> Result<Option<u64>, ReportError> { Ok(obj.count(key)?.filter(|b| *b > 0)) };
+    let virtual_param_bytes = bytes("virtual_param_bytes")?;
+    let structure_real_bytes = bytes("structure_real_bytes")?;
+    let warm_proof_peak_bytes = bytes("warm_proof_peak_bytes")?;
+    let export_peak_bytes = bytes("export_peak_bytes")?;
+    let structure_only_components = match obj.take("structure_only_components") {
+        Some((node, path)) => match node {
+            Node::Null => Vec::new(),
+            Node::Array(items) => items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, n)| lane_json::string(n, &path.index(i)).transpose())
+                .collect::<Result<_, _>>()?,
+            other => {
+                return Err(ReportError::from(lane_json::JsonError::WrongType {
+                    path,
+                    expected: "an array of component names",
+                    found: other.kind(),
+                }))
+            }
+        },
+        None => Vec::new(),
+    };
+    Ok(Footprint {
+        structure_only_components,
+        structure_refusal: obj.string("structure_refusal")?.filter(|s| !s.is_empty()),
+        virtual_param_bytes,
+        structure_real_bytes,
+        warm_proof_peak_bytes,
+        warm_proof_values: obj.string("warm_proof_values")?.filter(|s| !s.is_empty()),
+        export_peak_bytes,
     })
 }
 
@@ -634,5 +855,136 @@ mod tests {
         assert_eq!(r.recipe, Some(Named::Known(Recipe::Dynamo)));
         assert_eq!(r.claimed_recipe(), None);
         assert_eq!(r.believed_recipe(), None);
+    }
+
+    #[test]
+    fn the_era_is_read_off_the_reports_own_fields() {
+        let era = |doc: &str| {
+            parse_report(doc.as_bytes())
+                .unwrap()
+                .era
+                .map(|e| (e.line, e.since))
+        };
+        assert_eq!(
+            era(r#"{"status":"minted","cell_key":"","recipe":"aot"}"#),
+            Some((EraLine::V093, None))
+        );
+        assert_eq!(
+            era(r#"{"status":"minted","cell_key":"ck1-a","artifact":"c"}"#),
+            Some((EraLine::V095, None))
+        );
+        assert_eq!(
+            era(
+                r#"{"status":"minted","cell_key":"","structure_refusal":"","export_peak_bytes":0}"#
+            ),
+            Some((EraLine::V095, Some("0.100")))
+        );
+        let pooled_v2 = r#"{"status":"minted","cell_key":"","mint_phases":{"v":1,"entries":{"u/B=1":{"compile_s":1.0,"phases":{"compile_s":1.0,"child_boot_s":0.1,"child_wall_s":0.8,"reap_lag_s":0.05,"parent_other_s":0.05}}}}}"#;
+        assert_eq!(era(pooled_v2), Some((EraLine::V095, Some("0.113"))));
+        assert_eq!(
+            era(r#"{"status":"minted","entries":[],"cell_key":""}"#),
+            Some((EraLine::V114, None))
+        );
+        assert_eq!(
+            era(
+                r#"{"status":"minted","entries":[],"compiled_graph_key":"","mint_phases":{"v":1,"n_entries":0,"compiler_owner":"torch-compiled-graphs","totals":{"compile_all_s":1.0,"total_s":1.0}}}"#
+            ),
+            Some((EraLine::V114, Some("0.117")))
+        );
+        assert_eq!(
+            era(
+                r#"{"status":"minted","entries":[],"compiled_graph_key":"","mint_phases":{"v":1,"n_entries":0,"compiler_owner":"torchcg"}}"#
+            ),
+            Some((EraLine::V114, Some("0.119")))
+        );
+        // lane's own test mints carry none of the telling fields.
+        assert_eq!(era(r#"{"status":"minted","phases":{"load":1.0}}"#), None);
+    }
+
+    #[test]
+    fn entries_footprint_and_the_graph_key_are_read_and_defaults_are_absent() {
+        let r = parse_report(
+            br#"{"status":"minted","entries":[["cg-key-v1-a","/r/a.tar.gz","ab"]],"artifact":"","digest":"","compiled_graph_key":"","structure_only_components":[],"structure_refusal":"","virtual_param_bytes":0,"structure_real_bytes":0,"warm_proof_peak_bytes":0,"warm_proof_values":"","export_peak_bytes":34603008}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            r.entries,
+            Some(vec![PackedEntry {
+                key: "cg-key-v1-a".into(),
+                path: "/r/a.tar.gz".into(),
+                sha256: "ab".into()
+            }])
+        );
+        assert_eq!(r.compiled_graph_key, None);
+        assert_eq!(
+            r.footprint,
+            Some(Footprint {
+                export_peak_bytes: Some(34_603_008),
+                ..Footprint::default()
+            })
+        );
+        assert!(r.unknown_keys.is_empty(), "{:?}", r.unknown_keys);
+        let err = parse_report(br#"{"status":"minted","entries":[["k","p"]]}"#).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "$.entries[0]: expected [key, path, sha256], found an array of another length"
+        );
+    }
+
+    #[test]
+    fn a_compile_verdict_is_a_report_of_its_own_shape() {
+        let r = parse_report(
+            br#"{"rc":1,"summary":"gen-worker compile: built=1 failed=1\n...","specializations":[
+                {"graph":"cg-graph-v1-a","contract":"c","target":"unet","state":"built","detail":"published","wall_s":3.5},
+                {"graph":"cg-graph-v1-b","contract":"c","target":"unet","state":"failed","detail":"RuntimeError: x","wall_s":1.25},
+                {"graph":"cg-graph-v1-c","state":"deferred-later","wall_s":0.0}],
+                "unservable":[{"graph":"cg-graph-v1-b","detail":"no artifact"}],"deferred":[],"fill":"","priority":""}"#,
+        )
+        .unwrap();
+        assert_eq!(r.shape, ReportShape::CompileVerdict);
+        assert_eq!(r.status, Some(Named::Known(MintStatus::Failed)));
+        assert_eq!(r.detail.as_deref(), Some("cg-graph-v1-b: RuntimeError: x"));
+        assert_eq!(r.believed_recipe(), Some(Recipe::Aot));
+        let MintLedger::CompileVerdict(v) = &r.ledger else {
+            panic!("{:?}", r.ledger)
+        };
+        assert_eq!(v.specializations.len(), 3);
+        // A state lane does not know is kept as written.
+        assert_eq!(
+            v.specializations[2].state,
+            Some(Named::Unknown("deferred-later".into()))
+        );
+        assert_eq!(
+            v.unservable,
+            [("cg-graph-v1-b".to_owned(), "no artifact".to_owned())]
+        );
+        // A run that failed before it had a report: `{rc, summary}` only.
+        let r = parse_report(br#"{"rc":2,"summary":"no sm"}"#).unwrap();
+        assert_eq!(r.status, Some(Named::Known(MintStatus::Refused)));
+        assert_eq!(r.detail.as_deref(), Some("no sm"));
+        let err = parse_report(br#"{"rc":"0"}"#).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "$.rc: expected an integer exit code, found a string"
+        );
+    }
+
+    #[test]
+    fn the_later_pool_facts_are_typed() {
+        let r = parse_report(
+            br#"{"mint_phases":{"v":1,"pool":{"posture":"fleet","nice":-5,"idle_source_s":0.0,"pool_classes_landed":3,"pool_child_cpu_s":63.5,"entry_device_peaks":{"unet/B=1":{"allocated_bytes":10,"reserved_bytes":20}},"device_peak_provenance":{"card":"h200","sm":"sm_90"}}}}"#,
+        )
+        .unwrap();
+        let MintLedger::AotTableV1(t) = r.ledger else {
+            panic!()
+        };
+        let pool = t.pool.unwrap();
+        assert!(r.unknown_keys.is_empty(), "{:?}", r.unknown_keys);
+        assert_eq!(pool[1].value, facts::FactValue::Integer(-5));
+        assert_eq!(
+            pool[5].value,
+            facts::FactValue::PeaksByEntry(vec![("unet/B=1".into(), Some(10), Some(20))])
+        );
+        assert_eq!(pool[6].value.text(), "card: h200, sm: sm_90");
     }
 }

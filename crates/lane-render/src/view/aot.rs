@@ -13,12 +13,47 @@ use super::{bound, short, LONG};
 
 /// The AOT table's blocks.
 pub(crate) fn aot(out: &mut Blocks, a: &AotBreakdown, n_entries: usize, overlays: &[OverlayRow]) {
+    let k = a
+        .pool
+        .as_ref()
+        .and_then(|p| p.decision.entry_workers)
+        .map_or_else(|| "?".to_owned(), |k| k.to_string());
     let path = match a.path {
-        AotPath::Serial => "serial path (K=1: every entry compiled in the mint child)",
-        AotPath::Pooled => "pooled path (K>1: entries compiled out of process by the pool)",
-        AotPath::Unmeasured => "no entry compiled",
+        AotPath::Serial => "serial path (K=1: every entry compiled in the mint child)".to_owned(),
+        AotPath::Pooled => {
+            "pooled path (K>1: entries compiled out of process by the pool)".to_owned()
+        }
+        AotPath::ClassPool => format!(
+            "compile pool (0.114.3 on, K={k}: each compile child traces, compiles and packs its share's graph classes)"
+        ),
+        AotPath::Unmeasured => "no entry row holds a measurement".to_owned(),
     };
     out.para(Depth::Collapsed, 0, format!("aot table: {path}"));
+    if let Some(owner) = &a.compiler_owner {
+        out.line(
+            Depth::Collapsed,
+            0,
+            format!("compiler owner {}", short(owner)),
+        );
+    }
+    if let Some(m) = &a.missing_rows {
+        let n = |v: Option<u64>| v.map_or_else(|| "?".to_owned(), |v| v.to_string());
+        out.line_toned(
+            Depth::Collapsed,
+            0,
+            format!(
+                "the table lists no entry while the mint packed {} cell(s) of {} class(es): the upstream's defect pgw#1356 (0.114.3-0.123); {}",
+                n(m.packed),
+                n(m.declared),
+                if m.from_shares > 0 {
+                    format!("the {} class rows below are the share reports'", m.from_shares)
+                } else {
+                    "the share reports were not read, so no class row is shown".to_owned()
+                }
+            ),
+            Tone::Warn,
+        );
+    }
     if let Some(terminus) = &a.terminus {
         let at = a.at.as_ref().map_or_else(String::new, |at| {
             format!(
@@ -74,7 +109,7 @@ pub(crate) fn aot(out: &mut Blocks, a: &AotBreakdown, n_entries: usize, overlays
             ),
         );
     }
-    if n_entries > 1 {
+    if n_entries > 1 || !a.shares.is_empty() {
         for p in &a.levels {
             out.table(
                 Depth::Collapsed,
@@ -83,13 +118,49 @@ pub(crate) fn aot(out: &mut Blocks, a: &AotBreakdown, n_entries: usize, overlays
             );
         }
     }
+    for share in &a.shares {
+        out.para(
+            Depth::Full,
+            0,
+            format!(
+                "share {}: classes {}",
+                short(&share.name),
+                share
+                    .classes
+                    .iter()
+                    .map(|c| short(c))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+        if let Some(p) = &share.child_wall {
+            out.table(Depth::Full, 1, partition_table("", p, residual_note(p)));
+        }
+        if let Some(p) = &share.compile_wall {
+            out.table(
+                Depth::Full,
+                1,
+                partition_table(
+                    "",
+                    p,
+                    "residual, lane's, over the classes' own members (the written one, in the report, covers the last class only)",
+                ),
+            );
+        }
+    }
+    // As the ledger sets them: the class pool's overlays against its
+    // outermost level measured, else the mint's total.
+    let against = match a.path {
+        AotPath::ClassPool if a.shares.is_empty() => a.mint.as_ref(),
+        _ => a.levels.first(),
+    };
     out.table(
         Depth::Collapsed,
         0,
         overlay_table(
             "overlays of the entries' compile (summed by the writer, never into a partition)",
             overlays,
-            a.levels.first().map(|p| p.total.seconds),
+            against.map(|p| p.total.seconds),
         ),
     );
     if let Some(pool) = &a.pool {

@@ -79,6 +79,50 @@ pub fn breakdown(b: &MintBreakdown) -> BreakdownView {
     }
 }
 
+/// A `gen-worker compile` verdict: each specialization's state, wall and
+/// detail, and the graphs it could not make servable.
+fn verdict(out: &mut Blocks, v: &lane_ledger::report::CompileVerdict) {
+    let mut t = Table::new(
+        TableKind::Facts,
+        &["Specialization", "State", "Wall", "Detail"],
+    )
+    .titled(format!("gen-worker compile verdict (rc {})", v.rc));
+    for s in &v.specializations {
+        let failed = s.state.as_ref().is_some_and(|n| n.as_str() == "failed");
+        t.push(
+            if failed {
+                RowRole::Failed
+            } else {
+                RowRole::Plain
+            },
+            vec![
+                Cell::text(short(&s.graph)),
+                Cell::text(
+                    s.state
+                        .as_ref()
+                        .map_or_else(|| "absent".to_owned(), |n| short(n.as_str())),
+                ),
+                Cell::seconds(Seconds::of(s.wall_s).or(Absent::NotMeasured)),
+                Cell::text(
+                    s.detail
+                        .as_deref()
+                        .map(|d| bound(d, LONG))
+                        .unwrap_or_default(),
+                ),
+            ],
+        );
+    }
+    out.table(Depth::Collapsed, 0, t);
+    for (graph, detail) in &v.unservable {
+        out.line_toned(
+            Depth::Collapsed,
+            0,
+            format!("unservable: {} ({})", short(graph), bound(detail, LONG)),
+            Tone::Bad,
+        );
+    }
+}
+
 fn header(out: &mut Blocks, b: &MintBreakdown) {
     let mut facts = vec![format!("ledger {}", short(&b.ledger.label()))];
     if let Some(r) = &b.recipe {
@@ -91,6 +135,34 @@ fn header(out: &mut Blocks, b: &MintBreakdown) {
         facts.push(format!("cell {}", short(c)));
     }
     out.line(Depth::Collapsed, 0, facts.join(" | "));
+    if let Some(era) = &b.era {
+        out.line(
+            Depth::Collapsed,
+            0,
+            format!(
+                "era: gen-worker {} (from its own fields: {})",
+                era.label(),
+                bound(&era.evidence.join("; "), LONG)
+            ),
+        );
+    }
+    if !b.packed.is_empty() {
+        out.line(
+            Depth::Full,
+            0,
+            format!(
+                "packed cells (entries): {}",
+                b.packed
+                    .iter()
+                    .map(|e| short(&e.key))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    }
+    if let Some(v) = &b.verdict {
+        verdict(out, v);
+    }
     if let (Some(echo), false) = (
         &b.recipe_echo,
         b.recipe.map(lane_core::Named::Known) == b.recipe_echo,

@@ -237,8 +237,25 @@ fn determinism_cell(c: &CellResult) -> Cell {
     match (&c.determinism, &c.determinism_note) {
         (Some(d), _) => Cell::toned(d.verdict.describe(), verdict_tone(d.verdict)),
         (None, Some(n)) => Cell::toned(format!("not diffed: {}", bound(n, LONG)), Tone::Bad),
-        (None, None) => Cell::toned("not diffed", Tone::Quiet),
+        (None, None) => Cell::toned(
+            format!("not diffed: {}", bound(&not_diffed_why(c), LONG)),
+            Tone::Quiet,
+        ),
     }
+}
+
+/// Why a cell's repeats make no pair to diff: its reader's words, else
+/// what the repeats given show.
+fn not_diffed_why(c: &CellResult) -> String {
+    c.not_diffed
+        .clone()
+        .unwrap_or_else(|| match c.repeats.len() {
+            0 | 1 => format!(
+                "{} repeat(s) only: the determinism diff pairs r1 with r2",
+                c.repeats.len()
+            ),
+            _ => "the first two repeats' cells were not given".to_owned(),
+        })
 }
 
 fn baseline_cell(c: &CellResult) -> Cell {
@@ -420,7 +437,11 @@ fn section(c: &CellResult) -> CellSection {
         anchor: anchor(c),
         repeats,
         determinism: c.determinism.as_ref().map(determinism),
-        determinism_note: c.determinism_note.as_deref().map(|n| bound(n, LONG)),
+        determinism_note: match (&c.determinism, &c.determinism_note) {
+            (Some(_), _) => None,
+            (None, Some(n)) => Some(bound(n, LONG)),
+            (None, None) => Some(bound(&not_diffed_why(c), LONG)),
+        },
         comparison: c.comparison.as_ref().map(comparison),
         comparison_note: c.comparison_note.as_deref().map(|n| bound(n, LONG)),
     }

@@ -285,3 +285,72 @@ fn unreadable_rows_carry_no_control_byte_in_any_target() {
         );
     }
 }
+
+/// A recorded era's rig run (`tests/data/gw-eras/<run>`), its report with
+/// the compile pool's share reports beside it.
+fn era_rig(run: &str) -> MintBreakdown {
+    let dir = format!("{ROOT}/tests/data/gw-eras/{run}/rig/mint");
+    let report = parse_report(&std::fs::read(format!("{dir}/report.json")).unwrap()).unwrap();
+    let mut shares = Vec::new();
+    let pool = std::path::Path::new(&dir).join("compile-pool/share-000/report.json");
+    if pool.is_file() {
+        let share = lane_ledger::parse_share_report(&std::fs::read(&pool).unwrap()).unwrap();
+        shares.push(("share-000".to_owned(), share));
+    }
+    lane_ledger::from_report_beside(
+        &format!("gw-eras/{run}"),
+        &report,
+        lane_ledger::Beside {
+            shares: &shares,
+            trace: None,
+        },
+    )
+}
+
+#[test]
+fn render_eras_rig_reports() {
+    for (name, run) in [
+        ("eras_v0_100_1_r1", "v0.100.1/r1"),
+        ("eras_v0_114_3_r1", "v0.114.3/r1"),
+        ("eras_v0_126_3_r1", "v0.126.3/r1"),
+        ("eras_v0_126_3_r2", "v0.126.3/r2"),
+    ] {
+        insta::assert_snapshot!(name, render_breakdown(&era_rig(run)));
+    }
+}
+
+#[test]
+fn render_eras_compile_verdict_with_its_trace() {
+    let dir = format!("{ROOT}/tests/data/gw-eras/v0.127.2/r1");
+    let report = parse_report(&std::fs::read(format!("{dir}/verdict.json")).unwrap()).unwrap();
+    let options = lane_ledger::TraceOptions::default();
+    let mut logs: Vec<_> = std::fs::read_dir(format!("{dir}/trace"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    logs.sort();
+    let mut merged: Option<lane_ledger::TraceMetrics> = None;
+    for log in logs {
+        let mut m = parse_trace(
+            std::io::BufReader::new(std::fs::File::open(&log).unwrap()),
+            &options,
+        )
+        .unwrap();
+        m.label(&log.file_name().unwrap().to_string_lossy());
+        match merged.as_mut() {
+            None => merged = Some(m),
+            Some(all) => all.merge(m, &options),
+        }
+    }
+    let b = lane_ledger::from_report_beside(
+        "gw-eras/v0.127.2/r1/verdict.json",
+        &report,
+        lane_ledger::Beside {
+            shares: &[],
+            trace: merged.as_ref(),
+        },
+    );
+    let text = render_breakdown(&b);
+    assert!(text.contains("gen-worker compile verdict (rc 0)"), "{text}");
+    insta::assert_snapshot!(text);
+}

@@ -1,0 +1,171 @@
+//! What the upstream writes beside a mint report, read for the ledger:
+//! the compile pool's share reports (gen-worker 0.114.3-0.126,
+//! `compile-pool/share-NNN/report.json` beside the report, or
+//! `ledger/compile-pool/...` in a results slot, where the agent keeps them)
+//! and the mint's TORCH_TRACE logs (`ledger/trace/*.log` in a slot, or a
+//! `trace/` folder beside the report; they survive `gen-worker compile`).
+
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use lane_ledger::report::ShareReport;
+use lane_ledger::{TraceMetrics, TraceOptions};
+
+use crate::error::AppError;
+
+/// The share reports and the TORCH_TRACE logs found beside a report.
+#[derive(Debug, Default)]
+pub(crate) struct Beside {
+    /// The share reports, by share name, in order.
+    pub shares: Vec<(String, ShareReport)>,
+    /// The logs, merged.
+    pub trace: Option<TraceMetrics>,
+}
+
+impl Beside {
+    /// The ledger's view of it.
+    pub fn view(&self) -> lane_ledger::Beside<'_> {
+        lane_ledger::Beside {
+            shares: &self.shares,
+            trace: self.trace.as_ref(),
+        }
+    }
+}
+
+/// Every `share-NNN/report.json` under `pool`, by name (none when the
+/// folder does not exist).
+fn share_files(pool: &Path) -> Vec<(String, PathBuf)> {
+    let Ok(entries) = std::fs::read_dir(pool) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, PathBuf)> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let numbered = name
+                .strip_prefix("share-")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            let report = e.path().join("report.json");
+            (numbered && report.is_file()).then_some((name, report))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Reads what sits beside the report at `report`, each share report at
+/// most `max_bytes`. A share report lane cannot read is an error naming
+/// it (the caller makes it the mint's unreadable row).
+pub(crate) fn read_beside(report: &Path, max_bytes: u64) -> Result<Beside, String> {
+    let dir = report.parent().unwrap_or(Path::new("."));
+    let mut beside = Beside::default();
+    for pool in [dir.join("compile-pool"), dir.join("ledger/compile-pool")] {
+        for (name, path) in share_files(&pool) {
+            let shown = path.display();
+            let mut bytes = Vec::new();
+            File::open(&path)
+                .and_then(|f| f.take(max_bytes + 1).read_to_end(&mut bytes))
+                .map_err(|e| format!("{shown}: {e}"))?;
+            if bytes.len() as u64 > max_bytes {
+                return Err(format!("{shown}: above the {max_bytes}-byte cap"));
+            }
+            let share =
+                lane_ledger::parse_share_report(&bytes).map_err(|e| format!("{shown}: {e}"))?;
+            beside.shares.push((name, share));
+        }
+    }
+    for traces in [dir.join("ledger/trace"), dir.join("trace")] {
+        if traces.is_dir() {
+            beside.trace = trace_logs(&traces).map_err(|e| e.to_string())?;
+            if beside.trace.is_some() {
+                break;
+            }
+        }
+    }
+    Ok(beside)
+}
+
+/// Every `*.log` of a TORCH_TRACE folder (one per process), merged;
+/// `None` when it holds none.
+pub(crate) fn trace_logs(dir: &Path) -> Result<Option<TraceMetrics>, AppError> {
+    let mut logs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| AppError::io(dir, e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "log"))
+        .collect();
+    logs.sort();
+    let options = TraceOptions::default();
+    let mut merged: Option<TraceMetrics> = None;
+    for log in &logs {
+        let m = read_trace_file(log, &options)?;
+        match merged.as_mut() {
+            None => merged = Some(m),
+            Some(all) => all.merge(m, &options),
+        }
+    }
+    Ok(merged)
+}
+
+/// One TORCH_TRACE log, streamed, its rows labelled with its file name.
+pub(crate) fn read_trace_file(
+    path: &Path,
+    options: &TraceOptions,
+) -> Result<TraceMetrics, AppError> {
+    let file = File::open(path).map_err(|e| AppError::io(path, e))?;
+    let reader = BufReader::with_capacity(1 << 20, file);
+    let mut metrics =
+        lane_ledger::parse_trace(reader, options).map_err(|source| AppError::Trace {
+            path: path.to_owned(),
+            source,
+        })?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    metrics.label(&name);
+    Ok(metrics)
+}
+
+/// `tests/data/gw-eras/<rel>`: the recorded captures of each era.
+#[cfg(test)]
+pub(crate) fn eras(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data/gw-eras")
+        .join(rel)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_share_reports_and_the_trace_beside_a_report_are_read() {
+        let b = read_beside(&eras("v0.114.3/r1/rig/mint/report.json"), 1 << 26).unwrap();
+        assert_eq!(b.shares.len(), 1);
+        assert_eq!(b.shares[0].0, "share-000");
+        assert_eq!(b.shares[0].1.classes.len(), 3);
+        assert!(b.trace.is_none());
+        // 0.127: the TORCH_TRACE logs in `trace/` beside the verdict.
+        let b = read_beside(&eras("v0.127.2/r1/verdict.json"), 1 << 26).unwrap();
+        assert!(b.shares.is_empty());
+        assert_eq!(b.trace.unwrap().compiles_total, 3);
+        // 0.100.1 writes neither.
+        let b = read_beside(&eras("v0.100.1/r1/rig/mint/report.json"), 1 << 26).unwrap();
+        assert!(b.shares.is_empty() && b.trace.is_none());
+    }
+
+    #[test]
+    fn a_share_report_lane_cannot_read_is_named() {
+        let d = tempfile::tempdir().unwrap();
+        let share = d.path().join("ledger/compile-pool/share-000");
+        std::fs::create_dir_all(&share).unwrap();
+        std::fs::write(
+            share.join("report.json"),
+            br#"{"spans": {"compile_wall_s": -3}}"#,
+        )
+        .unwrap();
+        let e = read_beside(&d.path().join("report.json"), 1 << 26).unwrap_err();
+        assert!(e.ends_with("share-000/report.json: $.spans.compile_wall_s: negative duration -3 s (only a named residual may be negative)"), "{e}");
+    }
+}

@@ -30,7 +30,7 @@ guards:
 ";
 
 #[test]
-fn the_shipped_real_lane_parses_with_the_wire_v1_guard() {
+fn the_shipped_real_lane_parses_with_its_adapted_pick_and_wire_guards() {
     let path = format!("{ROOT}/lanes/0.93.3.yaml");
     let text = std::fs::read_to_string(&path).unwrap();
     let lane = parse("lanes/0.93.3.yaml", &text).unwrap();
@@ -44,9 +44,22 @@ fn the_shipped_real_lane_parses_with_the_wire_v1_guard() {
         .iter()
         .map(|p| (p.target.clone(), p.issue))
         .collect();
+    // The real line: #515, pgw#989 adapted from #511 (which conflicts
+    // there), #516.
     assert_eq!(
         picks,
-        vec![(PickRef::Pr(515), Some(992)), (PickRef::Pr(511), Some(989))]
+        vec![
+            (PickRef::Pr(515), None),
+            (
+                PickRef::Adapted {
+                    commit: lane_file::CommitId::parse("0720e64c0894ddd05a08232bde5406e5c60bd28d")
+                        .unwrap(),
+                    from: lane_file::Origin::Pr(511),
+                },
+                Some(989)
+            ),
+            (PickRef::Pr(516), None)
+        ]
     );
     let guard = &lane.guards[0];
     assert_eq!(guard.name, "wire-v1");
@@ -54,8 +67,9 @@ fn the_shipped_real_lane_parses_with_the_wire_v1_guard() {
         guard.forbidden_commits[0].as_str(),
         "d322e547ffd013d890a4fd268f0a9b5a63b741af"
     );
-    let frozen: Vec<_> = guard.frozen_paths.iter().map(|p| p.as_str()).collect();
-    assert_eq!(frozen, ["proto/", "src/gen_worker/pb/"]);
+    // Compatible wire changes pass by buf's rules instead of a freeze.
+    let wire = lane.guards[1].wire.as_ref().unwrap();
+    assert_eq!(wire.rules, [lane_file::WireRule::Wire]);
     let probe = &guard.probes[0];
     assert_eq!(probe.path.as_str(), "proto/worker_scheduler.proto");
     let m = probe.must_match.as_ref().unwrap().regex();

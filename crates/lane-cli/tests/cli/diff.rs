@@ -176,7 +176,10 @@ fn copy_mint(r: &str, to: &std::path::Path, edit: impl FnOnce(&mut Vec<Value>)) 
     let from = here().join(eras(r));
     for e in std::fs::read_dir(&from).unwrap() {
         let e = e.unwrap();
-        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        // The report and its entry files; the pool's folder is not the cell.
+        if e.file_type().unwrap().is_file() {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
     }
     let mut report: Value =
         serde_json::from_slice(&std::fs::read(to.join("report.json")).unwrap()).unwrap();

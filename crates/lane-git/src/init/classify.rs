@@ -253,25 +253,71 @@ pub fn classify(
     );
     prs.sort();
     prs.dedup();
-    for pr in &prs {
-        let Ok(head) = crate::repo::resolve_commit(repo, "PR head", &pr_head_ref(*pr)) else {
-            continue;
-        };
+    // The PR's own commits: its head's first-parent chain down to the
+    // default branch.
+    let own_commit = |head: Commit<'_>,
+                      limit: usize,
+                      wanted: &dyn Fn(&Commit<'_>) -> Result<bool, GitError>|
+     -> Result<Option<Oid>, GitError> {
         let mut at = Some(head);
         let mut steps = 0;
         while let Some(h) = at {
-            if mainline.contains(h.id()) || steps > 200 {
+            if mainline.contains(h.id()) || steps > limit {
                 break;
             }
-            if h.parent_count() == 1 && same(&h)? {
-                out.class = LineClass::PrHeadPick;
-                out.origin = Some(h.id().to_string());
-                out.pr = Some(*pr);
-                return Ok(out);
+            if h.parent_count() == 1 && wanted(&h)? {
+                return Ok(Some(h.id()));
             }
             at = h.parent(0).ok();
             steps += 1;
         }
+        Ok(None)
+    };
+    let mut found = None;
+    for pr in &prs {
+        let Ok(head) = crate::repo::resolve_commit(repo, "PR head", &pr_head_ref(*pr)) else {
+            continue;
+        };
+        if let Some(id) = own_commit(head, 200, &|h| same(h))? {
+            found = Some((*pr, id));
+            break;
+        }
+    }
+    // Not named by its subject: a PR head holding a commit of the same
+    // subject and patch (a PR merged later as a true merge, whose merge
+    // subject names only the PR).
+    if found.is_none() {
+        for r in repo
+            .references_glob("refs/pull/*/head")
+            .ctx(|| "listing PR heads".into())?
+            .flatten()
+        {
+            let Some(pr) = r
+                .name()
+                .ok()
+                .and_then(|n| n.strip_prefix("refs/pull/"))
+                .and_then(|n| n.strip_suffix("/head"))
+                .and_then(|n| n.parse::<u64>().ok())
+            else {
+                continue;
+            };
+            let Ok(head) = r.peel_to_commit() else {
+                continue;
+            };
+            if prs.contains(&pr) {
+                continue;
+            }
+            if let Some(id) = own_commit(head, 50, &|h| Ok(subject(h) == subj && same(h)?))? {
+                found = Some((pr, id));
+                break;
+            }
+        }
+    }
+    if let Some((pr, id)) = found {
+        out.class = LineClass::PrHeadPick;
+        out.origin = Some(id.to_string());
+        out.pr = Some(pr);
+        return Ok(out);
     }
     if let Some(m) = candidates.first() {
         out.class = LineClass::Adapted;

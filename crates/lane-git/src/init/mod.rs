@@ -285,7 +285,16 @@ pub fn explain(repo: &Repository, req: &InitFromTag) -> Result<Explained, GitErr
     for id in &line {
         commits.push(classify::classify(repo, &mainline, &cut_paths, "pgw", *id)?);
     }
-    let groups = pick_groups(&commits, &mainline);
+    // A PR master merged only after the release could not have been picked
+    // as its merge: its head's commits are what the line took.
+    let tag_time = tag_commit.time().seconds();
+    let merged_before = |pr: u64| {
+        mainline
+            .of_pr(pr)
+            .and_then(|id| repo.find_commit(id).ok())
+            .is_some_and(|c| c.time().seconds() <= tag_time)
+    };
+    let groups = pick_groups(&commits, &mainline, &merged_before);
 
     let title = None::<Title>;
     let mut lane = LaneFile {
@@ -443,7 +452,11 @@ fn commit_id(s: &str) -> lane_file::CommitId {
 /// Groups the line's commits into picks, each with its alternatives: a PR's
 /// master squash before its head's commits; a PR's master squash before the
 /// hand adaptation; the adaptation as it is.
-fn pick_groups(commits: &[LineCommit], mainline: &Mainline) -> Vec<Group> {
+fn pick_groups(
+    commits: &[LineCommit],
+    mainline: &Mainline,
+    merged_before: &dyn Fn(u64) -> bool,
+) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
     let mut i = 0;
     while i < commits.len() {
@@ -472,16 +485,19 @@ fn pick_groups(commits: &[LineCommit], mainline: &Mainline) -> Vec<Group> {
                     i += 1;
                     taken.push(commit_id(commits[i].origin.as_deref().expect("origin")));
                 }
-                let mut alternatives = Vec::new();
-                if mainline.of_pr(pr).is_some() {
-                    alternatives.push(pick(PickRef::Pr(pr), None));
-                }
-                alternatives.push(pick(
+                let head = pick(
                     PickRef::PrHead { pr, commits: taken },
                     Some(format!(
                         "PR #{pr}'s head commits, taken before master merged it"
                     )),
-                ));
+                );
+                let mut alternatives = Vec::new();
+                match (mainline.of_pr(pr).is_some(), merged_before(pr)) {
+                    // Merged before the release: its merge is the simpler pick.
+                    (true, true) => alternatives.extend([pick(PickRef::Pr(pr), None), head]),
+                    (true, false) => alternatives.extend([head, pick(PickRef::Pr(pr), None)]),
+                    (false, _) => alternatives.push(head),
+                }
                 groups.push(Group { alternatives });
             }
             LineClass::Adapted => {
@@ -1000,6 +1016,37 @@ pub struct Started {
     pub notes: Vec<String>,
 }
 
+/// How a new lane writes its changelog, by what the base's tree keeps: no
+/// `CHANGELOG.md` (0.127 on): none. An assembler that records consumed
+/// fragments in `consumed.tsv` (0.115-0.126) dates them from git tags and
+/// history, which an in-memory cut cannot give it: lane's assembler does
+/// the same recording (`take: pending`, `consumed: tsv`). Otherwise the
+/// tree's own assembler, when it has one.
+pub fn changelog_for_era(
+    repo: &Repository,
+    tree: &git2::Tree<'_>,
+    notes: &mut Vec<String>,
+) -> Result<Changelog, GitError> {
+    let mut c = Changelog::defaults();
+    if read_text(repo, tree, c.file.as_str())?.is_none() {
+        notes.push(format!(
+            "the base keeps no {} (0.127 on): the cut writes no changelog",
+            c.file
+        ));
+        return Ok(none_changelog());
+    }
+    if read_text(repo, tree, c.assembler.as_str())?.is_some_and(|t| t.contains("consumed.tsv")) {
+        notes.push(format!(
+            "{} records consumed fragments in consumed.tsv and dates them from git history: lane's assembler does the same recording (take: pending, consumed: tsv)",
+            c.assembler
+        ));
+        c.assemble = lane_file::Assemble::Builtin;
+        c.take = lane_file::Take::Pending;
+        c.consumed = lane_file::Consumed::Tsv;
+    }
+    Ok(c)
+}
+
 /// Starts a new lane on its line's last tag, with the era's version files,
 /// changelog mode and wire guards filled in (picks are the engineer's).
 pub fn start(
@@ -1043,12 +1090,7 @@ pub fn start(
             }
         }
     }
-    let changelog = if read_text(repo, &tree, "CHANGELOG.md")?.is_some() {
-        Changelog::defaults()
-    } else {
-        notes.push("the base keeps no CHANGELOG.md (0.127 on): the cut writes no changelog".into());
-        none_changelog()
-    };
+    let changelog = changelog_for_era(repo, &tree, &mut notes)?;
     let lane = LaneFile {
         version: version.clone(),
         title: None,

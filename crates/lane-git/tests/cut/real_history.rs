@@ -179,6 +179,33 @@ fn the_shipped_lanes_cut_their_real_releases() {
 }
 
 #[test]
+fn the_shipped_lanes_of_the_later_lines_plan_on_their_bases() {
+    let m = needs_history!();
+    for version in ["0.100.2", "0.126.4", "0.128.1"] {
+        let clone = before_release(m, version);
+        let path = clone.path().join("gen-worker.git");
+        let lane = shipped(version, &path);
+        let r = cut(
+            &Repository::open(&path).unwrap(),
+            &lane,
+            &cut_opts(version, true),
+        )
+        .unwrap();
+        assert_eq!(r.status, CutStatus::Planned, "{version}: {r:#?}");
+        assert!(
+            r.guards_after.as_ref().unwrap().passed(),
+            "{version}: {:#?}",
+            r.guards_after
+        );
+        let bumped: Vec<&str> = r.version_files.iter().map(|b| b.to.as_str()).collect();
+        assert!(
+            bumped.iter().all(|v| *v == version),
+            "{version}: {bumped:?}"
+        );
+    }
+}
+
+#[test]
 fn pr_511_conflicts_on_the_0_93_line_which_is_why_0_93_3_adapts_it() {
     let m = needs_history!();
     let clone = before_release(m, "0.93.3");
@@ -309,4 +336,130 @@ fn a_trunk_lane_is_tagged_on_its_cut_prs_merge_once_it_has_landed() {
     );
     // The tag's tree is the real release's.
     assert_eq!(tree_of(&path, "v0.127.1"), tree_of(m, "v0.127.1"));
+}
+
+const PATCH_TAGS: [&str; 17] = [
+    "0.93.3", "0.94.1", "0.95.1", "0.96.1", "0.96.2", "0.96.3", "0.100.1", "0.113.1", "0.113.2",
+    "0.114.1", "0.114.2", "0.114.3", "0.126.1", "0.126.2", "0.126.3", "0.127.1", "0.127.2",
+];
+
+/// One row of `docs/releasing.md`'s table, from what `lane init` explains.
+fn row(e: &lane_git::init::Explained) -> String {
+    use lane_file::{Assemble, LaneKind, Origin, PickRef};
+    let lane = &e.lane;
+    let kind = match lane.kind {
+        LaneKind::Hotfix => "hotfix",
+        LaneKind::OffMaster => "off_master",
+        LaneKind::Trunk => "trunk",
+    };
+    let short = |s: &str| s[..12.min(s.len())].to_owned();
+    let base = if lane.base.as_str().len() == 40 {
+        short(lane.base.as_str())
+    } else {
+        lane.base.to_string()
+    };
+    let picks: Vec<String> = lane
+        .picks
+        .iter()
+        .map(|p| match &p.target {
+            PickRef::Pr(n) => format!("PR #{n}"),
+            PickRef::Commit(c) => short(c.as_str()),
+            PickRef::PrHead { pr, commits } => {
+                format!("PR #{pr}'s head ({} commits)", commits.len())
+            }
+            PickRef::Adapted { commit, from } => {
+                let from = match from {
+                    Origin::Pr(n) => format!("PR #{n}"),
+                    Origin::Commit(c) => short(c.as_str()),
+                };
+                format!("{} adapted from {from}", short(commit.as_str()))
+            }
+        })
+        .collect();
+    let files: Vec<&str> = lane.version_files.iter().map(|v| v.path.as_str()).collect();
+    let changelog = match &lane.changelog {
+        None => "not configured".to_owned(),
+        Some(c) if c.assemble == Assemble::None => "none".to_owned(),
+        Some(c) => {
+            let mut parts = vec!["the tree's assembler".to_owned()];
+            if c.preamble.is_some() {
+                parts.push("a preamble".into());
+            }
+            if !c.write.is_empty() {
+                parts.push(format!("{} written at the cut", c.write.len()));
+            }
+            if !c.rename.is_empty() {
+                parts.push(format!("{} renamed", c.rename.len()));
+            }
+            if !c.drop.is_empty() {
+                parts.push(format!("{} dropped", c.drop.len()));
+            }
+            if !c.fold.is_empty() {
+                parts.push(format!("{} folded", c.fold.len()));
+            }
+            parts.join(", ")
+        }
+    };
+    let tag = match (e.annotated, e.tag_signature.as_deref()) {
+        (true, Some(s)) => format!("annotated, {s}-signed"),
+        (true, None) => "annotated".to_owned(),
+        (false, _) => "lightweight".to_owned(),
+    };
+    let result = if e.reproduced.tree_equal {
+        format!("tree equal ({})", short(&e.reproduced.expected_tree))
+    } else {
+        format!("DIFFERS: {}", e.reproduced.differs.join(", "))
+    };
+    format!(
+        "| v{} | {kind} | {base} | {} | {} | {changelog} | {tag} | {result} |",
+        lane.version,
+        if picks.is_empty() {
+            "none".to_owned()
+        } else {
+            picks.join("; ")
+        },
+        files.join(", ")
+    )
+}
+
+#[test]
+fn the_releasing_docs_table_is_what_lane_init_explains() {
+    let m = needs_history!();
+    let repo = Repository::open(m).unwrap();
+    let mut rows = vec![
+        "| tag | kind | base | picks | version files | changelog | tag object | lane init, then lane cut |".to_owned(),
+        "| --- | --- | --- | --- | --- | --- | --- | --- |".to_owned(),
+    ];
+    for v in PATCH_TAGS {
+        let e = explain(
+            &repo,
+            &InitFromTag {
+                version: lane_file::LaneVersion::parse(v).unwrap(),
+                tag: format!("v{v}"),
+                default_branch: "master".into(),
+                upstream: "https://github.com/cozy-creator/python-gen-worker".into(),
+            },
+        )
+        .unwrap();
+        rows.push(row(&e));
+    }
+    let table = rows.join("\n") + "\n";
+    let doc_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/releasing.md");
+    let doc = std::fs::read_to_string(&doc_path).unwrap();
+    let (open, close) = (
+        "<!-- releases: generated by the_releasing_docs_table_is_what_lane_init_explains -->\n",
+        "<!-- /releases -->",
+    );
+    let start = doc.find(open).expect("the table's opening marker") + open.len();
+    let end = doc.find(close).expect("the table's closing marker");
+    if std::env::var_os("LANE_BLESS").is_some() {
+        let new = format!("{}{table}{}", &doc[..start], &doc[end..]);
+        std::fs::write(&doc_path, new).unwrap();
+        return;
+    }
+    assert_eq!(
+        &doc[start..end],
+        table,
+        "docs/releasing.md's table is stale: LANE_BLESS=1 cargo test -p lane-git --test cut releasing"
+    );
 }

@@ -137,6 +137,31 @@ fn comment_text(s: &str) -> String {
         .collect()
 }
 
+/// `text` (foreign text made safe) as comment lines of at most 78
+/// characters, the first starting with `lead`, the rest indented to match.
+fn wrapped(s: &mut String, lead: &str, text: &str) {
+    let clean: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let indent = " ".repeat(lead.chars().count());
+    let mut line = format!("# {lead}");
+    let mut empty = true;
+    for word in clean.split_whitespace() {
+        if !empty && line.chars().count() + 1 + word.chars().count() > 78 {
+            let _ = writeln!(s, "{line}");
+            line = format!("# {indent}");
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    let _ = writeln!(s, "{line}");
+}
+
 fn body(lane: &lane_file::LaneFile) -> Result<String, AppError> {
     serde_yaml::to_string(lane).map_err(|e| AppError::LaneYaml(e.to_string()))
 }
@@ -208,11 +233,11 @@ fn explained_yaml(e: &Explained) -> Result<String, AppError> {
             comment_text(&r.differs.join(", "))
         );
         for w in &r.why {
-            let _ = writeln!(s, "#   {}", comment_text(w));
+            wrapped(&mut s, "  ", w);
         }
     }
     for n in &e.notes {
-        let _ = writeln!(s, "# Note: {}", comment_text(n));
+        wrapped(&mut s, "Note: ", n);
     }
     s.push_str(&body(&e.lane)?);
     Ok(s)
@@ -228,7 +253,7 @@ fn started_yaml(st: &Started) -> Result<String, AppError> {
         &st.base_commit[..12]
     );
     for n in &st.notes {
-        let _ = writeln!(s, "# Note: {}", comment_text(n));
+        wrapped(&mut s, "Note: ", n);
     }
     s.push_str(&body(&st.lane)?);
     Ok(s)

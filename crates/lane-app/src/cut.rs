@@ -40,8 +40,14 @@ pub struct CutRequest {
     /// The changelog date (default: today, or `$SOURCE_DATE_EPOCH`).
     pub date: Option<String>,
     /// Open the cut PR (a trunk lane's cut branch into the default branch)
-    /// once the branch is pushed.
+    /// once the branch is pushed; with `fold_back`, the fold-back PR.
     pub open_pr: bool,
+    /// Fold the released version back onto the default branch (pgw#1039)
+    /// instead of cutting: `fold/<version>` with the section, its fragments
+    /// removed and the version files raised.
+    pub fold_back: bool,
+    /// With `fold_back`: fork from this ref instead of the default branch.
+    pub onto: Option<String>,
 }
 
 /// A trunk lane's cut PR.
@@ -60,6 +66,15 @@ pub struct OpenedPr {
 pub enum CutOutcome {
     /// A stopped cut was undone.
     Aborted(AbortReport),
+    /// A released version folded back onto the default branch.
+    FoldedBack {
+        /// What was done.
+        report: Box<lane_git::foldback::FoldBack>,
+        /// Whether the branch was pushed.
+        pushed: bool,
+        /// The fold-back PR.
+        pull: Option<OpenedPr>,
+    },
     /// A cut (planned, made, resumed, refused or stopped).
     Cut {
         /// The report.
@@ -110,6 +125,9 @@ pub fn cut(request: &CutRequest) -> Result<CutOutcome, AppError> {
         ));
     };
     let loaded = load(lane_arg)?;
+    if request.fold_back {
+        return fold_back(request, &loaded.lane);
+    }
     if request.open_pr {
         if loaded.lane.kind != lane_file::LaneKind::Trunk {
             return Err(AppError::Usage(
@@ -243,20 +261,104 @@ pub fn cut_pr_body(lane: &lane_file::LaneFile, r: &CutReport) -> String {
     s
 }
 
-#[cfg(feature = "github")]
+/// `lane cut --fold-back`: the released version onto the default branch.
+fn fold_back(request: &CutRequest, lane: &lane_file::LaneFile) -> Result<CutOutcome, AppError> {
+    if request.open_pr && !request.push && !request.dry_run {
+        return Err(AppError::Usage(
+            "--open-pr needs the fold-back branch on the remote: add --push".into(),
+        ));
+    }
+    let loaded_path = crate::lane::LoadedLane {
+        path: PathBuf::from(format!("lanes/{}.yaml", lane.version)),
+        lane: lane.clone(),
+    };
+    let repo_dir = repository(&loaded_path, request.repo.as_deref())?;
+    let repo = lane_git::repo::open(&repo_dir)?;
+    let report =
+        lane_git::foldback::fold_back(&repo, lane, request.onto.as_deref(), request.dry_run)?;
+    let pushed = request.push && report.written;
+    if pushed {
+        let workdir = repo.workdir().unwrap_or(repo.path()).to_owned();
+        lane_git::remote::push(&workdir, &request.remote, &report.branch, None)
+            .map_err(AppError::Push)?;
+    }
+    let pull = if request.open_pr && report.written {
+        let body = format!(
+            "lane folds {} back onto {} (pgw#1039: master's version is the newest published line's, and master's changelog holds every release's section): the section from `{}`, {} fragment(s) it consumed removed, {} version file(s) raised.\n",
+            lane.version,
+            lane_render::escape::text(lane.upstream.default_branch.as_str()),
+            lane_render::escape::text(&report.from_tag),
+            report.fragments_removed.len(),
+            report.versions_raised.len()
+        );
+        Some(open_pr(
+            lane,
+            lane_github_spec(
+                &report.branch,
+                lane,
+                format!(
+                    "release: fold {} back onto {}",
+                    lane.version, lane.upstream.default_branch
+                ),
+                body,
+            ),
+        )?)
+    } else {
+        None
+    };
+    Ok(CutOutcome::FoldedBack {
+        report: Box::new(report),
+        pushed,
+        pull,
+    })
+}
+
+/// A pull request lane opens: `head` into the lane's default branch.
+#[derive(Debug, Clone)]
+#[cfg_attr(not(feature = "github"), allow(dead_code))]
+struct PrRequest {
+    head: String,
+    base: String,
+    title: String,
+    body: String,
+}
+
+fn lane_github_spec(
+    head: &str,
+    lane: &lane_file::LaneFile,
+    title: String,
+    body: String,
+) -> PrRequest {
+    PrRequest {
+        head: head.to_owned(),
+        base: lane.upstream.default_branch.to_string(),
+        title,
+        body,
+    }
+}
+
 fn open_cut_pr(lane: &lane_file::LaneFile, r: &CutReport) -> Result<OpenedPr, AppError> {
+    let title = match &lane.title {
+        Some(t) => format!("cut {}: {}", lane.version, t.as_str()),
+        None => format!("cut {}", lane.version),
+    };
+    open_pr(
+        lane,
+        lane_github_spec(&r.branch, lane, title, cut_pr_body(lane, r)),
+    )
+}
+
+#[cfg(feature = "github")]
+fn open_pr(lane: &lane_file::LaneFile, pr: PrRequest) -> Result<OpenedPr, AppError> {
     let repo = lane.github_repo().ok_or(AppError::NoGithubRepo)?;
     let repo = lane_github::Repo::parse(&repo)?;
     let auth = lane_github::Auth::from_env().ok_or(lane_github::GithubError::NoCredentials)?;
     let config = lane_github::ClientConfig::from_env(auth);
     let spec = lane_github::PullSpec {
-        head: r.branch.clone(),
-        base: lane.upstream.default_branch.to_string(),
-        title: match &lane.title {
-            Some(t) => format!("cut {}: {}", lane.version, t.as_str()),
-            None => format!("cut {}", lane.version),
-        },
-        body: cut_pr_body(lane, r),
+        head: pr.head,
+        base: pr.base,
+        title: pr.title,
+        body: pr.body,
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -279,7 +381,7 @@ fn open_cut_pr(lane: &lane_file::LaneFile, r: &CutReport) -> Result<OpenedPr, Ap
 }
 
 #[cfg(not(feature = "github"))]
-fn open_cut_pr(_: &lane_file::LaneFile, _: &CutReport) -> Result<OpenedPr, AppError> {
+fn open_pr(_: &lane_file::LaneFile, _: PrRequest) -> Result<OpenedPr, AppError> {
     Err(AppError::Usage(
         "--open-pr needs lane built with the `github` feature".into(),
     ))

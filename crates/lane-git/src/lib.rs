@@ -16,6 +16,7 @@ pub mod assembler;
 pub mod changelog;
 pub mod cut;
 mod error;
+pub mod foldback;
 pub mod guard;
 pub mod init;
 pub mod landed;

@@ -56,6 +56,15 @@ pub struct Args {
     /// once `--push` has pushed the branch; an open one is reused.
     #[arg(long)]
     pub open_pr: bool,
+    /// Fold the released version back onto the default branch (pgw#1039):
+    /// `fold/<version>` with the release's changelog section, the fragments
+    /// it consumed removed and the version files raised; with `--push
+    /// --open-pr`, its PR.
+    #[arg(long, conflicts_with_all = ["tag", "continue_", "abort"])]
+    pub fold_back: bool,
+    /// With `--fold-back`: fork from this ref instead of the default branch.
+    #[arg(long, requires = "fold_back")]
+    pub onto: Option<String>,
 }
 
 /// `--on-conflict` values.
@@ -89,6 +98,8 @@ pub fn run(args: Args) -> Result<(), AppError> {
         abort: args.abort,
         date: args.date,
         open_pr: args.open_pr,
+        fold_back: args.fold_back,
+        onto: args.onto,
     })?;
     match &outcome {
         CutOutcome::Aborted(done) if args.json => print_json(done)?,
@@ -96,6 +107,58 @@ pub fn run(args: Args) -> Result<(), AppError> {
             "aborted the cut of {}: deleted {}, HEAD is {} again",
             done.lane, done.branch, done.head
         ),
+        CutOutcome::FoldedBack { report, pull, .. } if args.json => {
+            let mut v = serde_json::to_value(report).map_err(AppError::Json)?;
+            if let (Some(p), Some(map)) = (pull, v.as_object_mut()) {
+                map.insert(
+                    "pull".into(),
+                    serde_json::to_value(p).map_err(AppError::Json)?,
+                );
+            }
+            print_json(&v)?
+        }
+        CutOutcome::FoldedBack {
+            report,
+            pushed,
+            pull,
+        } => {
+            let r = report;
+            let what = match (&r.head, r.written) {
+                (None, _) => "nothing to fold back: the default branch has it all".to_owned(),
+                (Some(h), true) => format!("{} at {}", r.branch, &h[..12]),
+                (Some(_), false) => {
+                    format!("dry run: {} would be made; nothing was written", r.branch)
+                }
+            };
+            println!(
+                "lane fold-back of {} onto {} ({})",
+                r.from_tag,
+                r.onto,
+                &r.onto_commit[..12]
+            );
+            if r.section_folded {
+                println!("  changelog: the section folded in");
+            }
+            for f in &r.fragments_removed {
+                println!("  removed: {f}");
+            }
+            for (path, from, to) in &r.versions_raised {
+                println!("  {path}: {from} -> {to}");
+            }
+            println!("result: {what}{}", if *pushed { ", pushed" } else { "" });
+            if let Some(p) = pull {
+                println!(
+                    "fold-back PR #{}{}: {}",
+                    p.number,
+                    if p.created {
+                        " opened"
+                    } else {
+                        " (open already)"
+                    },
+                    p.html_url
+                );
+            }
+        }
         CutOutcome::Cut { report, pull, .. } if args.json => {
             // The report, and the cut PR beside it when one was opened.
             let mut v = serde_json::to_value(report).map_err(AppError::Json)?;

@@ -189,3 +189,61 @@ fn a_trunk_lane_pushes_its_cut_branch_and_opens_the_cut_pr() {
     assert_eq!(code(&o), 2, "{}", stderr(&o));
     assert!(stderr(&o).contains("add --push"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_fold_back_pr_brings_the_release_onto_master_as_the_upstream_did() {
+    let m = needs_history!();
+    let d = tempfile::tempdir().unwrap();
+    let repo = before_release(m, "0.96.2", d.path());
+    let o = lane(
+        d.path(),
+        &[
+            "init",
+            "0.96.1",
+            "--from-tag",
+            "v0.96.1",
+            "--repo",
+            repo.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let remote = d.path().join("remote.git");
+    git(
+        d.path(),
+        &["init", "--quiet", "--bare", remote.to_str().unwrap()],
+    );
+    git(&repo, &["remote", "add", "work", remote.to_str().unwrap()]);
+    // Master as it was when #570 folded 0.96.1 back.
+    let onto = git(&repo, &["rev-parse", "185a1485^"]);
+    let server = lane_testkit::Prism::start_answering_flawed_examples();
+    let o = Command::new(env!("CARGO_BIN_EXE_lane"))
+        .args([
+            "cut",
+            "0.96.1",
+            "--fold-back",
+            "--onto",
+            &onto,
+            "--repo",
+            repo.to_str().unwrap(),
+        ])
+        .args(["--push", "--remote", "work", "--open-pr"])
+        .current_dir(d.path())
+        .env_remove("LANE_LOG")
+        .env("NO_COLOR", "1")
+        .env("GITHUB_TOKEN", "ghp_FoldBackNeverPrinted0123456789ab")
+        .env("GITHUB_API_URL", server.url())
+        .output()
+        .unwrap();
+    let all = format!("{}{}", stdout(&o), stderr(&o));
+    assert_eq!(code(&o), 0, "{all}");
+    assert!(
+        stdout(&o).contains("removed: changelog.d/pgw1058.md"),
+        "{all}"
+    );
+    assert!(stdout(&o).contains("fold-back PR #"), "{all}");
+    // The upstream's own fold-back (#570), byte for byte.
+    assert_eq!(
+        git(&remote, &["rev-parse", "fold/0.96.1^{tree}"]),
+        git(m, &["rev-parse", "185a1485^{tree}"])
+    );
+}

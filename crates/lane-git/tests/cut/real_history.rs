@@ -463,3 +463,36 @@ fn the_releasing_docs_table_is_what_lane_init_explains() {
         "docs/releasing.md's table is stale: LANE_BLESS=1 cargo test -p lane-git --test cut releasing"
     );
 }
+
+#[test]
+fn the_fold_back_of_0_96_x_onto_master_is_the_upstreams_own() {
+    // pgw#1039: after each 0.96.x hotfix the upstream folded it back onto
+    // master (#570, #579, #588): the section, its fragment, the versions.
+    let m = needs_history!();
+    let repo = Repository::open(m).unwrap();
+    for (version, fold) in [
+        ("0.96.1", "185a1485"),
+        ("0.96.2", "53ae96a0"),
+        ("0.96.3", "07318612"),
+    ] {
+        let e = explain(
+            &repo,
+            &InitFromTag {
+                version: lane_file::LaneVersion::parse(version).unwrap(),
+                tag: format!("v{version}"),
+                default_branch: "master".into(),
+                upstream: "https://github.com/cozy-creator/python-gen-worker".into(),
+            },
+        )
+        .unwrap();
+        let onto = git(m, &["rev-parse", &format!("{fold}^")]);
+        let r = lane_git::foldback::fold_back(&repo, &e.lane, Some(&onto), true).unwrap();
+        assert!(r.section_folded, "{version}: {r:#?}");
+        assert!(!r.written);
+        assert_eq!(
+            r.tree.as_deref().unwrap(),
+            tree_of(m, fold),
+            "{version}: lane's fold-back is not {fold}'s tree: {r:#?}"
+        );
+    }
+}

@@ -87,7 +87,6 @@ fn no_github() -> AppError {
 
 use std::path::{Path, PathBuf};
 
-use lane_file::PickRef;
 use lane_ledger::NoiseRule;
 use lane_render::{conclusion, render_comment, render_html, LaneResults, RenderOptions};
 use serde::Serialize;
@@ -325,11 +324,9 @@ fn targets(lane: &lane_file::LaneFile) -> Vec<u64> {
     let picks = lane.github.as_ref().is_none_or(|g| g.post_to_picks);
     let mut out: Vec<u64> = Vec::new();
     if picks {
-        for p in &lane.picks {
-            if let PickRef::Pr(n) = p.target {
-                out.push(n);
-            }
-        }
+        // A PR picked by its merge, by its head's commits, or adapted: its
+        // thread hears what the lane did with it.
+        out.extend(lane.picks.iter().filter_map(|p| p.target.pr()));
     }
     if let Some(g) = &lane.github {
         out.extend(g.post_to.iter().copied());
@@ -337,4 +334,14 @@ fn targets(lane: &lane_file::LaneFile) -> Vec<u64> {
     let mut seen = std::collections::BTreeSet::new();
     out.retain(|n| seen.insert(*n));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_prs_of_merges_heads_and_adaptations_hear_the_lane() {
+        let text = "version: \"0.93.3\"\nupstream: {repo: x}\nbase: v0.93.2\npicks:\n  - pr: 515\n  - adapted: 0720e64c\n    from: {pr: 511}\n  - pr_head: 982\n  - commit: abcdef0\ngithub: {repo: o/r, post_to: [515, 7]}\n";
+        let lane = lane_file::parse("lanes/0.93.3.yaml", text).unwrap();
+        assert_eq!(super::targets(&lane), [515, 511, 982, 7]);
+    }
 }

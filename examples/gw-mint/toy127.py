@@ -98,10 +98,16 @@ step("endpoint_written", stack=STACK, lane=LANE, graphs=[r.graph for r in record
 del model
 torch.cuda.empty_cache()
 
+# The CLI and the mint children it spawns import gen_worker from the tree
+# given, as this driver does: its src on their PYTHONPATH too.
+child_env = dict(os.environ)
+child_env["PYTHONPATH"] = os.pathsep.join(
+    p for p in (str(gw / "src"), str(harness.parent), os.environ.get("PYTHONPATH", "")) if p)
 argv = [sys.executable, "-m", "gen_worker.cli", "compile", str(endpoint), "--sm", "sm_90",
         "--graph-store", str(cas), "--module", MODULE, "--verdict", str(run / "verdict.json")]
 step("compile_start", argv=argv, TORCH_TRACE=os.environ.get("TORCH_TRACE", ""))
-done = subprocess.run(argv, stdout=open(run / "compile.stdout.log", "w"), stderr=open(run / "compile.stderr.log", "w"))
+done = subprocess.run(argv, stdout=open(run / "compile.stdout.log", "w"),
+                      stderr=open(run / "compile.stderr.log", "w"), env=child_env)
 step("compile_done", rc=done.returncode)
 
 # Fallback evidence when the CLI built nothing: the child it spawns, run directly
@@ -124,6 +130,10 @@ if not built:
     (run / "direct-cas").mkdir(exist_ok=True)
     (run / "direct.request.json").write_text(json.dumps(req))
     d = subprocess.run([sys.executable, "-m", "gen_worker.serving.mint_child", str(run / "direct.request.json")],
-                       stdout=open(run / "direct.stdout.log", "w"), stderr=open(run / "direct.stderr.log", "w"))
+                       stdout=open(run / "direct.stdout.log", "w"), stderr=open(run / "direct.stderr.log", "w"),
+                       env=child_env)
     step("direct_child_done", rc=d.returncode)
 step("end")
+# The compile entry's own exit is this driver's: a compile that failed is
+# not a mint that minted nothing quietly.
+sys.exit(done.returncode)

@@ -244,7 +244,11 @@ fn script(slash: &Path, keep: &[PathBuf]) -> Result<String, String> {
             .map(str::to_owned)
             .ok_or_else(|| format!("{} is not UTF-8", p.display()))
     };
-    let mut s = format!("set -e\nS={}\n", quoted(&text(slash)?));
+    // The working directory is entered again through the new /tmp once it
+    // is mounted: a cwd kept on the old mount and a TMPDIR on the new one
+    // are two mounts, and a rename between them fails (EXDEV: the 0.126
+    // rig's safetensors checkpoint, on the H200).
+    let mut s = format!("set -e\nS={}\nW=$(pwd -P)\n", quoted(&text(slash)?));
     let mut kept: Vec<(PathBuf, PathBuf)> = Vec::new();
     for k in keep {
         let Ok(real) = std::fs::canonicalize(k) else {
@@ -273,7 +277,7 @@ fn script(slash: &Path, keep: &[PathBuf]) -> Result<String, String> {
         }
     }
     s.push_str(&format!(
-        "mount --rbind \"$S\" /tmp\ntest -e /tmp/{MARKER}\nexec \"$@\"\n"
+        "mount --rbind \"$S\" /tmp\ntest -e /tmp/{MARKER}\ncd \"$W\"\nexec \"$@\"\n"
     ));
     Ok(s)
 }
@@ -343,7 +347,7 @@ mod tests {
         assert_eq!(s.matches("mount --bind").count(), 1, "{s}");
         assert!(!s.contains("/etc"), "{s}");
         assert!(
-            s.ends_with("mount --rbind \"$S\" /tmp\ntest -e /tmp/.lane-private-tmp\nexec \"$@\"\n")
+            s.ends_with("mount --rbind \"$S\" /tmp\ntest -e /tmp/.lane-private-tmp\ncd \"$W\"\nexec \"$@\"\n")
         );
     }
 

@@ -140,3 +140,24 @@ fn a_pod_runs_on_its_containers_tmp_without_a_namespace() {
     let iso = r.isolation.unwrap();
     assert!(matches!(iso.tmp, TmpIsolation::Container { .. }) && iso.is_cold());
 }
+
+#[test]
+fn regression_a_file_made_in_tmpdir_renames_into_the_mint_folder() {
+    // On the H200 the 0.126 rig's safetensors checkpoint failed: "Invalid
+    // cross-device link". The mint's cwd stayed on the machine's /tmp mount
+    // while TMPDIR resolved through the attempt's own /tmp: a rename(2)
+    // between them crossed mounts. The wrapper enters its cwd again.
+    let d = tempfile::tempdir().unwrap();
+    let script = r#"python3 -c '
+import os, tempfile
+fd, tmp = tempfile.mkstemp()
+os.write(fd, b"cell"); os.close(fd)
+os.makedirs("rig/checkpoint", exist_ok=True)
+os.rename(tmp, "rig/checkpoint/model.safetensors")
+os.rename("rig/checkpoint/model.safetensors", os.path.join(os.environ["LANE_ARTIFACTS_DIR"], "cell.bin"))
+' && printf '{"status":"minted","recipe":"aot"}' > "$LANE_REPORT_PATH""#;
+    let mut s = spec(&d.path().join("r1"), script, 60);
+    s.recipe = "aot".into();
+    let r = run_agent(&s).unwrap();
+    assert_eq!(r.outcome, MintStatus::Minted, "{}", r.reason);
+}

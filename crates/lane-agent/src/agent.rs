@@ -128,6 +128,7 @@ pub fn without_result(
         bundle: None,
         artifact: None,
         notes: Vec::new(),
+        environment: lane_core::EnvFingerprint::default(),
     }
 }
 
@@ -260,6 +261,7 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
         }
     };
 
+    let probe_prefix = prepared.as_ref().ok().cloned().flatten();
     let started_at = now();
     let start = Instant::now();
     let stdout_path = dir.join("stdout.log");
@@ -351,6 +353,7 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
         bundle: None,
         artifact,
         notes: read.notes,
+        environment: crate::fingerprint::of_attempt(spec, probe_prefix.as_deref(), dir),
     };
     let mut result = result;
     if let Some(location) = &spec.store {

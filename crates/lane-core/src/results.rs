@@ -16,7 +16,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::{MintId, MintStatus, ProcessEnd, Recipe, ReportState};
+use crate::{EnvFingerprint, MintId, MintStatus, ProcessEnd, Recipe, ReportState};
 
 /// `summary.json`: is the lane green, with which wheel and guards, and what
 /// each slot ended as.
@@ -182,6 +182,12 @@ pub struct MintRecord {
     /// What the agent noticed that changed no outcome (an echo not believed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Unix time the attempt's mint started (its agent's `started_at`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<f64>,
+    /// The environment the attempt ran in (its agent's `environment`).
+    #[serde(default, skip_serializing_if = "EnvFingerprint::is_empty")]
+    pub environment: EnvFingerprint,
 }
 
 /// Where an attempt's result bundle went.
@@ -286,6 +292,9 @@ pub struct AgentResult {
     /// What the agent noticed that changes no outcome (an echo not believed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The environment the mint ran in, as far as the agent could see it.
+    #[serde(default, skip_serializing_if = "EnvFingerprint::is_empty")]
+    pub environment: EnvFingerprint,
 }
 
 /// A file of lane's own that does not read as its type.

@@ -88,6 +88,8 @@ pub fn gather(
         stderr_tail: result.stderr_tail.clone(),
         artifact: result.artifact.clone(),
         notes: result.notes.clone(),
+        started_at: result.started_at,
+        environment: result.environment.clone(),
     };
     std::fs::write(tmp.join(MintRecord::FILE), record.to_json()).map_err(io(&tmp))?;
     if slot.exists() {

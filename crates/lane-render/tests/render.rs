@@ -58,6 +58,8 @@ pub(crate) fn record(status: MintStatus, wall_s: f64, exit_code: i32) -> lane_co
         stderr_tail: String::new(),
         artifact: None,
         notes: Vec::new(),
+        started_at: None,
+        environment: lane_core::EnvFingerprint::default(),
     }
 }
 

@@ -10,6 +10,9 @@ use lane_render::{
     RepeatResult, GITHUB_BODY_LIMIT,
 };
 
+#[path = "render/history.rs"]
+mod history;
+
 #[path = "render/html.rs"]
 mod html;
 
@@ -90,6 +93,7 @@ fn cell(name: &str, gpu: &str, repeats: Vec<RepeatResult>) -> CellResult {
         repeats,
         determinism: None,
         determinism_note: None,
+        not_diffed: None,
         comparison: None,
         comparison_note: None,
     }
@@ -119,6 +123,8 @@ fn lane(cells: Vec<CellResult>) -> LaneResults {
         baseline: Some("0.93.2".into()),
         report_url: Some("https://example.invalid/lanes/0.93.3/report.html".into()),
         cells,
+        history: None,
+        history_note: None,
     }
 }
 

@@ -170,8 +170,39 @@ pub fn unreadable(cells: &[CellResult]) -> Vec<String> {
         .collect()
 }
 
+/// Whether loading a results folder makes each cell's determinism diff
+/// (`lane report`) or only reads the reports (`lane history`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Diffs {
+    /// Diff r1 against r2 where both kept artifacts.
+    Make,
+    /// Read the reports and records only.
+    Skip,
+}
+
+/// Why a cell's first two repeats were not diffed: which kept no artifacts.
+fn not_diffed(runs: &[(u32, PathBuf)], kept: &[bool]) -> String {
+    if runs.len() < 2 {
+        return format!(
+            "the cell has {} cold repeat(s); a diff needs two",
+            runs.len()
+        );
+    }
+    let none: Vec<String> = runs
+        .iter()
+        .zip(kept)
+        .take(2)
+        .filter(|(_, k)| !**k)
+        .map(|((n, _), _)| format!("r{n}"))
+        .collect();
+    format!(
+        "{} kept no artifacts in the results folder (nothing to compare)",
+        none.join(" and ")
+    )
+}
+
 /// One cell on one GPU, without its baseline comparison.
-fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, AppError> {
+fn cell(cell: &str, gpu: &str, dir: &Path, diffs: Diffs) -> Result<CellResult, AppError> {
     let mut runs: Vec<(u32, PathBuf)> = subdirs(dir)?
         .into_iter()
         .filter_map(|(name, p)| Some((name.strip_prefix('r')?.parse().ok()?, p)))
@@ -192,27 +223,36 @@ fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, AppError> {
             breakdown: breakdown(&p.join("report.json"), &label)?,
         });
     }
-    let artifacts: Vec<PathBuf> = runs
+    let first_two: Vec<PathBuf> = runs
         .iter()
         .take(2)
         .map(|(_, p)| p.join("artifacts"))
-        // A mint that wrote no artifacts (a dynamo mint seals nothing here)
-        // has nothing to diff: no determinism verdict rather than an error.
-        .filter(|p| std::fs::read_dir(p).is_ok_and(|mut d| d.next().is_some()))
+        .collect();
+    // A mint that wrote no artifacts (a dynamo mint seals nothing here)
+    // has nothing to diff: no determinism verdict rather than an error,
+    // and the cell says which repeat kept none.
+    let kept: Vec<bool> = first_two
+        .iter()
+        .map(|p| std::fs::read_dir(p).is_ok_and(|mut d| d.next().is_some()))
         .collect();
     // A pair the diff cannot read is said on its cell; the lane still reports.
-    let mut diff_note = None;
-    let determinism = if let [a, b] = artifacts.as_slice() {
-        match crate::diff::diff_paths(a, b, DEFAULT_MAX_CONTENT_BYTES) {
-            Ok(d) => Some(d),
-            Err(e) => {
-                tracing::warn!(cell, gpu, error = %e, "determinism diff failed");
-                diff_note = Some(format!("the determinism diff could not be made: {e}"));
-                None
+    let (mut diff_note, mut skipped) = (None, None);
+    let determinism = match (first_two.as_slice(), diffs) {
+        (_, Diffs::Skip) => None,
+        ([a, b], Diffs::Make) if kept.iter().all(|k| *k) => {
+            match crate::diff::diff_paths(a, b, DEFAULT_MAX_CONTENT_BYTES) {
+                Ok(d) => Some(d),
+                Err(e) => {
+                    tracing::warn!(cell, gpu, error = %e, "determinism diff failed");
+                    diff_note = Some(format!("the determinism diff could not be made: {e}"));
+                    None
+                }
             }
         }
-    } else {
-        None
+        _ => {
+            skipped = Some(not_diffed(&runs, &kept));
+            None
+        }
     };
     Ok(CellResult {
         cell: cell.to_owned(),
@@ -221,13 +261,14 @@ fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, AppError> {
         repeats,
         determinism,
         determinism_note: diff_note,
+        not_diffed: skipped,
         comparison: None,
         comparison_note: None,
     })
 }
 
 /// Every cell of a results folder, sorted by cell then GPU.
-pub fn cells(dir: &Path) -> Result<Vec<CellResult>, AppError> {
+pub fn cells(dir: &Path, diffs: Diffs) -> Result<Vec<CellResult>, AppError> {
     if !dir.is_dir() {
         return Err(AppError::NoResults {
             dir: dir.to_owned(),
@@ -236,7 +277,7 @@ pub fn cells(dir: &Path) -> Result<Vec<CellResult>, AppError> {
     let mut out = Vec::new();
     for (c, cdir) in subdirs(dir)? {
         for (g, gdir) in subdirs(&cdir)? {
-            out.push(cell(&c, &g, &gdir)?);
+            out.push(cell(&c, &g, &gdir, diffs)?);
         }
     }
     Ok(out)

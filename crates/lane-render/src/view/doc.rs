@@ -85,6 +85,8 @@ pub enum TableKind {
     InputFindings,
     /// A determinism diff: what is not explained.
     Unexplained,
+    /// History: series' verdicts against the earlier runs of the line.
+    History,
 }
 
 /// A chart a renderer may draw from a table's rows (never from anything

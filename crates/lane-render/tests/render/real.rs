@@ -136,6 +136,7 @@ fn cell(name: &str, gpu: &str, dir: &Path) -> CellResult {
         determinism: Some(diff(&dir.join("r1/artifacts"), &dir.join("r2/artifacts"))),
         repeats,
         determinism_note: None,
+        not_diffed: None,
         comparison: None,
         comparison_note: None,
     }
@@ -171,6 +172,8 @@ fn load() -> LaneResults {
         baseline: None,
         report_url: None,
         cells,
+        history: None,
+        history_note: None,
     }
 }
 

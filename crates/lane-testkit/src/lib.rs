@@ -14,13 +14,15 @@
 //! - [`Kubelet`]: the kubelet and Job controller stand-in that runs the
 //!   pods of the Jobs created on the emulator, for real, on this machine;
 //! - [`time`]: timestamps as the Kubernetes API writes them;
-//! - [`data`]: the recorded test data under `tests/data/`.
+//! - [`data`]: the recorded test data under `tests/data/`;
+//! - [`chromium`]: screenshots of a page in headless Chromium.
 //!
 //! It must not touch lane: it depends on no lane crate and knows none of
 //! lane's types (what a Job runs, a store's layout, a report's shape are
 //! the tests' business), and nothing outside tests may depend on it. It
 //! binds only loopback, and it never picks a port for a child.
 
+pub mod chromium;
 pub mod data;
 pub mod kube;
 pub mod octokit;

@@ -7,7 +7,7 @@
 //! page showing the verdicts (snapshots), the page looked at in headless
 //! Chromium (screenshots under `<target>/screenshots/`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 use super::{code, lane, stderr, stdout, ROOT};
@@ -462,53 +462,9 @@ fn the_report_opens_with_the_answers_and_shows_what_history_says() {
     );
 }
 
-/// `<target>/screenshots/`: test artifacts, not committed.
-fn screenshots() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .unwrap()
-        .join("screenshots");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn screenshot(page: &Path, png: &Path, height: u32) {
-    let profile = tempfile::tempdir().unwrap();
-    let o = std::process::Command::new("chromium")
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--no-first-run",
-            "--disable-component-update",
-            "--disable-sync",
-            &format!("--user-data-dir={}", profile.path().display()),
-            &format!("--screenshot={}", png.display()),
-            &format!("--window-size=1280,{height}"),
-            &format!("file://{}", page.display()),
-        ])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let bytes = std::fs::read(png).unwrap();
-    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{}", png.display());
-    assert!(
-        bytes.len() > 50_000,
-        "{} is {} bytes: a blank page?",
-        png.display(),
-        bytes.len()
-    );
-}
-
 #[test]
 fn the_page_is_looked_at_in_headless_chromium() {
-    if std::process::Command::new("chromium")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("skipped: chromium is not installed (./just tools installs it)");
+    if !lane_testkit::chromium::available() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -516,7 +472,11 @@ fn the_page_is_looked_at_in_headless_chromium() {
     let o = report(dir.path());
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let page = std::fs::canonicalize(dir.path().join("out/lanes/0.0.0/report.html")).unwrap();
-    let shots = screenshots();
-    screenshot(&page, &shots.join("report-session7-first-screen.png"), 2000);
-    screenshot(&page, &shots.join("report-session7-whole.png"), 16000);
+    let shots = lane_testkit::chromium::screenshots(env!("CARGO_TARGET_TMPDIR"));
+    lane_testkit::chromium::screenshot(
+        &page,
+        &shots.join("report-session7-first-screen.png"),
+        2000,
+    );
+    lane_testkit::chromium::screenshot(&page, &shots.join("report-session7-whole.png"), 16000);
 }

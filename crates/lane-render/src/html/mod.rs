@@ -91,6 +91,9 @@ pub fn page(v: &LaneView) -> String {
                     @if let Some(s) = &h.shift { p.note { (Esc(s)) } "\n" }
                     (table(&h.table, &ids))
                     p.note { (Esc(&h.counts)) "." } "\n"
+                    @if !h.moved.is_empty() {
+                        div.trends { @for c in &h.moved { (trend::trend(c)) } } "\n"
+                    }
                     ul { @for c in &h.repro { li { code { (Esc(c)) } } } } "\n"
                 }
                 h2 { "Lane" } "\n"

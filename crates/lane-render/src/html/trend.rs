@@ -67,7 +67,7 @@ pub(super) fn trend(c: &TrendChart) -> Markup {
         svg.trend xmlns="http://www.w3.org/2000/svg" width=(n(TREND_WIDTH)) height=(n(HEIGHT))
             viewBox=(format!("0 0 {} {}", n(TREND_WIDTH), n(HEIGHT))) role="img" aria-label=(Esc(&label)) {
             title { (Esc(&label)) }
-            text x="2.0" y="11.0" font-weight="bold" { (Esc(&crate::view::bound(&c.title, 44))) }
+            text x="2.0" y="11.0" font-weight="bold" { (Esc(&crate::view::bound(&c.title, 48))) }
             text x="2.0" y="23.0" fill=(color) { (Esc(&crate::view::bound(&c.verdict, 48))) }
             rect x=(n(LEFT)) y=(n(TOP)) width=(n(plot_w)) height=(n(plot_h)) fill="none" stroke="#ddd" {}
             text x="2.0" y=(n(TOP + 8.0)) fill="#555" { (Seconds::measured(hi).to_string()) }

@@ -40,6 +40,8 @@ pub struct HistoryView {
     pub counts: String,
     /// Every series that moved, explained, with its cell's anchor.
     pub explained: Vec<(String, String)>,
+    /// The charts of the series that moved (the page shows them first).
+    pub moved: Vec<TrendChart>,
     /// What to run next, from the verdicts' offers.
     pub next: Vec<String>,
     /// Per cell and GPU class: the command that mints it again and the
@@ -421,6 +423,7 @@ pub fn history(r: &LaneResults) -> Option<HistoryView> {
     ));
     let mut cells: BTreeMap<(String, String), CellHistory> = BTreeMap::new();
     let mut repro = Vec::new();
+    let mut moved = Vec::new();
     let mut groups: BTreeMap<(String, String), Vec<&SeriesVerdict>> = BTreeMap::new();
     for s in &j.series {
         groups
@@ -460,11 +463,16 @@ pub fn history(r: &LaneResults) -> Option<HistoryView> {
         for s in series {
             series_row(&mut t, s, spark(&s.key), Cell::text(short(&s.key.phase)));
         }
-        let charts = series
+        let charts: Vec<TrendChart> = series
             .iter()
             .map(|s| chart(h, s))
             .filter(|c| c.points.iter().any(|p| p.median.is_some()))
             .collect();
+        for s in series.iter().filter(|s| flagged(s)) {
+            let mut c = chart(h, s);
+            c.title = format!("{} on {}: {}", short(cell), short(gpu), c.title);
+            moved.push(c);
+        }
         let mint = format!(
             "lane mint {} --cell {} --gpu {}",
             short(&r.lane),
@@ -536,6 +544,7 @@ pub fn history(r: &LaneResults) -> Option<HistoryView> {
             .filter(|s| flagged(s))
             .map(|s| (explain(h, r, s), anchor_of(r, &s.key)))
             .collect(),
+        moved,
         next: j.series.iter().filter_map(|s| offer_line(&r.lane, s)).collect(),
         repro,
         confirmed: with(&|s| s.verdict == Verdict::Regressed && s.confirmed),

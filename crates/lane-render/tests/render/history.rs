@@ -209,3 +209,20 @@ fn trend_charts_are_well_formed_and_foreign_names_inert() {
     let body = render_comment(&r, &RenderOptions::default()).body;
     assert!(!body.contains("<script"));
 }
+
+#[test]
+fn a_confirmed_regression_is_looked_at_in_headless_chromium() {
+    if !lane_testkit::chromium::available() {
+        return;
+    }
+    let gpus = ["L40S", "L4"];
+    let slow = |_: &str, p: &str| if p == "phase/trace_graph" { 1.4 } else { 1.0 };
+    let shots = lane_testkit::chromium::screenshots(env!("CARGO_TARGET_TMPDIR"));
+    let page = shots.join("history-confirmed.html");
+    std::fs::write(
+        &page,
+        render_html(&judged("sdxl", &gpus, rows("sdxl", &gpus, slow))),
+    )
+    .unwrap();
+    lane_testkit::chromium::screenshot(&page, &shots.join("history-confirmed.png"), 2000);
+}

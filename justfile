@@ -64,6 +64,9 @@ tools:
     @# Kubernetes schemas (offline) and Helm's Go library, for the chart and Job manifests
     @[ -d {{tools}}/kv/kubernetes_validate ] || python3 -m pip install --quiet --disable-pip-version-check --target {{tools}}/kv kubernetes-validate
     @[ -d {{tools}}/helm/helm_python ] || python3 -m pip install --quiet --disable-pip-version-check --target {{tools}}/helm helm-python-sdk
+    @# headless Chromium, for the screenshots of the HTML report (lane-cli's report page test)
+    @command -v chromium >/dev/null \
+        || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends chromium >/dev/null; }
     @# test servers: S3 (moto), a package index (pypiserver) and an emulated Kubernetes API (kmock), in a venv made by uv
     @[ -x {{tools}}/venv/bin/moto_server ] && [ -x {{tools}}/venv/bin/pypi-server ] && {{tools}}/venv/bin/python -c 'import kmock' 2>/dev/null || { {{tools}}/bin/uv venv -q --allow-existing {{tools}}/venv && {{tools}}/bin/uv pip install -q --python {{tools}}/venv/bin/python 'moto[server]' 'pypiserver[passlib]' 'kmock==0.8'; }
 

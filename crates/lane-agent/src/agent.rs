@@ -134,6 +134,7 @@ pub fn without_result(
         entries: Vec::new(),
         isolation: None,
         notes: Vec::new(),
+        environment: lane_core::EnvFingerprint::default(),
     }
 }
 
@@ -272,6 +273,7 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
         }
     };
 
+    let probe_prefix = prepared.as_ref().ok().cloned().flatten();
     let started_at = now();
     let start = Instant::now();
     let stdout_path = dir.join("stdout.log");
@@ -429,6 +431,7 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
         entries,
         isolation: Some(isolation.record.clone()),
         notes,
+        environment: crate::fingerprint::of_attempt(spec, probe_prefix.as_deref(), dir),
     };
     let mut result = result;
     if let Some(location) = &spec.store {

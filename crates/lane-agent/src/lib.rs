@@ -5,7 +5,8 @@
 //! gives the mint the upstream's source tree, runs it in its own process
 //! group with a timeout, classifies how it ended ([`outcome`]: the report's
 //! `status` is authoritative), gathers the cell the report names
-//! ([`report`]), fingerprints the artifacts, writes one atomic
+//! ([`report`]), fingerprints the artifacts and the environment it ran in
+//! ([`fingerprint`]), writes one atomic
 //! `result.json` and puts its result bundle in the store ([`bundle`]).
 //!
 //! Start at [`agent::run_agent`] (what `lane agent` runs).
@@ -18,6 +19,7 @@
 pub mod agent;
 pub mod bundle;
 mod error;
+pub mod fingerprint;
 pub mod inspect;
 pub mod isolate;
 pub mod outcome;

@@ -339,7 +339,14 @@ pub fn demo(
         cell_section(&mut report, cell, &slot, on)?;
     }
     on(DemoEvent::Results(&results));
-    let files = crate::report::write_lane_report(&lane, &results, None, &lane_out.join("report"))?;
+    let history = crate::history::HistoryStore::new(store.as_ref());
+    let (files, _) = crate::report::write_lane_report(
+        &lane,
+        &results,
+        None,
+        &lane_out.join("report"),
+        Some(&history),
+    )?;
     on(DemoEvent::PerCellReport(&files.html));
     let _ = writeln!(
         report,

@@ -174,6 +174,25 @@ pub enum AppError {
     /// mint was still read (exit 3).
     #[error("{}", .0.join("\n"))]
     UnreadableReports(Vec<String>),
+    /// A history object that does not read (a run's rows or an
+    /// acknowledgement), named by its place in the store (exit 3).
+    #[error("{at}")]
+    History {
+        /// The store location and key.
+        at: String,
+        /// Why: the line and column.
+        #[source]
+        source: lane_history::HistoryError,
+    },
+    /// A run regressed against its history, confirmed by the other GPU
+    /// class or the next lane (exit 7).
+    #[error("run {run} regressed against its history, confirmed: {}", .series.join(", "))]
+    Regressed {
+        /// The run.
+        run: String,
+        /// The series, `<cell>/<gpu>/<phase>`.
+        series: Vec<String>,
+    },
     /// A finding at or above `--fail-on` (exit 7).
     #[error("findings at or above --fail-on {threshold}")]
     FindingsAtLeast {
@@ -306,6 +325,7 @@ impl AppError {
             | AppError::Diff(_)
             | AppError::Job(_)
             | AppError::UnreadableReports(_)
+            | AppError::History { .. }
             | AppError::Compare(_) => Exit::InvalidInput,
             AppError::Trace {
                 source: lane_ledger::TraceError::Io { .. },
@@ -321,6 +341,7 @@ impl AppError {
             AppError::CutConflict { .. } => Exit::Conflict,
             AppError::NotGreen { .. }
             | AppError::NotReproduced { .. }
+            | AppError::Regressed { .. }
             | AppError::VerdictAtLeast { .. }
             | AppError::FindingsAtLeast { .. } => Exit::Findings,
             AppError::Io { .. }
@@ -512,6 +533,13 @@ mod tests {
             (
                 AppError::FindingsAtLeast {
                     threshold: "warning".into(),
+                },
+                Exit::Findings,
+            ),
+            (
+                AppError::Regressed {
+                    run: "r".into(),
+                    series: vec!["c/H200/phase/load".into()],
                 },
                 Exit::Findings,
             ),

@@ -3,7 +3,7 @@
 //! **What it owns.** One function per command, a request struct in and an
 //! outcome struct out ([`mint()`], [`status()`], [`diff()`], [`report()`],
 //! [`ledger()`], [`guard()`], [`cut()`], [`wheel()`], [`publish()`],
-//! [`agent()`], [`schema()`]; `cancel` with feature `kube`; `demo` and
+//! [`agent()`], [`schema()`], the `history_*` functions of `lane history`; `cancel` with feature `kube`; `demo` and
 //! `replay` with feature `demo`; posting reports with feature `github`);
 //! the one error type, [`AppError`], and the one place exit codes are
 //! decided, [`AppError::exit`] (the [`Exit`] table, kept in step with
@@ -30,6 +30,7 @@ mod error;
 mod exit;
 mod guard;
 mod init;
+pub mod history;
 pub mod lane;
 mod ledger;
 pub mod mint;
@@ -53,6 +54,11 @@ pub use error::{describe, AppError};
 pub use exit::Exit;
 pub use guard::{guard, GuardOutcome, GuardRequest};
 pub use init::{init, InitOutcome, InitRequest};
+pub use history::{
+    history_ack, history_add, history_check, history_export, history_regressions, history_show,
+    HistoryAckOutcome, HistoryAckRequest, HistoryAddOutcome, HistoryAddRequest,
+    HistoryCheckOutcome, HistoryCheckRequest,
+};
 pub use ledger::{ledger, LedgerOutcome, LedgerRequest};
 #[cfg(feature = "kube")]
 pub use mint::kube::KubeBackend;

@@ -44,6 +44,9 @@ enum Command {
     Publish(cmd::publish::Args),
     /// Render the lane's per-cell phase breakdown and post it to its PRs.
     Report(cmd::report::Args),
+    /// The memory across lanes: add a run, judge one, acknowledge a change,
+    /// show a cell's series, list regressions, export (docs/history.md).
+    History(cmd::history::Args),
     /// Mint every cell x GPU class x cold repeat of a lane (local backend).
     Mint(cmd::mint::Args),
     /// Where every mint of a lane stands (from its run store).
@@ -76,7 +79,8 @@ impl Command {
             Command::Diff(a) => a.json,
             Command::Wheel(a) => a.json,
             Command::Publish(a) => a.json,
-            Command::Report(a) => a.json,
+            Command::Report(a) => a.store.json,
+            Command::History(a) => a.json(),
             Command::Mint(a) => a.json,
             Command::Status(a) => a.json,
             #[cfg(feature = "kube")]
@@ -148,6 +152,7 @@ fn main() -> ExitCode {
         Command::Wheel(args) => cmd::wheel::run(args),
         Command::Publish(args) => cmd::publish::run(args),
         Command::Report(args) => cmd::report::run(args),
+        Command::History(args) => cmd::history::run(args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => cmd::serve::run(args),
     };

@@ -14,12 +14,15 @@
 //! - [`secret`]: the one secret wrapper and the one URL-credential redaction;
 //! - [`vocab`]: a word a report uses for one of these vocabularies, known
 //!   or kept as written;
+//! - [`environment`]: the environment a mint ran in (GPU, driver, CUDA,
+//!   torch, triton, upstream, image, node), as its agent recorded it;
 //! - [`hex`]: lowercase hex of digests.
 //!
 //! What it must not touch: no filesystem, no processes, no clock, no
 //! network, no async runtime, no other lane crate. It takes values and
 //! bytes and returns values; writing a file is the edges' job.
 
+pub mod environment;
 pub mod hex;
 pub mod id;
 pub mod progress;
@@ -29,6 +32,7 @@ pub mod secret;
 pub mod status;
 pub mod vocab;
 
+pub use environment::EnvFingerprint;
 pub use id::{plan_mints, MintId, PlannedMint, SlotId};
 pub use progress::Progress;
 pub use recipe::Recipe;

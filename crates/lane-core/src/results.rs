@@ -17,7 +17,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::{MintId, MintStatus, ProcessEnd, Recipe, ReportState};
+use crate::{EnvFingerprint, MintId, MintStatus, ProcessEnd, Recipe, ReportState};
 
 /// `summary.json`: is the lane green, with which wheel and guards, and what
 /// each slot ended as.
@@ -193,6 +193,12 @@ pub struct MintRecord {
     /// What the agent noticed that changed no outcome (an echo not believed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Unix time the attempt's mint started (its agent's `started_at`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<f64>,
+    /// The environment the attempt ran in (its agent's `environment`).
+    #[serde(default, skip_serializing_if = "EnvFingerprint::is_empty")]
+    pub environment: EnvFingerprint,
 }
 
 /// Where an attempt's result bundle went.
@@ -329,6 +335,9 @@ pub struct AgentResult {
     /// What the agent noticed that changes no outcome (an echo not believed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The environment the mint ran in, as far as the agent could see it.
+    #[serde(default, skip_serializing_if = "EnvFingerprint::is_empty")]
+    pub environment: EnvFingerprint,
 }
 
 /// How one attempt was kept apart from every other: a repeat is cold only
@@ -582,6 +591,8 @@ mod tests {
             bundle: None,
             job_s: None,
             stderr_tail: String::new(),
+            started_at: None,
+            environment: EnvFingerprint::default(),
             artifact: None,
             entries: vec![ArtifactState::Gathered {
                 named: "rig/mint/cg-key-v1-a.tar.gz".into(),

@@ -8,9 +8,9 @@ use k8s_openapi::api::batch::v1::{
     PodFailurePolicyOnPodConditionsPattern, PodFailurePolicyRule,
 };
 use k8s_openapi::api::core::v1::{
-    Capabilities, Container, EmptyDirVolumeSource, EnvFromSource, EnvVar, LocalObjectReference,
-    PodSecurityContext, PodSpec, PodTemplateSpec, ResourceRequirements, SeccompProfile,
-    SecretEnvSource, SecurityContext, Volume, VolumeMount,
+    Capabilities, Container, EmptyDirVolumeSource, EnvFromSource, EnvVar, EnvVarSource,
+    LocalObjectReference, ObjectFieldSelector, PodSecurityContext, PodSpec, PodTemplateSpec,
+    ResourceRequirements, SeccompProfile, SecretEnvSource, SecurityContext, Volume, VolumeMount,
 };
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
@@ -423,7 +423,28 @@ pub fn job_for(mint: &MintJob, cfg: &KubeConfig) -> Result<Job, JobError> {
             value: Some(mint.run_id.clone()),
             ..Default::default()
         },
+        // The node the pod runs on, for the environment fingerprint the
+        // agent records (lane's history tells a new node from a regression).
+        EnvVar {
+            name: "NODE_NAME".to_owned(),
+            value_from: Some(EnvVarSource {
+                field_ref: Some(ObjectFieldSelector {
+                    field_path: "spec.nodeName".to_owned(),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            }),
+            ..Default::default()
+        },
     ];
+    // A mint image pinned by digest names its digest to the fingerprint.
+    if let Some((_, digest)) = cfg.mint_image.split_once('@') {
+        env.push(EnvVar {
+            name: "LANE_IMAGE_DIGEST".to_owned(),
+            value: Some(digest.to_owned()),
+            ..Default::default()
+        });
+    }
     env.extend(cfg.store_env.iter().map(|(k, v)| EnvVar {
         name: k.clone(),
         value: Some(v.clone()),

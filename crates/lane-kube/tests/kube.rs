@@ -209,6 +209,35 @@ fn kueue_label_only_on_the_job() {
 }
 
 #[test]
+fn the_pod_names_its_node_and_a_pinned_image_its_digest_to_the_fingerprint() {
+    let env = |c: &KubeConfig| {
+        let job = job_for(&mint(id("1.0.0", "c", "L4", 1, 1)), c).unwrap();
+        job.spec.unwrap().template.spec.unwrap().containers[0]
+            .env
+            .clone()
+            .unwrap()
+    };
+    let plain = env(&cfg());
+    let node = plain.iter().find(|e| e.name == "NODE_NAME").unwrap();
+    let field = node
+        .value_from
+        .as_ref()
+        .unwrap()
+        .field_ref
+        .as_ref()
+        .unwrap();
+    assert_eq!(field.field_path, "spec.nodeName");
+    assert!(plain.iter().all(|e| e.name != "LANE_IMAGE_DIGEST"));
+    let mut pinned = cfg();
+    pinned.mint_image = format!("ghcr.io/x/mint@sha256:{}", "a".repeat(64));
+    let digest = env(&pinned)
+        .into_iter()
+        .find(|e| e.name == "LANE_IMAGE_DIGEST")
+        .unwrap();
+    assert_eq!(digest.value, Some(format!("sha256:{}", "a".repeat(64))));
+}
+
+#[test]
 fn building_is_deterministic() {
     let mints = MintJob::plan(
         &lane(),

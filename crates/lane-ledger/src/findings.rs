@@ -1055,6 +1055,8 @@ mod tests {
             bundle: None,
             job_s: None,
             stderr_tail: String::new(),
+            started_at: None,
+            environment: lane_core::EnvFingerprint::default(),
             artifact: None,
             entries: vec![ArtifactState::Gathered {
                 named: "rig/mint/cg-key-v1-a.tar.gz".into(),

@@ -94,6 +94,8 @@ pub fn gather(
         entries: result.entries.clone(),
         isolation: result.isolation.clone(),
         notes: result.notes.clone(),
+        started_at: result.started_at,
+        environment: result.environment.clone(),
     };
     std::fs::write(tmp.join(MintRecord::FILE), record.to_json()).map_err(io(&tmp))?;
     if slot.exists() {

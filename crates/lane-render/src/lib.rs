@@ -82,6 +82,29 @@ pub struct LaneResults {
     pub report_url: Option<String>,
     /// One entry per (cell, GPU), in a stable order.
     pub cells: Vec<CellResult>,
+    /// What the lane's history says of this run, when it was judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history: Option<LaneHistory>,
+    /// Why there is no history verdict, when there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history_note: Option<String>,
+}
+
+/// What the lane's history says of the run being reported
+/// (`docs/history.md`): the verdict of every series, and the rows the
+/// charts and sparklines draw.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LaneHistory {
+    /// The run's id in the history.
+    pub run: String,
+    /// Where the history lives (a store location, without secrets).
+    pub store: String,
+    /// The results folder the run was read from, for the commands shown.
+    pub results: Option<String>,
+    /// Every series judged against the earlier runs of its line.
+    pub judgement: lane_history::LaneJudgement,
+    /// The rows of the run and of the earlier runs drawn, oldest first.
+    pub rows: Vec<lane_history::Row>,
 }
 
 /// One cell on one GPU: its cold repeats, the determinism diff of the first

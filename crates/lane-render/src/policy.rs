@@ -3,10 +3,13 @@
 //! - **failure** when the guards refused, the orchestrator said not green,
 //!   any mint ended refused, failed, resource or crashed, or with a
 //!   status lane does not know (`MintStatus::fails_lane`; by `mint.json` or by its
-//!   report), a report could not be read, or a determinism diff is
-//!   unexplained;
-//! - **neutral** when a report is missing (not measured) or any finding is
-//!   at warning level or above;
+//!   report), a report could not be read, a determinism diff is
+//!   unexplained, or the lane's history calls a series regressed and
+//!   confirmed (by the other GPU class or the lane before): a regression
+//!   fails the check only once confirmed;
+//! - **neutral** when a report is missing (not measured), any finding is
+//!   at warning level or above, or the history calls a series regressed
+//!   but not yet confirmed, or inconclusive;
 //! - **success** otherwise;
 //! - **cancelled** over all of these when the lane was cancelled before
 //!   every slot minted (`summary.json`'s `cancelled`): it proves nothing,
@@ -94,6 +97,12 @@ pub(crate) struct Evidence {
     pub cells: Vec<CellEvidence>,
     /// No cell has a repeat.
     pub nothing_measured: bool,
+    /// Series the lane's history calls regressed and confirmed.
+    pub confirmed_regressions: Vec<String>,
+    /// Series called regressed, not yet confirmed.
+    pub unconfirmed_regressions: Vec<String>,
+    /// Series the history calls inconclusive.
+    pub inconclusive: Vec<String>,
 }
 
 /// The conclusion of a lane's results by the documented policy.
@@ -130,6 +139,17 @@ pub(crate) fn decide(e: &Evidence) -> Verdict {
     }
     if e.nothing_measured {
         neutral.push("no cells were measured".to_owned());
+    }
+    for s in &e.confirmed_regressions {
+        failure.push(format!("{s}: regressed against history, confirmed"));
+    }
+    for s in &e.unconfirmed_regressions {
+        neutral.push(format!(
+            "{s}: regressed against history, not yet confirmed (the next lane or the other GPU class confirms it)"
+        ));
+    }
+    for s in &e.inconclusive {
+        neutral.push(format!("{s}: inconclusive against history"));
     }
     let conclusion = if e.cancelled {
         failure.insert(

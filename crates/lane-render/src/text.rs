@@ -11,8 +11,8 @@ use lane_ledger::{Comparison, MintBreakdown};
 
 use crate::escape;
 use crate::view::{
-    self, Blocks, Body, BreakdownView, ComparisonView, DeterminismView, LaneView, MintDiffView,
-    RowRole, Table,
+    self, Answers, Blocks, Body, BreakdownView, ComparisonView, DeterminismView, LaneView,
+    MintDiffView, RowRole, Table,
 };
 use crate::LaneResults;
 
@@ -58,17 +58,35 @@ pub fn render_lane(r: &LaneResults) -> String {
     lane(&view::lane(r))
 }
 
+/// The first screen of a lane's report: can it ship, what regressed
+/// against history, why the bytes differ, what to run next (what `lane
+/// report` prints).
+pub fn render_answers(v: &LaneView) -> String {
+    let mut out = String::new();
+    line(&mut out, 0, &v.title);
+    answers(&mut out, &v.answers);
+    out
+}
+
+fn answers(out: &mut String, a: &Answers) {
+    for x in a.all() {
+        line(out, 0, &format!("{} {}", x.question, x.answer));
+        for (d, _) in &x.details {
+            line(out, 2, &format!("- {d}"));
+        }
+    }
+}
+
 /// The lane view as text.
 pub fn lane(v: &LaneView) -> String {
     let mut out = String::new();
     line(&mut out, 0, &v.title);
+    answers(&mut out, &v.answers);
+    gap(&mut out);
     table(&mut out, &v.header, 2);
-    if !v.reasons.is_empty() {
+    if let Some(h) = &v.history {
         gap(&mut out);
-        line(&mut out, 0, "why:");
-        for r in &v.reasons {
-            line(&mut out, 2, &format!("- {r}"));
-        }
+        titled_table(&mut out, &h.table, 0);
     }
     for t in [&v.cells, &v.findings] {
         gap(&mut out);
@@ -103,6 +121,14 @@ pub fn lane(v: &LaneView) -> String {
             det,
             s.determinism_note.as_deref(),
         );
+        if let Some(h) = &s.history {
+            gap(&mut out);
+            line(&mut out, 2, "history");
+            titled_table(&mut out, &h.table, 4);
+            for c in &h.commands {
+                line(&mut out, 4, c);
+            }
+        }
         let cmp = s
             .comparison
             .as_ref()

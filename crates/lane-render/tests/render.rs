@@ -10,6 +10,9 @@ use lane_render::{
     RepeatResult, GITHUB_BODY_LIMIT,
 };
 
+#[path = "render/history.rs"]
+mod history;
+
 #[path = "render/html.rs"]
 mod html;
 
@@ -60,6 +63,8 @@ pub(crate) fn record(status: MintStatus, wall_s: f64, exit_code: i32) -> lane_co
         entries: Vec::new(),
         isolation: None,
         notes: Vec::new(),
+        started_at: None,
+        environment: lane_core::EnvFingerprint::default(),
     }
 }
 
@@ -120,6 +125,8 @@ fn lane(cells: Vec<CellResult>) -> LaneResults {
         baseline: Some("0.93.2".into()),
         report_url: Some("https://example.invalid/lanes/0.93.3/report.html".into()),
         cells,
+        history: None,
+        history_note: None,
     }
 }
 

@@ -9,6 +9,8 @@
 //! Every store is write-once and atomic: a reader never sees a partial
 //! object; putting identical content under an existing key is a no-op;
 //! different content under an existing key is refused with both digests.
+//! An object goes away only when it is removed by its key
+//! ([`ArtifactStore::remove`], for bounded retention).
 //! Pods read through [`ArtifactStore::fetch_location`]: a time-limited
 //! presigned URL (S3) or a path (local), and [`fetch`] reads it.
 //!
@@ -115,6 +117,10 @@ pub trait ArtifactStore: std::fmt::Debug + Send + Sync {
     fn exists(&self, key: &StoreKey) -> Result<bool, StoreError>;
     /// Every key that starts with `prefix`, sorted.
     fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError>;
+    /// Removes the object under `key` (bounded retention: lane's history
+    /// drops its oldest runs); true when there was one. A removed key may
+    /// be written again; no other object is touched.
+    fn remove(&self, key: &StoreKey) -> Result<bool, StoreError>;
     /// Where a pod reads `key` from: a URL valid for `ttl`, or a path.
     fn fetch_location(&self, key: &StoreKey, ttl: Duration) -> Result<FetchLocation, StoreError>;
     /// The store's location, without secrets (`file:///...`, `s3://bucket/prefix`).

@@ -145,6 +145,18 @@ impl ArtifactStore for LocalStore {
         Ok(out)
     }
 
+    fn remove(&self, key: &StoreKey) -> Result<bool, StoreError> {
+        let path = self.path_of(key);
+        match std::fs::remove_file(&path) {
+            Ok(()) => {
+                tracing::info!(%key, "removed");
+                Ok(true)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(io(format!("removing {}", path.display()))(e)),
+        }
+    }
+
     fn fetch_location(&self, key: &StoreKey, _ttl: Duration) -> Result<FetchLocation, StoreError> {
         let path = self.path_of(key);
         if !path.is_file() {

@@ -673,6 +673,19 @@ impl ArtifactStore for S3Store {
         Ok(keys)
     }
 
+    fn remove(&self, key: &StoreKey) -> Result<bool, StoreError> {
+        let path = self.path(key.as_str())?;
+        // S3's DELETE answers 204 whether or not the key held an object:
+        // look first, so the answer says whether one went away.
+        if self.stored_sha256(key, &path)?.is_none() {
+            return Ok(false);
+        }
+        self.block_on(self.s3.delete(&path))
+            .map_err(self.fail("DELETE", key.as_str()))?;
+        tracing::info!(%key, "removed");
+        Ok(true)
+    }
+
     fn fetch_location(&self, key: &StoreKey, ttl: Duration) -> Result<FetchLocation, StoreError> {
         let path = self.path(key.as_str())?;
         let url = self

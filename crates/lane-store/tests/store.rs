@@ -116,6 +116,16 @@ fn check_rules(store: &dyn ArtifactStore) {
     );
     assert_eq!(store.list("").unwrap().len(), 3);
     assert!(store.list("nothing/").unwrap().is_empty());
+
+    // Removing one key leaves every other; a removed key may be written
+    // again, and removing what is not there says so.
+    let gone = StoreKey::new("lanes/0.93.4/x/y.json").unwrap();
+    assert!(store.remove(&gone).unwrap());
+    assert!(!store.remove(&gone).unwrap());
+    assert!(!store.exists(&gone).unwrap());
+    assert_eq!(store.list("").unwrap().len(), 2);
+    store.put_atomic(&gone, Content::Bytes(b"2")).unwrap();
+    assert_eq!(store.get(&gone).unwrap(), b"2");
 }
 
 #[test]

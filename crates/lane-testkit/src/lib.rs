@@ -15,6 +15,7 @@
 //!   pods of the Jobs created on the emulator, for real, on this machine;
 //! - [`time`]: timestamps as the Kubernetes API writes them;
 //! - [`data`]: the recorded test data under `tests/data/`;
+//! - [`chromium`]: screenshots of a page in headless Chromium;
 //! - [`history`]: the real upstream's whole history (the bundle under
 //!   `../shared/upstream/`), one mirror per test binary.
 //!
@@ -23,6 +24,7 @@
 //! the tests' business), and nothing outside tests may depend on it. It
 //! binds only loopback, and it never picks a port for a child.
 
+pub mod chromium;
 pub mod data;
 pub mod history;
 pub mod kube;

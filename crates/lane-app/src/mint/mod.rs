@@ -162,8 +162,25 @@ pub fn mint(
     let minted = backend.mint(&loaded, request, on)?;
     let out = lane_out(request, &loaded)?;
     let results = lane_mint::local::results_dir(&out);
-    let report =
-        crate::report::write_lane_report(&loaded.lane, &results, None, &out.join("report"))?;
+    // The run joins the lane's history in the store its mints used (the
+    // kube backend's; else --store, else <out>/store), and is judged there.
+    let location = history_location(request);
+    let own_store = match backend.keeps() {
+        Some(_) => None,
+        None => Some(crate::lane::open_store(&location)?),
+    };
+    let history = match (own_store.as_deref(), backend.keeps()) {
+        (Some(s), _) => Some(crate::history::HistoryStore::named(s, &location)),
+        (None, Some((s, _))) => Some(crate::history::HistoryStore::new(s)),
+        (None, None) => None,
+    };
+    let (report, model) = crate::report::write_lane_report(
+        &loaded.lane,
+        &results,
+        None,
+        &out.join("report"),
+        history.as_ref(),
+    )?;
     let kept = match backend.keeps() {
         Some((store, prefix)) => Some(keep(store, &prefix, &results, &report)?),
         None => None,
@@ -171,7 +188,7 @@ pub fn mint(
     let posted = if request.post {
         Some(crate::report::post_results(
             &loaded,
-            &results,
+            &model,
             head_sha(request),
             &out,
         )?)
@@ -185,6 +202,17 @@ pub fn mint(
         kept,
         posted,
     })))
+}
+
+/// Where a local lane's history lives: `--store`, else `<out>/store`.
+fn history_location(request: &MintRequest) -> String {
+    request.store.clone().unwrap_or_else(|| {
+        let dir = request.out.join("store");
+        std::path::absolute(&dir)
+            .unwrap_or(dir)
+            .to_string_lossy()
+            .into_owned()
+    })
 }
 
 /// The lane's run folder, `<out>/lanes/<version>/`, absolute.

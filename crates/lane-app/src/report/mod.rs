@@ -70,7 +70,7 @@ pub fn post_lane_report(
 #[cfg(not(feature = "github"))]
 pub fn post_results(
     _loaded: &crate::lane::LoadedLane,
-    _results_dir: &Path,
+    _model: &LaneResults,
     _head_sha: Option<String>,
     _lane_out: &Path,
 ) -> Result<Posted, AppError> {
@@ -112,6 +112,9 @@ pub struct ReportRequest {
     pub head_sha: Option<String>,
     /// Where the markdown goes (default `out/lanes/<version>/report.md`).
     pub out: Option<PathBuf>,
+    /// The store the lane's history lives in: the run is added to it and
+    /// judged against it (`None`: neither).
+    pub history: Option<String>,
 }
 
 /// What `lane report` did.
@@ -129,6 +132,12 @@ pub struct ReportOutcome {
     pub conclusion: lane_render::Verdict,
     /// The PRs and issues posted to.
     pub targets: Vec<u64>,
+    /// The run added to the history, when it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<HistoryRecorded>,
+    /// The first screen's answers, as text (what `lane report` prints).
+    #[serde(skip)]
+    pub answers: String,
     /// What posting did (`post`): request files, comments, the check run.
     #[serde(flatten)]
     pub posted: Posted,
@@ -165,6 +174,48 @@ fn write(path: &Path, text: &str) -> Result<(), AppError> {
     std::fs::write(path, text).map_err(|e| AppError::io(path, e))
 }
 
+/// The run a report added to the lane's history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HistoryRecorded {
+    /// The run's id.
+    pub run: String,
+    /// The store, without secrets.
+    pub store: String,
+    /// Its object, and what retention removed.
+    #[serde(flatten)]
+    pub appended: crate::history::Appended,
+}
+
+/// Adds the run of `results_dir` (loaded as `model`) to `history` and
+/// puts its judgement in the model. A history that cannot be read or
+/// written never hides the report: the model says why it has no verdict.
+fn with_history(
+    model: &mut LaneResults,
+    results_dir: &Path,
+    history: Option<&crate::history::HistoryStore<'_>>,
+) -> Option<HistoryRecorded> {
+    let history = history?;
+    let judged = crate::history::rows::run_of(results_dir, Some(&model.lane), &model.cells)
+        .and_then(|run| crate::history::record_and_judge(history, &run, results_dir));
+    match judged {
+        Ok((appended, judged)) => {
+            let recorded = HistoryRecorded {
+                run: judged.run.clone(),
+                store: judged.store.clone(),
+                appended,
+            };
+            model.history = Some(judged);
+            Some(recorded)
+        }
+        Err(e) => {
+            let why = crate::describe(&e);
+            tracing::warn!(error = %why, "the run was not added to the history");
+            model.history_note = Some(format!("the history could not be kept: {why}"));
+            None
+        }
+    }
+}
+
 /// The files [`write_lane_report`] wrote.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LaneReportFiles {
@@ -178,6 +229,9 @@ pub struct LaneReportFiles {
     /// with any is not green.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unreadable: Vec<String>,
+    /// The run added to the lane's history, when one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<HistoryRecorded>,
 }
 
 /// Loads a results folder exactly as `lane report` does: `summary.json`,
@@ -199,7 +253,7 @@ fn load(
             lane: version,
         });
     }
-    let mut cells = results::cells(results_dir)?;
+    let mut cells = results::cells(results_dir, results::Diffs::Make)?;
     let baseline_dir = baseline_results.map(Path::to_path_buf).or_else(|| {
         lane.baseline.as_ref().map(|b| {
             PathBuf::from("out/lanes")
@@ -208,7 +262,7 @@ fn load(
         })
     });
     if let Some(dir) = baseline_dir.as_ref().filter(|d| d.is_dir()) {
-        let base = results::cells(dir)?;
+        let base = results::cells(dir, results::Diffs::Skip)?;
         results::compare_with(&mut cells, &base, &NoiseRule::default());
     } else if let Some(dir) = baseline_results {
         return Err(AppError::NoBaseline {
@@ -229,6 +283,8 @@ fn load(
         baseline: lane.baseline.as_ref().map(ToString::to_string),
         report_url: lane.github.as_ref().and_then(|g| g.report_url.clone()),
         cells,
+        history: None,
+        history_note: Some("no history store was given".to_owned()),
     })
 }
 
@@ -245,7 +301,9 @@ fn write_json_and_html(
 /// Renders a lane's results folder into `out_dir`: `report.md` (the same
 /// markdown as `lane report`), `report.json` (the [`LaneResults`] model) and
 /// `report.html` (one self-contained page, inline SVG charts, no
-/// JavaScript). The results are loaded exactly as `lane report` loads them;
+/// JavaScript), and returns the files with the model they show. With
+/// `history`, the run is added to the lane's history and judged against it
+/// first. The results are loaded exactly as `lane report` loads them;
 /// `baseline_results`, when given, must exist (else exit 3); when absent,
 /// `out/lanes/<baseline>/results` is used if the lane names a baseline and
 /// that folder exists. Called by `lane mint` and `lane demo` when all mints
@@ -255,18 +313,21 @@ pub fn write_lane_report(
     results: &Path,
     baseline_results: Option<&Path>,
     out_dir: &Path,
-) -> Result<LaneReportFiles, AppError> {
-    let model = load(lane, results, baseline_results)?;
+    history: Option<&crate::history::HistoryStore<'_>>,
+) -> Result<(LaneReportFiles, LaneResults), AppError> {
+    let mut model = load(lane, results, baseline_results)?;
+    let recorded = with_history(&mut model, results, history);
     let rendered = render_comment(&model, &RenderOptions::default());
     let files = LaneReportFiles {
         markdown: out_dir.join("report.md"),
         json: out_dir.join("report.json"),
         html: out_dir.join("report.html"),
         unreadable: results::unreadable(&model.cells),
+        history: recorded,
     };
     write(&files.markdown, &rendered.body)?;
     write_json_and_html(&model, &files.json, &files.html)?;
-    Ok(files)
+    Ok((files, model))
 }
 
 /// `lane report`: renders the lane's results folder (markdown, JSON,
@@ -281,7 +342,17 @@ pub fn report(request: &ReportRequest) -> Result<ReportOutcome, AppError> {
         .results
         .clone()
         .unwrap_or_else(|| lane_out.join("results"));
-    let results = load(lane, &results_dir, request.baseline_results.as_deref())?;
+    let mut results = load(lane, &results_dir, request.baseline_results.as_deref())?;
+    let store = request
+        .history
+        .as_deref()
+        .map(crate::lane::open_store)
+        .transpose()?;
+    let history = store
+        .as_deref()
+        .zip(request.history.as_deref())
+        .map(|(s, name)| crate::history::HistoryStore::named(s, name));
+    let recorded = with_history(&mut results, &results_dir, history.as_ref());
     let verdict = conclusion(&results);
     let rendered = render_comment(&results, &RenderOptions::default());
     let md_path = request
@@ -301,6 +372,8 @@ pub fn report(request: &ReportRequest) -> Result<ReportOutcome, AppError> {
         level: rendered.level,
         conclusion: verdict,
         targets: targets(lane),
+        history: recorded,
+        answers: lane_render::text::render_answers(&lane_render::view::lane(&results)),
         posted: Posted::default(),
         unreadable: results::unreadable(&results.cells),
         lane: version,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use lane_github::{plan, Auth, CheckRun, ClientConfig, GithubClient, Repo};
 use lane_render::{conclusion, marker, render_comment, LaneResults, RenderOptions};
 
-use super::{load, targets, write, Posted, PostedCheckRun, PostedComment};
+use super::{targets, write, Posted, PostedCheckRun, PostedComment};
 use crate::error::AppError;
 use crate::lane::LoadedLane;
 
@@ -63,17 +63,17 @@ pub fn post_lane_report(
     Ok(output)
 }
 
-/// Loads and renders the lane's results folder and posts it
+/// Renders a lane's loaded results (`model`, as `write_lane_report`
+/// returned it, its history verdict included) and posts it
 /// ([`post_lane_report`]): `lane mint --post`.
 pub fn post_results(
     loaded: &LoadedLane,
-    results_dir: &Path,
+    model: &LaneResults,
     head_sha: Option<String>,
     lane_out: &Path,
 ) -> Result<Posted, AppError> {
-    let model = load(&loaded.lane, results_dir, None)?;
-    let rendered = render_comment(&model, &RenderOptions::default());
-    post_lane_report(loaded, &model, &rendered.body, head_sha, lane_out, false)
+    let rendered = render_comment(model, &RenderOptions::default());
+    post_lane_report(loaded, model, &rendered.body, head_sha, lane_out, false)
 }
 
 /// The lane branch's head in the lane's local repository (no clone).

@@ -178,8 +178,18 @@ pub fn unreadable(cells: &[CellResult]) -> Vec<String> {
         .collect()
 }
 
+/// Whether loading a results folder makes each cell's determinism diff
+/// (`lane report`) or only reads the reports (`lane history`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Diffs {
+    /// Diff r1 against r2 where both kept artifacts.
+    Make,
+    /// Read the reports and records only.
+    Skip,
+}
+
 /// One cell on one GPU, without its baseline comparison.
-fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, AppError> {
+fn cell(cell: &str, gpu: &str, dir: &Path, diffs: Diffs) -> Result<CellResult, AppError> {
     let mut runs: Vec<(u32, PathBuf)> = subdirs(dir)?
         .into_iter()
         .filter_map(|(name, p)| Some((name.strip_prefix('r')?.parse().ok()?, p)))
@@ -206,28 +216,34 @@ fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, AppError> {
             breakdown,
         });
     }
-    let artifacts: Vec<PathBuf> = runs
+    let first_two: Vec<PathBuf> = runs
         .iter()
         .take(2)
         .map(|(_, p)| p.join("artifacts"))
-        // A mint that wrote no artifacts (a dynamo mint seals nothing here)
-        // has nothing to diff: no determinism verdict rather than an error.
-        .filter(|p| std::fs::read_dir(p).is_ok_and(|mut d| d.next().is_some()))
+        .collect();
+    // A mint that wrote no artifacts (a dynamo mint seals nothing here)
+    // has nothing to diff: no determinism verdict rather than an error,
+    // and the cell says which repeat kept none.
+    let kept: Vec<bool> = first_two
+        .iter()
+        .map(|p| std::fs::read_dir(p).is_ok_and(|mut d| d.next().is_some()))
         .collect();
     let not_diffed = not_diffed(&runs, &repeats);
     // A pair the diff cannot read is said on its cell; the lane still reports.
     let mut diff_note = None;
-    let determinism = if let [a, b] = artifacts.as_slice() {
-        match crate::diff::diff_paths(a, b, DEFAULT_MAX_CONTENT_BYTES) {
-            Ok(d) => Some(d),
-            Err(e) => {
-                tracing::warn!(cell, gpu, error = %e, "determinism diff failed");
-                diff_note = Some(format!("the determinism diff could not be made: {e}"));
-                None
+    let determinism = match (first_two.as_slice(), diffs) {
+        (_, Diffs::Skip) => None,
+        ([a, b], Diffs::Make) if kept.iter().all(|k| *k) => {
+            match crate::diff::diff_paths(a, b, DEFAULT_MAX_CONTENT_BYTES) {
+                Ok(d) => Some(d),
+                Err(e) => {
+                    tracing::warn!(cell, gpu, error = %e, "determinism diff failed");
+                    diff_note = Some(format!("the determinism diff could not be made: {e}"));
+                    None
+                }
             }
         }
-    } else {
-        None
+        _ => None,
     };
     Ok(CellResult {
         cell: cell.to_owned(),
@@ -273,7 +289,7 @@ fn not_diffed(runs: &[(u32, PathBuf)], repeats: &[RepeatResult]) -> Option<Strin
 }
 
 /// Every cell of a results folder, sorted by cell then GPU.
-pub fn cells(dir: &Path) -> Result<Vec<CellResult>, AppError> {
+pub fn cells(dir: &Path, diffs: Diffs) -> Result<Vec<CellResult>, AppError> {
     if !dir.is_dir() {
         return Err(AppError::NoResults {
             dir: dir.to_owned(),
@@ -282,7 +298,7 @@ pub fn cells(dir: &Path) -> Result<Vec<CellResult>, AppError> {
     let mut out = Vec::new();
     for (c, cdir) in subdirs(dir)? {
         for (g, gdir) in subdirs(&cdir)? {
-            out.push(cell(&c, &g, &gdir)?);
+            out.push(cell(&c, &g, &gdir, diffs)?);
         }
     }
     Ok(out)
@@ -354,6 +370,8 @@ mod tests {
             bundle: None,
             job_s: None,
             stderr_tail: String::new(),
+            started_at: None,
+            environment: lane_core::EnvFingerprint::default(),
             artifact: None,
             entries: vec![
                 entry("cg-key-v1-a"),
@@ -376,7 +394,7 @@ mod tests {
     fn a_slot_is_read_with_its_ledger_files_and_its_records_findings_and_says_why_not_diffed() {
         let d = tempfile::tempdir().unwrap();
         slot(d.path(), 1);
-        let all = cells(d.path()).unwrap();
+        let all = cells(d.path(), Diffs::Make).unwrap();
         let c = &all[0];
         let b = &c.repeats[0].breakdown;
         // The share report beside it gives the class rows pgw#1356 leaves out.
@@ -406,7 +424,7 @@ mod tests {
         );
         // Two repeats whose artifacts folders are empty: each says why.
         slot(d.path(), 2);
-        let all = cells(d.path()).unwrap();
+        let all = cells(d.path(), Diffs::Make).unwrap();
         assert_eq!(
             all[0].not_diffed.as_deref(),
             Some("r1 gathered no cell (minted); r2 gathered no cell (minted)")

@@ -8,6 +8,7 @@ pub mod cut;
 pub mod demo;
 pub mod diff;
 pub mod guard;
+pub mod history;
 pub mod init;
 pub mod ledger;
 pub mod mint;

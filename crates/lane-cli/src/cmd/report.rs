@@ -35,9 +35,13 @@ pub struct Args {
     /// Where the markdown goes [default: out/lanes/<version>/report.md].
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Print JSON for scripts instead of text.
+    /// Neither add the run to the history nor judge it.
     #[arg(long)]
-    pub json: bool,
+    pub no_history: bool,
+    /// The store the lane's history lives in (the run is added to it and
+    /// judged against it), and `--json`.
+    #[command(flatten)]
+    pub store: crate::cmd::history::Store,
 }
 
 /// Runs `lane report`.
@@ -50,10 +54,13 @@ pub fn run(args: Args) -> Result<(), AppError> {
         dry_run: args.dry_run,
         head_sha: args.head_sha,
         out: args.out,
+        history: (!args.no_history).then_some(args.store.history),
     })?;
-    if args.json {
+    if args.store.json {
         print_json(&output)?;
     } else {
+        print!("{}", output.answers);
+        println!();
         println!("{}", output.markdown.display());
         for r in &output.posted.requests {
             println!("{}", r.display());

@@ -11,7 +11,13 @@ fn report_writes_html_and_json_next_to_the_markdown() {
     let dir = tempfile::tempdir().unwrap();
     let o = report(dir.path(), &[]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    assert_eq!(stdout(&o).trim(), "out/lanes/0.0.0/report.md");
+    // The answers first, then where the report is.
+    let said = stdout(&o);
+    assert!(said.contains("Can this lane ship?"), "{said}");
+    assert_eq!(
+        said.trim().lines().last(),
+        Some("out/lanes/0.0.0/report.md")
+    );
     let out = dir.path().join("out/lanes/0.0.0");
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>"));

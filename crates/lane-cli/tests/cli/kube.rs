@@ -167,6 +167,13 @@ fn a_whole_lane_mints_in_pods_with_the_staged_wheel_and_gathers_from_s3() {
             );
             let record = read_json(&slot.join("mint.json"));
             assert_eq!(record["status"], "minted", "{record}");
+            // The environment the agent saw: the node the pod names
+            // (NODE_NAME), the upstream's version from the wheel.
+            assert_eq!(
+                record["environment"]["node"], "lane-testkit-node",
+                "{record}"
+            );
+            assert_eq!(record["environment"]["upstream"], "0.93.3", "{record}");
             assert_eq!(
                 record["bundle"]["key"],
                 format!("lanes/{LANE}/runs/manual/mints/{cell}/L4/r{r}/a1/bundle.zip")
@@ -201,6 +208,9 @@ fn a_whole_lane_mints_in_pods_with_the_staged_wheel_and_gathers_from_s3() {
         .list(&format!("lanes/{LANE}/runs/manual/report/"))
         .unwrap();
     assert_eq!(kept.len(), 3, "{kept:?}");
+    // The run joined the lane's history in the same bucket.
+    let history = s3.list("history/0.93/runs/").unwrap();
+    assert_eq!(history.len(), 1, "{history:?}");
 }
 
 #[test]

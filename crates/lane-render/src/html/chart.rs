@@ -20,7 +20,7 @@ const BASELINE_COLOR: &str = "#a0a0a0";
 const CANDIDATE_COLOR: &str = "#4e79a7";
 
 /// A coordinate or length for SVG: one decimal, never negative or NaN.
-fn n(v: f64) -> String {
+pub(super) fn n(v: f64) -> String {
     if v.is_finite() && v > 0.0 {
         format!("{v:.1}")
     } else {

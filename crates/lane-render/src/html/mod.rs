@@ -25,13 +25,18 @@ use crate::view::{
 use crate::LaneResults;
 
 mod chart;
+mod trend;
 
 pub use chart::CHART_WIDTH;
 
 /// The longest string, in characters, kept from one value on the page.
 const MAX_CHARS: usize = 2_000;
 
-const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em;color:#222;max-width:72em}\
+const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em;color:#222;max-width:80em}\
+.wide{overflow-x:auto;max-width:100%}td{overflow-wrap:break-word}td.num{white-space:nowrap}\
+.answers{border:1px solid #ccc;border-radius:6px;padding:.2em 1em;margin:1em 0;background:#fafafa}\
+.answers h2{font-size:1.05em;border:none;margin:.9em 0 .1em}.answers p.answer{font-size:1.15em;margin:.1em 0 .3em}\
+.answers ul{margin:.2em 0 .4em}.trends{display:flex;flex-wrap:wrap;gap:.5em}code{background:#f3f3f3;padding:0 .2em}\
 h1{font-size:1.5em}h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ccc}h3{font-size:1.05em}h4{font-size:.95em;margin-bottom:.2em}\
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}\
 th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}\
@@ -80,10 +85,19 @@ pub fn page(v: &LaneView) -> String {
             } "\n"
             body {
                 h1 { (Esc(&v.title)) } "\n"
-                (table(&v.header, &ids))
-                @if !v.reasons.is_empty() {
-                    ul.reasons { @for r in &v.reasons { li { (Esc(r)) } } } "\n"
+                (answers(&v.answers))
+                @if let Some(h) = &v.history {
+                    h2 { "Against history" } "\n"
+                    @if let Some(s) = &h.shift { p.note { (Esc(s)) } "\n" }
+                    (table(&h.table, &ids))
+                    p.note { (Esc(&h.counts)) "." } "\n"
+                    @if !h.moved.is_empty() {
+                        div.trends { @for c in &h.moved { (trend::trend(c)) } } "\n"
+                    }
+                    ul { @for c in &h.repro { li { code { (Esc(c)) } } } } "\n"
                 }
+                h2 { "Lane" } "\n"
+                (table(&v.header, &ids))
                 h2 { "Summary" } "\n"
                 @if v.cells.rows.is_empty() {
                     p.absent { "No cells in the results." } "\n"
@@ -118,6 +132,13 @@ fn section(s: &CellSection, ids: &Ids) -> Markup {
                 (blocks(&d.blocks, ids))
             } @else if let Some(n) = &s.determinism_note {
                 p.sev-error { "Not diffed: " (Esc(n)) } "\n"
+            }
+            @if let Some(h) = &s.history {
+                h3 { "Against history" } "\n"
+                (table(&h.table, ids))
+                div.trends { @for c in &h.charts { (trend::trend(c)) } } "\n"
+                p.note { "Medians joined by a line, each cold repeat a tick, this lane's run the large dot; the shaded band is the one-sided 95 % prediction of this lane's value, the dashed line what the history predicts; an orange dashed line marks where a step begins, a purple dotted line an environment change (hover for what)." } "\n"
+                ul { @for c in &h.commands { li { code { (Esc(c)) } } } } "\n"
             }
             @if let Some(c) = &s.comparison {
                 h3 { "Against the baseline lane" } "\n"
@@ -216,7 +237,7 @@ fn rows(t: &Table, ids: &Ids) -> Markup {
     let swatches = matches!(t.chart, Chart::Stacked { .. });
     html! {
         (chart::chart(t, ids))
-        table class=(kind_class(t.kind)) {
+        div.wide { table class=(kind_class(t.kind)) {
             @if named {
                 tr { @for c in &t.columns { th { (Esc(c.name)) } } } "\n"
             }
@@ -238,6 +259,24 @@ fn rows(t: &Table, ids: &Ids) -> Markup {
                     }
                 }
                 "\n"
+            }
+        } } "\n"
+    }
+}
+
+/// The first screen: each question, its answer, and what backs it (a
+/// detail about a cell links to its section).
+fn answers(a: &view::Answers) -> Markup {
+    html! {
+        section.answers {
+            @for x in a.all() {
+                h2 { (x.question) } "\n"
+                p class=(format!("answer {}", tone_class(x.tone))) { (Esc(&x.answer)) } "\n"
+                @if !x.details.is_empty() {
+                    ul { @for (d, anchor) in &x.details {
+                        li { @if anchor.is_empty() { (Esc(d)) } @else { a href=(format!("#{anchor}")) { (Esc(d)) } } }
+                    } } "\n"
+                }
             }
         } "\n"
     }

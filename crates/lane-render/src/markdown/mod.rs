@@ -8,8 +8,8 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::escape::{text, url};
-use crate::view::{self, Depth, LaneView};
+use crate::escape::{text, text_max, url};
+use crate::view::{self, Depth, LaneView, Tone};
 use crate::LaneResults;
 
 mod layout;
@@ -119,6 +119,11 @@ fn render_at(v: &LaneView, level: Level, with_marker: bool) -> String {
         out.push('\n');
     }
     header(&mut out, v);
+    if let Some(h) = v.history.as_ref().filter(|_| level != Level::Link) {
+        history(&mut out, h);
+    }
+    out.push_str("\n### Lane\n\n");
+    out.push_str(&table(&v.header));
     if level == Level::Link {
         let _ = writeln!(
             out,
@@ -165,14 +170,45 @@ fn minimal(v: &LaneView, with_marker: bool) -> String {
     out
 }
 
+/// The title and the first screen's answers, in the order they are asked.
 fn header(out: &mut String, v: &LaneView) {
     let _ = writeln!(out, "## {}\n", text(&v.title));
-    out.push_str(&table(&v.header));
-    if !v.reasons.is_empty() {
-        out.push('\n');
-        for reason in &v.reasons {
-            let _ = writeln!(out, "- {}", text(reason));
+    for a in v.answers.all() {
+        let answer = text_max(&a.answer, 1_000);
+        let _ = match a.tone {
+            Tone::Bad | Tone::Warn => writeln!(out, "**{}** **{answer}**", text(a.question)),
+            _ => writeln!(out, "**{}** {answer}", text(a.question)),
+        };
+        for (d, _) in &a.details {
+            let _ = writeln!(out, "- {}", text_max(d, 1_000));
         }
+        out.push('\n');
+    }
+}
+
+/// The verdict per cell and GPU class against history, with the effect,
+/// its prediction bounds, a sparkline of the last runs, and the commands
+/// that reproduce it.
+fn history(out: &mut String, h: &view::HistoryView) {
+    out.push_str("### Against history\n\n");
+    if let Some(s) = &h.shift {
+        let _ = writeln!(out, "{}\n", text_max(s, 1_000));
+    }
+    if let Some(title) = &h.table.title {
+        let _ = writeln!(out, "{}:\n", text_max(title, 1_000));
+    }
+    out.push_str(&table(&h.table));
+    let _ = writeln!(out, "\n{}.", text(&h.counts));
+    commands(out, &h.repro);
+}
+
+fn commands(out: &mut String, list: &[String]) {
+    if list.is_empty() {
+        return;
+    }
+    out.push_str("\nRepro and inspect:\n\n");
+    for c in list {
+        let _ = writeln!(out, "- <code>{}</code>", text_max(c, 1_000));
     }
 }
 
@@ -200,8 +236,9 @@ fn charts(out: &mut String, v: &LaneView) {
 fn section(out: &mut String, s: &view::CellSection, depth: Depth) {
     let _ = writeln!(
         out,
-        "\n<details><summary>{}: partitions, overlays, jobs, determinism</summary>\n",
-        text(&s.title)
+        "\n<details><summary>{}: partitions, overlays, jobs, determinism{}</summary>\n",
+        text(&s.title),
+        if s.history.is_some() { ", history" } else { "" }
     );
     for r in &s.repeats {
         let _ = writeln!(out, "\n#### {}", text(&r.title));
@@ -210,7 +247,10 @@ fn section(out: &mut String, s: &view::CellSection, depth: Depth) {
         }
         blocks(out, &r.breakdown.blocks, depth);
     }
-    match (&s.determinism, &s.determinism_note) {
+    match (
+        &s.determinism,
+        s.determinism_note.as_ref(),
+    ) {
         (Some(d), _) => {
             let _ = writeln!(
                 out,
@@ -223,6 +263,11 @@ fn section(out: &mut String, s: &view::CellSection, depth: Depth) {
             let _ = writeln!(out, "\nDeterminism: not diffed: {}", text(n));
         }
         (None, None) => {}
+    }
+    if let Some(h) = &s.history {
+        out.push_str("\n#### Against history\n\n");
+        out.push_str(&table(&h.table));
+        commands(out, &h.commands);
     }
     match (&s.comparison, &s.comparison_note) {
         (Some(c), _) => {

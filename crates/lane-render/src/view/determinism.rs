@@ -95,6 +95,77 @@ fn pair(a: &Option<String>, b: &Option<String>) -> String {
     )
 }
 
+/// A recorded decision's name: the first word of its headline after the
+/// file (`kernel_lane`, `pad_mm`), else the last key of its JSON path.
+fn decision_name(d: &lane_diff::DecisionDiff) -> String {
+    let rest = d
+        .headline
+        .strip_prefix(&d.file)
+        .unwrap_or(&d.headline)
+        .trim_start();
+    let word = rest.split([':', ' ']).next().unwrap_or("");
+    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return short(word);
+    }
+    let key = d.path.trim_start_matches('$').trim_start_matches('.');
+    let last = key.rsplit('.').next().unwrap_or(key);
+    short(last.split('[').next().unwrap_or(last))
+}
+
+fn winner(v: &Option<Json>) -> String {
+    match v {
+        Some(Json::String(s)) => short(s),
+        Some(other) => short(&other.to_string()),
+        None => "absent".to_owned(),
+    }
+}
+
+/// Why two cold repeats differ, in one clause: the decisions that
+/// flipped, how many kernels chose other configs, what is unexplained
+/// (``its cold repeats differ: `kernel_lane` flipped (baseline+packed ->
+/// baseline+dense); 6 of 48 kernels on other configs``).
+pub(crate) fn cause(r: &DeterminismReport) -> String {
+    match r.verdict {
+        DeterminismVerdict::ByteIdentical => return "its cold repeats are byte-identical".into(),
+        DeterminismVerdict::PathNoiseOnly => {
+            return "its cold repeats differ only by path noise".into()
+        }
+        _ => {}
+    }
+    let mut parts: Vec<String> = r
+        .decisions
+        .iter()
+        .take(3)
+        .map(|d| {
+            let name = decision_name(d);
+            match (&d.winner_a, &d.winner_b) {
+                (a, b) if a != b => format!("`{name}` flipped ({} → {})", winner(a), winner(b)),
+                (Some(_), _) => format!(
+                    "`{name}` recorded other evidence for the same winner ({})",
+                    winner(&d.winner_a)
+                ),
+                (None, _) => format!("`{name}` changed"),
+            }
+        })
+        .collect();
+    if r.decisions.len() > 3 {
+        parts.push(format!("and {} more decisions", r.decisions.len() - 3));
+    }
+    if r.kernels.differing > 0 {
+        parts.push(format!(
+            "{} of {} kernels on other configs",
+            r.kernels.differing, r.kernels.with_configs
+        ));
+    }
+    if !r.unexplained.is_empty() {
+        parts.push(format!("{} difference(s) unexplained", r.unexplained.len()));
+    }
+    if parts.is_empty() {
+        parts.push(r.verdict.describe().to_owned());
+    }
+    format!("its cold repeats differ: {}", parts.join("; "))
+}
+
 /// Builds the view of a determinism diff.
 pub fn determinism(r: &DeterminismReport) -> DeterminismView {
     let mut out = Blocks::default();

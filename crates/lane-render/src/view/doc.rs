@@ -87,6 +87,8 @@ pub enum TableKind {
     Unexplained,
     /// A mint pair's graph classes, each with its verdict.
     Classes,
+    /// History: series' verdicts against the earlier runs of the line.
+    History,
 }
 
 /// A chart a renderer may draw from a table's rows (never from anything

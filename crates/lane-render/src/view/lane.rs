@@ -10,10 +10,12 @@ use lane_core::MintStatus;
 use lane_ledger::{FindingKind, LedgerKind, Severity};
 use serde::Serialize;
 
+use super::answers::{answers, is_probe, minted, Answers};
 use super::breakdown::{breakdown, findings_table, kind_name, BreakdownView};
 use super::comparison::{comparison, delta_cell, ComparisonView};
 use super::determinism::{determinism, verdict_tone, DeterminismView};
 use super::doc::{RowRole, Table, TableKind};
+use super::history::{history, CellHistory, HistoryView};
 use super::value::{Absent, Cell, Percent, Seconds, Tone};
 use super::{bound, short, LONG};
 use crate::policy::{decide, CellEvidence, Conclusion, Evidence, RepeatEvidence, Verdict};
@@ -21,9 +23,6 @@ use crate::{CellResult, LaneResults, RepeatResult};
 
 /// The most picks named in the header.
 const PICKS: usize = 30;
-
-/// The most reasons listed under the verdict.
-const REASONS: usize = 10;
 
 /// A lane, ready to lay out.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -34,10 +33,13 @@ pub struct LaneView {
     pub title: String,
     /// Wheel, base, branch, picks, guards, baseline, replay, verdict.
     pub header: Table,
+    /// The first screen: can it ship, what regressed, why the bytes
+    /// differ, what to run next.
+    pub answers: Answers,
+    /// What the lane's history says, when it was judged.
+    pub history: Option<HistoryView>,
     /// The conclusion by policy and why.
     pub verdict: Verdict,
-    /// The reasons shown under the verdict (capped, the cut counted).
-    pub reasons: Vec<String>,
     /// One row per cell, GPU and repeat.
     pub cells: Table,
     /// Every finding of every repeat, most severe first.
@@ -61,6 +63,8 @@ pub struct CellSection {
     pub determinism: Option<DeterminismView>,
     /// Why there is none although there could be.
     pub determinism_note: Option<String>,
+    /// What the history says of this cell's series, with their charts.
+    pub history: Option<CellHistory>,
     /// The comparison with the baseline lane's same cell and GPU.
     pub comparison: Option<ComparisonView>,
     /// Why there is none although a baseline exists.
@@ -96,6 +100,11 @@ fn at(c: &CellResult) -> String {
 
 /// What the policy weighs, read from the results.
 pub(crate) fn evidence(r: &LaneResults) -> Evidence {
+    evidence_with(r, history(r).as_ref())
+}
+
+/// What the policy weighs, with the history's view already built.
+fn evidence_with(r: &LaneResults, h: Option<&HistoryView>) -> Evidence {
     let cells = r
         .cells
         .iter()
@@ -134,16 +143,17 @@ pub(crate) fn evidence(r: &LaneResults) -> Evidence {
         cancelled: r.cancelled,
         cells,
         nothing_measured: r.cells.iter().all(|c| c.repeats.is_empty()),
+        confirmed_regressions: h.map(|h| h.confirmed.clone()).unwrap_or_default(),
+        unconfirmed_regressions: h.map(|h| h.unconfirmed.clone()).unwrap_or_default(),
+        inconclusive: h.map(|h| h.inconclusive.clone()).unwrap_or_default(),
     }
 }
 
 /// Builds the view of a lane.
 pub fn lane(r: &LaneResults) -> LaneView {
-    let verdict = decide(&evidence(r));
-    let mut reasons: Vec<String> = verdict.reasons.iter().take(REASONS).cloned().collect();
-    if verdict.reasons.len() > REASONS {
-        reasons.push(format!("and {} more", verdict.reasons.len() - REASONS));
-    }
+    let mut hist = history(r);
+    let verdict = decide(&evidence_with(r, hist.as_ref()));
+    let answers = answers(r, &verdict, hist.as_ref());
     let mut title = format!("lane {}", short(&r.lane));
     if let Some(t) = &r.title {
         title.push_str(&format!(" — {}", short(t)));
@@ -152,11 +162,21 @@ pub fn lane(r: &LaneResults) -> LaneView {
         lane: short(&r.lane),
         title,
         header: header(r, &verdict),
-        reasons,
+        answers,
         verdict,
         cells: cells_table(r),
         findings: lane_findings(r),
-        sections: r.cells.iter().map(section).collect(),
+        sections: r
+            .cells
+            .iter()
+            .map(|c| {
+                let cell_history = hist
+                    .as_mut()
+                    .and_then(|h| h.cells.remove(&(c.cell.clone(), c.gpu.clone())));
+                section(c, cell_history)
+            })
+            .collect(),
+        history: hist,
         report_url: r.report_url.clone(),
     }
 }
@@ -184,7 +204,15 @@ fn header(r: &LaneResults, v: &Verdict) -> Table {
         "Base",
         Cell::text_or(r.base.as_deref().map(short).as_deref(), "unknown"),
     );
-    if let Some(b) = &r.branch {
+    if is_probe(r) {
+        row(
+            "Lane",
+            Cell::toned(
+                "a probe lane: no picks, no wheel, no guards (minted from a source tree; no branch)",
+                Tone::Quiet,
+            ),
+        );
+    } else if let Some(b) = &r.branch {
         row("Branch", Cell::text(short(b)));
     }
     let picks = if r.picks.is_empty() {
@@ -223,13 +251,22 @@ fn header(r: &LaneResults, v: &Verdict) -> Table {
             ),
         );
     }
-    let tone = match v.conclusion {
-        Conclusion::Failure => Tone::Bad,
-        Conclusion::Neutral => Tone::Warn,
-        Conclusion::Success => Tone::Good,
-        Conclusion::Cancelled => Tone::Warn,
+    let green = match r.green {
+        Some(true) => Cell::toned(format!("green: {}", minted(r)), Tone::Good),
+        Some(false) => Cell::toned(format!("not green: {}", minted(r)), Tone::Bad),
+        None => Cell::toned(format!("not recorded: {}", minted(r)), Tone::Quiet),
     };
-    row("Verdict", Cell::toned(v.conclusion.as_str(), tone));
+    row("Mints", green);
+    let (tone, gloss) = match v.conclusion {
+        Conclusion::Failure => (Tone::Bad, "the lane does not ship as it stands"),
+        Conclusion::Neutral => (Tone::Warn, "something to look at; nothing fails"),
+        Conclusion::Success => (Tone::Good, "nothing to look at"),
+        Conclusion::Cancelled => (Tone::Warn, "stopped on purpose; it proves nothing"),
+    };
+    row(
+        "Check",
+        Cell::toned(format!("{} ({gloss})", v.conclusion.as_str()), tone),
+    );
     t
 }
 
@@ -392,7 +429,8 @@ fn lane_findings(r: &LaneResults) -> Table {
     )
 }
 
-fn anchor(c: &CellResult) -> String {
+/// The id of a cell's section: `[a-z0-9-]` only (it needs no escaping).
+pub(crate) fn anchor(c: &CellResult) -> String {
     let mut a = String::from("cell-");
     for ch in format!("{}-{}", c.cell, c.gpu).chars().take(80) {
         if ch.is_ascii_alphanumeric() {
@@ -404,7 +442,7 @@ fn anchor(c: &CellResult) -> String {
     a
 }
 
-fn section(c: &CellResult) -> CellSection {
+fn section(c: &CellResult, history: Option<CellHistory>) -> CellSection {
     let repeats = c
         .repeats
         .iter()
@@ -442,6 +480,7 @@ fn section(c: &CellResult) -> CellSection {
             (None, Some(n)) => Some(bound(n, LONG)),
             (None, None) => Some(bound(&not_diffed_why(c), LONG)),
         },
+        history,
         comparison: c.comparison.as_ref().map(comparison),
         comparison_note: c.comparison_note.as_deref().map(|n| bound(n, LONG)),
     }
@@ -458,7 +497,13 @@ impl LaneView {
                 out.push(t);
             }
         }
+        if let Some(h) = &self.history {
+            out.push(&h.table);
+        }
         for s in &self.sections {
+            if let Some(h) = &s.history {
+                out.push(&h.table);
+            }
             for r in &s.repeats {
                 out.extend(r.breakdown.blocks.tables());
             }

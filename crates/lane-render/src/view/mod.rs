@@ -11,20 +11,24 @@
 //! keeps its seconds) and how deep a rendering must go to show a block.
 //! Strings stay unescaped: escaping belongs to each target.
 
+pub mod answers;
 pub mod aot;
 pub mod breakdown;
 pub mod classes;
 pub mod comparison;
 pub mod determinism;
 pub mod doc;
+pub mod history;
 pub mod lane;
 pub mod value;
 
+pub use answers::{Answer, Answers};
 pub use breakdown::{breakdown, BreakdownView};
 pub use classes::{mint_diff, MintDiffView};
 pub use comparison::{comparison, ComparisonView};
 pub use determinism::{determinism, DeterminismView};
 pub use doc::{Block, Blocks, Body, Chart, Column, Depth, Line, Row, RowRole, Table, TableKind};
+pub use history::{history, CellHistory, HistoryView, TrendChart, TrendPoint};
 pub use lane::{lane, CellSection, LaneView, RepeatSection};
 pub use value::{Absent, Cell, Delta, Percent, Seconds, Tone, Value};
 

@@ -172,6 +172,8 @@ fn load() -> LaneResults {
         baseline: None,
         report_url: None,
         cells,
+        history: None,
+        history_note: None,
     }
 }
 

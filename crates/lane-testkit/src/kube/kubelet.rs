@@ -27,6 +27,9 @@ pub enum JobEnd {
     Failed(&'static str),
 }
 
+/// The node every pod runs on (the downward API's `spec.nodeName`).
+pub const NODE: &str = "lane-testkit-node";
+
 /// The kubelet stand-in (see the module documentation). A pod's stdout and
 /// stderr go to `dir/<pod>.log` and `dir/<pod>.err`, its folders under
 /// `dir/pods/<pod>/`.
@@ -192,10 +195,21 @@ impl<'a> Kubelet<'a> {
             cmd.envs(keys.iter().map(|(k, v)| (k, v)));
         }
         for e in c["env"].as_array().into_iter().flatten() {
-            cmd.env(
-                e["name"].as_str().unwrap(),
-                map(e["value"].as_str().unwrap()),
-            );
+            let name = e["name"].as_str().unwrap();
+            let value = match (
+                e["value"].as_str(),
+                e["valueFrom"]["fieldRef"]["fieldPath"].as_str(),
+            ) {
+                (Some(v), _) => map(v),
+                // The downward API, as the kubelet fills it: this machine
+                // is the one node.
+                (None, Some("spec.nodeName")) => NODE.to_owned(),
+                (None, Some("metadata.name")) => pod.to_owned(),
+                (None, other) => {
+                    panic!("env {name} of pod {pod}: the kubelet stand-in fills no {other:?}")
+                }
+            };
+            cmd.env(name, value);
         }
         let status = cmd
             .status()

@@ -1,0 +1,121 @@
+//! The environment a mint ran in, as its agent saw it: the GPU, its
+//! driver, CUDA, torch, triton, the upstream's version, the image and the
+//! node. Recorded per attempt (`result.json`, copied into `mint.json`) so
+//! that lane's history can tell a change of environment from a regression.
+//! A field that was not recorded is absent: absent is "unknown", never
+//! "changed".
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// What an attempt's environment was. Every field is optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EnvFingerprint {
+    /// The GPU model (`NVIDIA H200`), from `nvidia-smi`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_model: Option<String>,
+    /// The driver version, from `nvidia-smi`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub driver: Option<String>,
+    /// The CUDA version torch was built with (`torch.version.cuda`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cuda: Option<String>,
+    /// torch's version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub torch: Option<String>,
+    /// triton's version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub triton: Option<String>,
+    /// The upstream's version (from the wheel the mint installed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upstream: Option<String>,
+    /// The image's digest (`LANE_IMAGE_DIGEST`, where the pod sets it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image_digest: Option<String>,
+    /// The node it ran on (`NODE_NAME`, where the pod sets it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+}
+
+impl EnvFingerprint {
+    /// True when nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self == &EnvFingerprint::default()
+    }
+
+    /// The fields shared by every fingerprint of `all`: a field any two
+    /// disagree on, or any one lacks, is absent (unknown). A run minted on
+    /// several nodes, or GPU classes, keeps only what they had in common.
+    pub fn common<'a>(all: impl IntoIterator<Item = &'a EnvFingerprint>) -> EnvFingerprint {
+        let mut all = all.into_iter();
+        let Some(first) = all.next() else {
+            return EnvFingerprint::default();
+        };
+        let mut out = first.clone();
+        for f in all {
+            for (mine, theirs) in out.fields_mut().into_iter().zip(f.fields()) {
+                if mine.as_ref() != theirs {
+                    *mine = None;
+                }
+            }
+        }
+        out
+    }
+
+    fn fields(&self) -> [Option<&String>; 8] {
+        [
+            self.gpu_model.as_ref(),
+            self.driver.as_ref(),
+            self.cuda.as_ref(),
+            self.torch.as_ref(),
+            self.triton.as_ref(),
+            self.upstream.as_ref(),
+            self.image_digest.as_ref(),
+            self.node.as_ref(),
+        ]
+    }
+
+    fn fields_mut(&mut self) -> [&mut Option<String>; 8] {
+        [
+            &mut self.gpu_model,
+            &mut self.driver,
+            &mut self.cuda,
+            &mut self.torch,
+            &mut self.triton,
+            &mut self.upstream,
+            &mut self.image_digest,
+            &mut self.node,
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn common_keeps_what_every_mint_agreed_on() {
+        let a = EnvFingerprint {
+            gpu_model: Some("NVIDIA H200".into()),
+            torch: Some("2.11.0".into()),
+            node: Some("gpu-1".into()),
+            ..EnvFingerprint::default()
+        };
+        let b = EnvFingerprint {
+            node: Some("gpu-2".into()),
+            ..a.clone()
+        };
+        let c = EnvFingerprint {
+            torch: None,
+            ..a.clone()
+        };
+        let both = EnvFingerprint::common([&a, &b]);
+        assert_eq!(both.node, None);
+        assert_eq!(both.torch.as_deref(), Some("2.11.0"));
+        assert_eq!(EnvFingerprint::common([&a, &c]).torch, None);
+        assert!(EnvFingerprint::common([]).is_empty());
+        let text = serde_json::to_string(&both).unwrap();
+        assert_eq!(text, r#"{"gpu_model":"NVIDIA H200","torch":"2.11.0"}"#);
+    }
+}

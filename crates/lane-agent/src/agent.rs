@@ -397,11 +397,11 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
     let cells: Vec<&lane_core::ArtifactState> = artifact.iter().chain(entries.iter()).collect();
     let (outcome, reason) = classify_with_cells(&end, &read.state, &cells, own_files);
     let mut notes = read.notes;
+    // What the report itself said, before lane checked its cells.
+    let report_minted = crate::outcome::classify(&end, &read.state).0 == MintStatus::Minted;
     notes.extend(findings_to_note(
-        spec,
         &end,
-        outcome,
-        &cells,
+        report_minted,
         &isolation.record,
         !read.entries.is_empty(),
     ));
@@ -491,21 +491,19 @@ fn named_paths(spec: &AgentSpec) -> Vec<PathBuf> {
         .collect()
 }
 
-/// What the agent saw that the lane's report must say although the mint's
-/// status stands, in words (the ledger's findings read the same facts off
+/// What the agent saw that the lane's report must say beside the mint's
+/// status, in words (the ledger's findings read the same facts off
 /// `mint.json`): a command that failed after its report said `minted`, a
-/// GPU mint whose cells hold no GPU code, a repeat whose coldness is not
-/// guaranteed.
+/// repeat whose coldness is not guaranteed. (Cells of CPU code on a GPU
+/// class are the status's own reason: `failed`.)
 fn findings_to_note(
-    spec: &AgentSpec,
     end: &ProcessEnd,
-    outcome: MintStatus,
-    cells: &[&lane_core::ArtifactState],
+    report_minted: bool,
     isolation: &lane_core::Isolation,
     has_entries: bool,
 ) -> Vec<String> {
     let mut notes = Vec::new();
-    if let (MintStatus::Minted, ProcessEnd::Exited { code }) = (outcome, end) {
+    if let (true, ProcessEnd::Exited { code }) = (report_minted, end) {
         if *code != 0 {
             notes.push(format!(
                 "the command exited {code} after its report said `minted`: the report is \
@@ -519,21 +517,6 @@ fn findings_to_note(
                 }
             ));
         }
-    }
-    let inspected: Vec<u64> = cells
-        .iter()
-        .filter_map(|c| match c {
-            lane_core::ArtifactState::Gathered { cubins, .. } => *cubins,
-            lane_core::ArtifactState::NotGathered { .. } => None,
-        })
-        .collect();
-    if outcome == MintStatus::Minted && !inspected.is_empty() && inspected.iter().all(|n| *n == 0) {
-        notes.push(format!(
-            "no GPU code: none of its {} cell(s) holds a `.cubin` or a CUDA fat binary, although \
-             it minted on {}: it compiled for the CPU",
-            inspected.len(),
-            crate::report::bounded_text(&spec.id.gpu, 40)
-        ));
     }
     if let lane_core::TmpIsolation::Shared { why } = &isolation.tmp {
         notes.push(format!(

@@ -346,9 +346,9 @@ mod tests {
         // a path outside /tmp needs nothing.
         assert_eq!(s.matches("mount --bind").count(), 1, "{s}");
         assert!(!s.contains("/etc"), "{s}");
-        assert!(
-            s.ends_with("mount --rbind \"$S\" /tmp\ntest -e /tmp/.lane-private-tmp\ncd \"$W\"\nexec \"$@\"\n")
-        );
+        assert!(s.ends_with(
+            "mount --rbind \"$S\" /tmp\ntest -e /tmp/.lane-private-tmp\ncd \"$W\"\nexec \"$@\"\n"
+        ));
     }
 
     #[test]

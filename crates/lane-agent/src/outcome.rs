@@ -139,6 +139,27 @@ pub fn classify_with_cells(
             ArtifactState::Gathered { .. } => {}
         }
     }
+    // A mint on a GPU class claims GPU code: cells that were looked into
+    // (packages, not opaque files) and hold none were compiled for the CPU
+    // whatever their metadata's `sm` says (gen-worker 0.114-0.126's rig on
+    // the H200). The report's `minted` is checked like its digests are.
+    let inspected: Vec<u64> = cells
+        .iter()
+        .filter_map(|c| match c {
+            ArtifactState::Gathered { cubins, .. } => *cubins,
+            ArtifactState::NotGathered { .. } => None,
+        })
+        .collect();
+    if !inspected.is_empty() && inspected.iter().all(|n| *n == 0) {
+        return (
+            MintStatus::Failed,
+            format!(
+                "{reason}, but none of its {} cell(s) holds GPU code (no `.cubin`, no CUDA fat \
+                 binary): it compiled for the CPU",
+                inspected.len()
+            ),
+        );
+    }
     (outcome, reason)
 }
 
@@ -152,6 +173,36 @@ mod tests {
             detail: None,
             phase: None,
         }
+    }
+
+    #[test]
+    fn a_minted_report_whose_packages_hold_no_gpu_code_failed() {
+        let cell = |cubins| lane_core::ArtifactState::Gathered {
+            named: "rig/mint/cg-key-v1-a.tar.gz".into(),
+            file: "cg-key-v1-a.tar.gz".into(),
+            size: 1,
+            sha256: "ab".into(),
+            digest_matches: Some(true),
+            key: Some("cg-key-v1-a".into()),
+            cubins,
+        };
+        let end = ProcessEnd::Exited { code: 0 };
+        let (cpu, gpu, opaque) = (cell(Some(0)), cell(Some(16)), cell(None));
+        let (o, why) = classify_with_cells(&end, &status("minted"), &[&cpu, &cpu], false);
+        assert_eq!(o, MintStatus::Failed);
+        assert!(
+            why.contains("none of its 2 cell(s) holds GPU code"),
+            "{why}"
+        );
+        // One package with GPU code, or cells lane cannot look into: minted.
+        assert_eq!(
+            classify_with_cells(&end, &status("minted"), &[&cpu, &gpu], false).0,
+            MintStatus::Minted
+        );
+        assert_eq!(
+            classify_with_cells(&end, &status("minted"), &[&opaque], false).0,
+            MintStatus::Minted
+        );
     }
 
     #[test]
@@ -196,7 +247,7 @@ mod tests {
             sha256: "ab".into(),
             digest_matches: Some(true),
             key: Some(key.into()),
-            cubins: Some(0),
+            cubins: Some(16),
         };
         let wrong = match good("cg-key-v1-b") {
             ArtifactState::Gathered {

@@ -29,8 +29,8 @@ mod diff;
 mod error;
 mod exit;
 mod guard;
-mod init;
 pub mod history;
+mod init;
 pub mod lane;
 mod ledger;
 pub mod mint;
@@ -53,12 +53,12 @@ pub use diff::{diff, diff_paths, DiffFound, DiffOutcome, DiffRequest};
 pub use error::{describe, AppError};
 pub use exit::Exit;
 pub use guard::{guard, GuardOutcome, GuardRequest};
-pub use init::{init, InitOutcome, InitRequest};
 pub use history::{
     history_ack, history_add, history_check, history_export, history_regressions, history_show,
     HistoryAckOutcome, HistoryAckRequest, HistoryAddOutcome, HistoryAddRequest,
     HistoryCheckOutcome, HistoryCheckRequest,
 };
+pub use init::{init, InitOutcome, InitRequest};
 pub use ledger::{ledger, LedgerOutcome, LedgerRequest};
 #[cfg(feature = "kube")]
 pub use mint::kube::KubeBackend;

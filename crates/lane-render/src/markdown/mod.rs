@@ -247,10 +247,7 @@ fn section(out: &mut String, s: &view::CellSection, depth: Depth) {
         }
         blocks(out, &r.breakdown.blocks, depth);
     }
-    match (
-        &s.determinism,
-        s.determinism_note.as_ref(),
-    ) {
+    match (&s.determinism, s.determinism_note.as_ref()) {
         (Some(d), _) => {
             let _ = writeln!(
                 out,

@@ -68,10 +68,15 @@ mint() {  # lane-file tag
   say "$t ($lane) lane mint exit $rc, $(( $(date +%s) - s ))s"
   echo "lane mint exit: $rc" >>"$R.log"
 }
-mint lanes/0.0.1.yaml v0.100.1 &
-mint lanes/0.0.2.yaml v0.114.3 &
-mint lanes/0.0.2.yaml v0.126.3 &
-mint lanes/0.0.3.yaml v0.127.2 &
+# ERAS picks which of the four run (default all), e.g. ERAS="v0.126.3 v0.127.2".
+ERAS=${ERAS:-v0.100.1 v0.114.3 v0.126.3 v0.127.2}
+for t in $ERAS; do
+  case $t in
+    v0.100.1) mint lanes/0.0.1.yaml v0.100.1 & ;;
+    v0.114.3|v0.126.3) mint lanes/0.0.2.yaml "$t" & ;;
+    v0.127.2) mint lanes/0.0.3.yaml v0.127.2 & ;;
+  esac
+done
 wait
 say "all lanes done"
 { echo "== written outside the runs since the start (first 200)"
@@ -93,11 +98,13 @@ collect() {  # tag lane-version [repeat]: the lane's folder as lane gathered it
   cp "/tmp/run-$t.log" "$M/" 2>/dev/null
   say "$name: $(stat -c %s "$OUT/$name.tar.xz") bytes"
 }
-collect v0.100.1 0.0.1
-collect v0.114.3 0.0.2
-collect v0.126.3 0.0.2
-collect v0.127.2 0.0.3 r1
-collect v0.127.2 0.0.3 r2
+for t in $ERAS; do
+  case $t in
+    v0.100.1) collect v0.100.1 0.0.1 ;;
+    v0.114.3|v0.126.3) collect "$t" 0.0.2 ;;
+    v0.127.2) collect v0.127.2 0.0.3 r1; collect v0.127.2 0.0.3 r2 ;;
+  esac
+done
 ls -la "$OUT" | tee -a "$LOG"
 say "end"
 # The machine's facts, the fixed paths before and after, and each lane's

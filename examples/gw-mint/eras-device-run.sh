@@ -80,7 +80,8 @@ done
 wait
 say "all lanes done"
 { echo "== written outside the runs since the start (first 200)"
-  find /tmp /root /var/tmp /dev/shm -xdev -newer /tmp/eras-mark \( -path '/tmp/run-*' -o -path /tmp/meta -o -path "$OUT" -o -path '/tmp/gw-*' -o -path /tmp/lane \) -prune -o -printf '%s\t%p\n' 2>/dev/null | head -200
+  # Prune first: a pruned folder older than the mark must not be walked.
+  find /tmp /root /var/tmp /dev/shm -xdev \( -path '/tmp/run-*' -o -path /tmp/meta -o -path "$OUT" -o -path '/tmp/gw-*' -o -path /tmp/lane \) -prune -o -newer /tmp/eras-mark -printf '%s\t%p\n' 2>/dev/null | head -200
   echo "== fixed paths after"
   ls -d /tmp/torchinductor_* /tmp/tensorhub-cache /root/.triton /root/.cache/cozy 2>&1
 } >"$M/fixed-after.txt"

@@ -65,6 +65,9 @@ pub(crate) struct RepeatEvidence {
     pub at: String,
     /// The status, when it is one that fails a lane.
     pub failing_status: Option<String>,
+    /// Why it failed, as the slot's record says (bounded); a bare "mint
+    /// failed" sends the engineer digging through folders.
+    pub failing_reason: Option<String>,
     /// True when the report could not be read.
     pub unreadable: bool,
     /// True when there is a report.
@@ -123,7 +126,10 @@ pub(crate) fn decide(e: &Evidence) -> Verdict {
     for c in &e.cells {
         for rep in &c.repeats {
             if let Some(s) = &rep.failing_status {
-                failure.push(format!("{}: mint {s}", rep.at));
+                match rep.failing_reason.as_deref().filter(|r| !r.is_empty()) {
+                    Some(why) => failure.push(format!("{}: mint {s}: {why}", rep.at)),
+                    None => failure.push(format!("{}: mint {s}", rep.at)),
+                }
             }
             if rep.unreadable {
                 failure.push(format!("{}: the report could not be read", rep.at));

@@ -164,7 +164,43 @@ fn report_renders_the_real_h200_run_lane_mint_gathered() {
     );
     assert!(!md.contains("unexplained ("), "{md}");
     assert!(!md.contains("not diffed"), "both pairs are diffed: {md}");
-    insta::assert_snapshot!("report_real_h200_run", md);
+    // The next-step commands name the results folder; the checkout's path
+    // is the machine's, not the report's.
+    insta::assert_snapshot!("report_real_h200_run", md.replace(ROOT, "<ROOT>"));
+}
+
+/// The probe lanes of the later eras, minted through `lane mint` on an
+/// H200 (examples/gw-mint/eras-device-run.sh; tests/data/gw-eras/lanes,
+/// cells and traces dropped, their sha256 kept): each reads back as what
+/// the device saw. The 0.114-0.126 rig's compile pool packs CPU code, and
+/// lane said so there; the report keeps that reason, not a green.
+#[test]
+fn each_eras_device_lane_reports_what_lane_mint_gathered_there() {
+    let cases = [
+        ("0.0.1", "v0.100.1", "green, 2 of 2 minted", "one aot-inductor cell"),
+        ("0.0.2", "v0.114.3", "not green, 0 of 2 minted", "compiled for the CPU"),
+        ("0.0.2", "v0.126.3", "not green, 0 of 2 minted", "compiled for the CPU"),
+        ("0.0.3", "v0.127.2", "green, 2 of 2 minted", "gen-worker compile verdict"),
+    ];
+    for (version, tag, status, reason) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let lane_file = format!("{ROOT}/lanes/{version}.yaml");
+        let results = format!("{ROOT}/tests/data/gw-eras/lanes/{tag}/results");
+        let o = lane(
+            dir.path(),
+            &["report", &lane_file, "--results", &results, "--no-history"],
+        );
+        assert_eq!(code(&o), 0, "{tag}: {}", stderr(&o));
+        let md =
+            std::fs::read_to_string(dir.path().join(format!("out/lanes/{version}/report.md")))
+                .unwrap();
+        assert!(md.contains(status), "{tag}: {status}: {md}");
+        assert!(md.contains(reason), "{tag}: {reason}: {md}");
+        insta::assert_snapshot!(
+            format!("report_eras_device_lane_{tag}"),
+            md.replace(ROOT, "<ROOT>")
+        );
+    }
 }
 
 /// Regression: `lane report` once read any results folder as the lane it

@@ -118,6 +118,11 @@ fn evidence_with(r: &LaneResults, h: Option<&HistoryView>) -> Evidence {
                     RepeatEvidence {
                         at: format!("{} r{}", at(c), rep.repeat),
                         failing_status: status(rep).filter(|s| failing(Some(s))),
+                        failing_reason: rep
+                            .mint
+                            .as_ref()
+                            .filter(|m| m.status.fails_lane())
+                            .map(|m| bound(&m.reason, LONG)),
                         unreadable: b
                             .findings
                             .iter()
@@ -458,13 +463,18 @@ fn section(c: &CellResult, history: Option<CellHistory>) -> CellSection {
             ),
             job: rep.mint.as_ref().map(|m| {
                 format!(
-                    "job: status {}, attempt {}, wall {}, exit code {}{}",
+                    "job: status {}, attempt {}, wall {}, exit code {}{}{}",
                     m.status,
                     m.attempt,
                     Seconds::of(m.wall_s).or(Absent::NotRecorded),
                     m.exit_code
                         .map_or_else(|| "not recorded".to_owned(), |c| c.to_string()),
-                    if m.replay { ", replayed" } else { "" }
+                    if m.replay { ", replayed" } else { "" },
+                    if m.status.fails_lane() && !m.reason.is_empty() {
+                        format!("; why: {}", bound(&m.reason, LONG))
+                    } else {
+                        String::new()
+                    }
                 )
             }),
             breakdown: breakdown(&rep.breakdown),

@@ -5,7 +5,7 @@
 //! <results>/summary.json              optional: lane_core::Summary
 //! <results>/<cell>/<gpu>/r<N>/report.json   the mint report (absent: not measured)
 //! <results>/<cell>/<gpu>/r<N>/mint.json     lane_core::MintRecord: the orchestrator's record
-//! <results>/<cell>/<gpu>/r<N>/artifacts/    the artifact tree (r1 vs r2 diff)
+//! <results>/<cell>/<gpu>/r<N>/artifacts/    the cells (r1 vs r2 diff: class by class when the reports name `entries`)
 //! ```
 //!
 //! A missing report becomes `MintBreakdown::missing` (no numbers), never
@@ -206,19 +206,21 @@ fn cell(cell: &str, gpu: &str, dir: &Path) -> Result<CellResult, AppError> {
             breakdown,
         });
     }
-    let artifacts: Vec<PathBuf> = runs
+    let slots: Vec<&PathBuf> = runs
         .iter()
         .take(2)
-        .map(|(_, p)| p.join("artifacts"))
+        .map(|(_, p)| p)
         // A mint that wrote no artifacts (a dynamo mint seals nothing here)
         // has nothing to diff: no determinism verdict rather than an error.
-        .filter(|p| std::fs::read_dir(p).is_ok_and(|mut d| d.next().is_some()))
+        .filter(|p| std::fs::read_dir(p.join("artifacts")).is_ok_and(|mut d| d.next().is_some()))
         .collect();
     let not_diffed = not_diffed(&runs, &repeats);
     // A pair the diff cannot read is said on its cell; the lane still reports.
     let mut diff_note = None;
-    let determinism = if let [a, b] = artifacts.as_slice() {
-        match crate::diff::diff_paths(a, b, DEFAULT_MAX_CONTENT_BYTES) {
+    // Class by class when both reports name graph classes, else one tree
+    // each: as `lane diff` pairs two mints.
+    let determinism = if let [a, b] = slots.as_slice() {
+        match crate::diff::diff_repeats(a, b, DEFAULT_MAX_CONTENT_BYTES) {
             Ok(d) => Some(d),
             Err(e) => {
                 tracing::warn!(cell, gpu, error = %e, "determinism diff failed");

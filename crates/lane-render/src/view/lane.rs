@@ -11,8 +11,9 @@ use lane_ledger::{FindingKind, LedgerKind, Severity};
 use serde::Serialize;
 
 use super::breakdown::{breakdown, findings_table, kind_name, BreakdownView};
+use super::classes::pair;
 use super::comparison::{comparison, delta_cell, ComparisonView};
-use super::determinism::{determinism, verdict_tone, DeterminismView};
+use super::determinism::{verdict_tone, DeterminismView};
 use super::doc::{RowRole, Table, TableKind};
 use super::value::{Absent, Cell, Percent, Seconds, Tone};
 use super::{bound, short, LONG};
@@ -125,7 +126,7 @@ pub(crate) fn evidence(r: &LaneResults) -> Evidence {
             unexplained: c
                 .determinism
                 .as_ref()
-                .is_some_and(|d| d.verdict == lane_diff::DeterminismVerdict::Unexplained),
+                .is_some_and(|d| d.verdict() == lane_diff::DeterminismVerdict::Unexplained),
         })
         .collect();
     Evidence {
@@ -235,7 +236,7 @@ fn header(r: &LaneResults, v: &Verdict) -> Table {
 
 fn determinism_cell(c: &CellResult) -> Cell {
     match (&c.determinism, &c.determinism_note) {
-        (Some(d), _) => Cell::toned(d.verdict.describe(), verdict_tone(d.verdict)),
+        (Some(d), _) => Cell::toned(d.verdict().describe(), verdict_tone(d.verdict())),
         (None, Some(n)) => Cell::toned(format!("not diffed: {}", bound(n, LONG)), Tone::Bad),
         (None, None) => Cell::toned(
             format!("not diffed: {}", bound(&not_diffed_why(c), LONG)),
@@ -436,7 +437,7 @@ fn section(c: &CellResult) -> CellSection {
         title: at(c),
         anchor: anchor(c),
         repeats,
-        determinism: c.determinism.as_ref().map(determinism),
+        determinism: c.determinism.as_ref().map(pair),
         determinism_note: match (&c.determinism, &c.determinism_note) {
             (Some(_), _) => None,
             (None, Some(n)) => Some(bound(n, LONG)),

@@ -74,7 +74,7 @@ tools:
 schema:
     cargo run -q -p lane-cli -- schema > docs/lane.schema.json
     @mkdir -p docs/schemas
-    for f in summary mint result; do cargo run -q -p lane-cli -- schema $f > docs/schemas/$f.schema.json; done
+    for f in summary mint result manifest; do cargo run -q -p lane-cli -- schema $f > docs/schemas/$f.schema.json; done
 
 # The bounded fuzz suite on fresh inputs, and more of them: CI runs it on a
 # fixed seed; a failure here prints the LANE_FUZZ_SEED that reproduces it.

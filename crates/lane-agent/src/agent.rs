@@ -15,6 +15,7 @@ use tracing::{info, warn};
 
 use crate::error::AgentError;
 use crate::outcome::classify_with_cells;
+use lane_core::chain;
 use lane_core::results::Contract;
 use lane_core::{AgentResult, FileFingerprint, MintId};
 use lane_core::{MintStatus, ProcessEnd, ReportState};
@@ -435,16 +436,10 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
     };
     let mut result = result;
     if let Some(location) = &spec.store {
-        let before = result.to_json();
         result.bundle = Some(match lane_store::open(location) {
-            Ok(store) => crate::bundle::write_bundle(
-                store.as_ref(),
-                &spec.id,
-                spec.run.as_deref(),
-                dir,
-                &before,
-                &result.files,
-            ),
+            Ok(store) => {
+                crate::bundle::write_bundle(store.as_ref(), spec.run.as_deref(), dir, &result)
+            }
             Err(e) => lane_core::BundleState::Failed {
                 key: crate::bundle::bundle_key(&spec.id, spec.run.as_deref()),
                 error: format!("cannot open the store: {e}"),
@@ -587,18 +582,6 @@ fn download_wheel(dir: &Path, url: &str, sha256: &str) -> Result<PathBuf, AgentE
     std::fs::write(&path, &bytes).map_err(io(&path))?;
     info!(wheel = %shown, bytes = bytes.len(), "wheel downloaded and its sha256 checked");
     Ok(path)
-}
-
-/// An error and its causes, `: `-joined.
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        s.push_str(": ");
-        s.push_str(&c.to_string());
-        cause = c.source();
-    }
-    s
 }
 
 /// `%XX` escapes decoded (a wheel name with a local version carries `%2B`).

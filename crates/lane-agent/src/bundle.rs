@@ -1,21 +1,32 @@
 //! The result bundle: ONE zip per attempt (its `result.json`, the report,
-//! the upstream's ledger files beside it (`ledger/`), the logs' tails and
-//! the artifact files up to a size limit, deflated),
-//! written to the artifact store under
-//! `lanes/<lane>/mints/<cell>/<gpu>/r<N>/a<M>/bundle.zip`. This is how a
+//! the upstream's ledger files beside it (`ledger/`), the logs' tails, the
+//! small artifact files, deflated, and `manifest.json`), written to the
+//! artifact store under
+//! `lanes/<lane>/mints/<cell>/<gpu>/r<N>/a<M>/bundle.zip`. Every cell the
+//! report names (and any other file over [`MAX_BUNDLED_FILE`]) is not
+//! inlined: it is streamed from disk to a key of its own beside the bundle
+//! ([`stored_key`]) and named in the manifest with its size and sha256, so
+//! a cell of gigabytes never passes through memory. The bundle goes last:
+//! a bundle in the store means every file it names is there. This is how a
 //! pod's result comes back; the local backend writes it too, so a lane's
 //! store holds every mint the same way whichever backend ran it.
+//!
+//! This module is the one place that spells the store keys of a lane's
+//! mints: [`lane_prefix`], [`slot_prefix`], [`bundle_key`], [`claim_key`],
+//! [`stored_key`].
 
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;
 
 use lane_store::{ArtifactStore, Content, StoreKey};
 
-use lane_core::BundleState;
+use lane_core::results::Contract;
 use lane_core::MintId;
+use lane_core::{AgentResult, ArtifactState, BundleManifest, BundleState, StoredFile};
 
-/// Artifact files larger than this are fingerprinted in `result.json` but
-/// not carried in the bundle (cubins and shared objects of real models).
+/// Files larger than this are never inlined in the bundle: they travel
+/// under keys of their own ([`stored_key`]), like every cell.
 pub const MAX_BUNDLED_FILE: u64 = 16 << 20;
 
 /// The store prefix of a lane's bundles: `lanes/<lane>/` for the local
@@ -43,6 +54,14 @@ pub fn slot_prefix(id: &MintId, run: Option<&str>) -> String {
         id.gpu,
         id.repeat
     )
+}
+
+/// The store key of a file of an attempt that travels beside its bundle
+/// (a cell, or a file too large to inline):
+/// `<slot prefix>a<M>/files/<sha256>`. Named by its content, so a key
+/// never holds two contents, and the bundle's manifest says whose it is.
+pub fn stored_key(id: &MintId, run: Option<&str>, sha256: &str) -> String {
+    format!("{}a{}/files/{sha256}", slot_prefix(id, run), id.attempt)
 }
 
 /// The store key of an attempt's claim: `<slot prefix>a<M>/claim.json`,
@@ -179,21 +198,103 @@ fn add(
     zip.write_all(bytes)
 }
 
-/// Builds the bundle of the attempt in `mint_dir` (whose `result_json` is
-/// given) and puts it in `store`.
-pub fn write_bundle(
+/// The files of `result`'s attempt folder the bundle carries, by their
+/// path in that folder: every artifact (`artifacts/...`, as fingerprinted
+/// in `result.json`) and every ledger file (`ledger/...`).
+fn attempt_files(mint_dir: &Path, result: &AgentResult) -> Vec<lane_core::FileFingerprint> {
+    let ledger = crate::agent::fingerprint(&mint_dir.join(crate::agent::LEDGER_DIR))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|f| (crate::agent::LEDGER_DIR, f));
+    result
+        .files
+        .iter()
+        .cloned()
+        .map(|f| ("artifacts", f))
+        .chain(ledger)
+        .map(|(dir, f)| lane_core::FileFingerprint {
+            path: format!("{dir}/{}", f.path),
+            ..f
+        })
+        .collect()
+}
+
+/// The cells `result` gathered: their names under `artifacts/`.
+fn cells(result: &AgentResult) -> BTreeSet<String> {
+    result
+        .artifact
+        .iter()
+        .chain(result.entries.iter())
+        .filter_map(|c| match c {
+            ArtifactState::Gathered { file, .. } => Some(format!("artifacts/{file}")),
+            ArtifactState::NotGathered { .. } => None,
+        })
+        .collect()
+}
+
+/// Streams `f` (a file of the attempt in `mint_dir`) to its own key.
+fn store_file(
     store: &dyn ArtifactStore,
-    id: &MintId,
+    result: &AgentResult,
     run: Option<&str>,
     mint_dir: &Path,
-    result_json: &[u8],
-    files: &[lane_core::FileFingerprint],
+    f: &lane_core::FileFingerprint,
+) -> Result<StoredFile, String> {
+    let key = stored_key(&result.id, run, &f.sha256);
+    let store_key = StoreKey::new(key.clone()).map_err(|e| e.to_string())?;
+    let put = store
+        .put_atomic(&store_key, Content::File(&mint_dir.join(&f.path)))
+        .map_err(|e| format!("storing {} under {key}: {}", f.path, lane_core::chain(&e)))?;
+    if put.sha256() != f.sha256 {
+        return Err(format!(
+            "{} changed after it was fingerprinted: sha256 {} in result.json, {} stored",
+            f.path,
+            f.sha256,
+            put.sha256()
+        ));
+    }
+    Ok(StoredFile {
+        path: f.path.clone(),
+        key,
+        size: f.size,
+        sha256: f.sha256.clone(),
+    })
+}
+
+/// Puts the result of the attempt in `mint_dir` in `store`: each cell the
+/// result gathered and each file over [`MAX_BUNDLED_FILE`] under a key of
+/// its own, then the bundle (`result` as its `result.json`, the report, the
+/// tails, the other files, and the manifest naming the stored ones). A
+/// file that does not reach the store leaves no bundle: the attempt's
+/// result is whole or absent.
+pub fn write_bundle(
+    store: &dyn ArtifactStore,
+    run: Option<&str>,
+    mint_dir: &Path,
+    result: &AgentResult,
 ) -> BundleState {
-    let key = bundle_key(id, run);
-    let mut skipped = Vec::new();
+    let key = bundle_key(&result.id, run);
+    let failed = |error: String| BundleState::Failed {
+        key: key.clone(),
+        error,
+    };
+    let cells = cells(result);
+    let mut manifest = BundleManifest::default();
+    let mut inline = Vec::new();
+    for f in attempt_files(mint_dir, result) {
+        if cells.contains(&f.path) || f.size > MAX_BUNDLED_FILE {
+            match store_file(store, result, run, mint_dir, &f) {
+                Ok(stored) => manifest.stored.push(stored),
+                Err(e) => return failed(e),
+            }
+        } else {
+            inline.push(f.path);
+        }
+    }
     let built = (|| -> std::io::Result<Vec<u8>> {
         let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-        add(&mut zip, "result.json", result_json)?;
+        add(&mut zip, AgentResult::FILE, &result.to_json())?;
+        add(&mut zip, BundleManifest::FILE, &manifest.to_json())?;
         for name in ["report.json", "stderr.log"] {
             if let Ok(bytes) = std::fs::read(mint_dir.join(name)) {
                 let keep = if name.ends_with(".log") && bytes.len() > 65_536 {
@@ -204,54 +305,29 @@ pub fn write_bundle(
                 add(&mut zip, name, keep)?;
             }
         }
-        // The upstream's ledger files beside the report (share reports,
-        // TORCH_TRACE logs): what `lane report` reads with it.
-        let ledger = mint_dir.join(crate::agent::LEDGER_DIR);
-        for f in crate::agent::fingerprint(&ledger).unwrap_or_default() {
-            let name = format!("{}/{}", crate::agent::LEDGER_DIR, f.path);
-            if f.size > MAX_BUNDLED_FILE {
-                skipped.push(name);
-                continue;
-            }
-            add(&mut zip, &name, &std::fs::read(ledger.join(&f.path))?)?;
-        }
-        for f in files {
-            if f.size > MAX_BUNDLED_FILE {
-                skipped.push(f.path.clone());
-                continue;
-            }
-            let bytes = std::fs::read(mint_dir.join("artifacts").join(&f.path))?;
-            add(&mut zip, &format!("artifacts/{}", f.path), &bytes)?;
+        // The small artifacts, and the upstream's ledger files beside the
+        // report (share reports, TORCH_TRACE logs): what `lane report`
+        // reads with it.
+        for path in &inline {
+            add(&mut zip, path, &std::fs::read(mint_dir.join(path))?)?;
         }
         Ok(zip.finish().map_err(std::io::Error::other)?.into_inner())
     })();
     let bytes = match built {
         Ok(b) => b,
-        Err(e) => {
-            return BundleState::Failed {
-                key,
-                error: format!("building the bundle: {e}"),
-            }
-        }
+        Err(e) => return failed(format!("building the bundle: {e}")),
     };
     let store_key = match StoreKey::new(key.clone()) {
         Ok(k) => k,
-        Err(e) => {
-            return BundleState::Failed {
-                key,
-                error: e.to_string(),
-            }
-        }
+        Err(e) => return failed(e.to_string()),
     };
     match store.put_atomic(&store_key, Content::Bytes(&bytes)) {
         Ok(outcome) => BundleState::Stored {
-            key,
+            key: key.clone(),
             sha256: outcome.sha256().to_owned(),
-            skipped,
+            skipped: Vec::new(),
+            stored: manifest.stored,
         },
-        Err(e) => BundleState::Failed {
-            key,
-            error: format!("{e:#}"),
-        },
+        Err(e) => failed(lane_core::chain(&e)),
     }
 }

@@ -205,11 +205,75 @@ fn the_result_bundle_goes_to_the_store_with_the_report_and_artifacts() {
         [
             "artifacts/cache/k.best_config",
             "artifacts/cell.bin",
+            "manifest.json",
             "report.json",
             "result.json",
             "stderr.log"
         ]
     );
+}
+
+/// A mint whose report names its cell (`artifact`), outside `artifacts/`.
+const MINTED_NAMED: &str = r#"mkdir -p out && echo the-cell > out/cell.tar.gz && printf '{"status":"minted","recipe":"dynamo","artifact":"out/cell.tar.gz","phases":{"load":1.0}}' > "$LANE_REPORT_PATH""#;
+
+#[test]
+fn a_cell_the_report_names_travels_under_its_own_key_named_in_the_manifest() {
+    use lane_core::Contract;
+    let d = tempfile::tempdir().unwrap();
+    let store = d.path().join("store");
+    let mut s = spec(&d.path().join("m"), MINTED_NAMED, 30);
+    s.store = Some(store.to_string_lossy().into_owned());
+    let r = run_agent(&s).unwrap();
+    let Some(lane_core::BundleState::Stored { key, stored, .. }) = &r.bundle else {
+        panic!("{:?}", r.bundle)
+    };
+    let sha = lane_store::sha256_hex(b"the-cell\n");
+    let cell_key = format!("lanes/0.93.3/mints/sdxl/L4/r1/a1/files/{sha}");
+    assert_eq!(
+        stored,
+        &[lane_core::StoredFile {
+            path: "artifacts/cell.tar.gz".into(),
+            key: cell_key.clone(),
+            size: 9,
+            sha256: sha,
+        }]
+    );
+    assert_eq!(std::fs::read(store.join(&cell_key)).unwrap(), b"the-cell\n");
+    // Not inlined: the bundle's manifest names it instead.
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(store.join(key)).unwrap()).unwrap();
+    assert!(zip.by_name("artifacts/cell.tar.gz").is_err());
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut zip.by_name("manifest.json").unwrap(), &mut text).unwrap();
+    let manifest = lane_core::BundleManifest::from_json("manifest.json", text.as_bytes()).unwrap();
+    assert_eq!(&manifest.stored, stored);
+}
+
+#[test]
+fn a_cell_that_does_not_reach_the_store_leaves_no_bundle_and_is_named() {
+    let d = tempfile::tempdir().unwrap();
+    let store = d.path().join("store");
+    // A file where the attempt's stored files would go: their put fails.
+    let attempt = store.join("lanes/0.93.3/mints/sdxl/L4/r1/a1");
+    std::fs::create_dir_all(&attempt).unwrap();
+    std::fs::write(attempt.join("files"), "in the way").unwrap();
+    let mut s = spec(&d.path().join("m"), MINTED_NAMED, 30);
+    s.store = Some(store.to_string_lossy().into_owned());
+    let r = run_agent(&s).unwrap();
+    assert_eq!(r.outcome, MintStatus::Minted, "the mint itself minted");
+    match &r.bundle {
+        Some(lane_core::BundleState::Failed { key, error }) => {
+            assert_eq!(key, "lanes/0.93.3/mints/sdxl/L4/r1/a1/bundle.zip");
+            assert!(
+                error.starts_with(
+                    "storing artifacts/cell.tar.gz under lanes/0.93.3/mints/sdxl/L4/r1/a1/files/"
+                ),
+                "{error}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // The attempt's result is whole or absent: no bundle without its cell.
+    assert!(!attempt.join("bundle.zip").exists());
 }
 
 #[test]

@@ -28,10 +28,9 @@ use lane_diff::ingest::{
 };
 use lane_diff::{
     diff_sides, pair_classes, ArtifactFile, CellSide, DeterminismReport, DeterminismVerdict,
-    GraphClass, MintDiffReport, SkippedKind,
+    GraphClass, MintDiffReport, PairDiff, SkippedKind,
 };
 use lane_render::escape::terminal as escape;
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::error::AppError;
@@ -57,25 +56,9 @@ pub struct DiffRequest {
     pub max_member_bytes: u64,
 }
 
-/// What `lane diff` compared, and found.
-#[derive(Debug, Serialize)]
-#[serde(untagged)]
-pub enum DiffFound {
-    /// Two cells (folders, packed cells, `.pt2` packages).
-    Cells(Box<DeterminismReport>),
-    /// Two mints whose reports name one packed file per graph class.
-    Classes(MintDiffReport),
-}
-
-impl DiffFound {
-    /// The verdict: the cells', or the worst class's.
-    pub fn verdict(&self) -> DeterminismVerdict {
-        match self {
-            DiffFound::Cells(r) => r.verdict,
-            DiffFound::Classes(r) => r.verdict,
-        }
-    }
-}
+/// What `lane diff` compared, and found: two cells, or two mints whose
+/// reports name one packed file per graph class (class by class).
+pub use lane_diff::PairDiff as DiffFound;
 
 /// What `lane diff` found.
 #[derive(Debug)]
@@ -308,19 +291,85 @@ fn diff_mints(
     })
 }
 
+/// The determinism diff of two repeats of one cell, each a results slot
+/// (`<cell>/<gpu>/r<N>/`), as `lane report`, `lane mint`'s report and
+/// `lane serve`'s `/lane diff` make it: class by class, exactly as `lane
+/// diff` pairs two mints, when both slots' reports name graph classes
+/// (`entries`, gen-worker 0.114+), the classes' files named relative to
+/// their slot; else their `artifacts/` folders as one tree each. One
+/// report naming classes and the other none is an invalid input.
+pub fn diff_repeats(a: &Path, b: &Path, max_content_bytes: u64) -> Result<PairDiff, AppError> {
+    let limits = content_limits(max_content_bytes);
+    match (classes_of(a)?, classes_of(b)?) {
+        (Some(ma), Some(mb)) => {
+            let mut r = diff_mints(&ma, &mb, &limits)?;
+            within_slots(&mut r, a, b);
+            Ok(PairDiff::Classes(r))
+        }
+        (None, None) => Ok(PairDiff::Cells(Box::new(diff_with(
+            &a.join("artifacts"),
+            &b.join("artifacts"),
+            &limits,
+            [None, None],
+        )?))),
+        (Some(m), None) | (None, Some(m)) => {
+            let other = if m.dir == a { b } else { a };
+            Err(invalid(
+                &other.join("report.json"),
+                format!(
+                    "names no graph classes (entries) while {} names them: the two repeats are not mints of one kind",
+                    escape(&m.report.display().to_string())
+                ),
+            ))
+        }
+    }
+}
+
 /// The determinism diff of two sides (folders, packed cells or `.pt2`
-/// packages), read exactly as `lane diff` reads them; shared with
-/// `lane report`, which diffs the first two repeats' `artifacts/`.
+/// packages), read exactly as `lane diff` reads them.
 pub fn diff_paths(
     a: &Path,
     b: &Path,
     max_content_bytes: u64,
 ) -> Result<DeterminismReport, AppError> {
-    let limits = ReadLimits {
+    diff_with(a, b, &content_limits(max_content_bytes), [None, None])
+}
+
+/// The default limits, with `max_content_bytes` of content compared.
+fn content_limits(max_content_bytes: u64) -> ReadLimits {
+    ReadLimits {
         max_content_bytes,
         ..ReadLimits::default()
+    }
+}
+
+/// The files of a class-by-class diff named relative to their slots
+/// (`artifacts/<key>.tar.gz`): what a report shows, without the machine's
+/// folders.
+fn within_slots(r: &mut MintDiffReport, a: &Path, b: &Path) {
+    let rel = |root: &Path, p: &mut String| {
+        if let Ok(inner) = Path::new(p.as_str()).strip_prefix(root) {
+            *p = inner.display().to_string();
+        }
     };
-    diff_with(a, b, &limits, [None, None])
+    for c in &mut r.classes {
+        rel(a, &mut c.class.path_a);
+        rel(b, &mut c.class.path_b);
+    }
+    for c in &mut r.only_a {
+        rel(a, &mut c.path);
+    }
+    for c in &mut r.only_b {
+        rel(b, &mut c.path);
+    }
+    for u in &mut r.unexplained {
+        if let Some(p) = &mut u.a {
+            rel(a, p);
+        }
+        if let Some(p) = &mut u.b {
+            rel(b, p);
+        }
+    }
 }
 
 fn diff_with(
@@ -653,6 +702,21 @@ mod tests {
         );
         let got = problem(check_digest(&f, "k", SHA, 4).err().unwrap());
         assert!(got.ends_with("more than the 4-byte cap"), "{got}");
+    }
+
+    #[test]
+    fn repeats_of_which_only_one_names_graph_classes_are_refused() {
+        let a = mint(serde_json::json!([["k", "k.tar.gz", SHA]]));
+        std::fs::create_dir(a.path().join("artifacts")).unwrap();
+        std::fs::write(a.path().join("artifacts/k.tar.gz"), "1").unwrap();
+        let b = mint(serde_json::Value::Null);
+        std::fs::write(b.path().join("report.json"), r#"{"status": "minted"}"#).unwrap();
+        let got = problem(diff_repeats(a.path(), b.path(), 1 << 20).unwrap_err());
+        assert!(
+            got.contains("report.json: names no graph classes (entries) while")
+                && got.contains("the two repeats are not mints of one kind"),
+            "{got}"
+        );
     }
 
     #[test]

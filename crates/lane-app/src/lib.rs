@@ -49,7 +49,7 @@ pub use cancel::{cancel, CancelOutcome, CancelRequest};
 pub use cut::{cut, CutOutcome, CutRequest};
 #[cfg(feature = "demo")]
 pub use demo::{demo, DemoEvent, DemoOutcome, DemoRequest, RECORDINGS as DEMO_RECORDINGS};
-pub use diff::{diff, diff_paths, DiffFound, DiffOutcome, DiffRequest};
+pub use diff::{diff, diff_paths, diff_repeats, DiffFound, DiffOutcome, DiffRequest};
 pub use error::{describe, AppError};
 pub use exit::Exit;
 pub use guard::{guard, GuardOutcome, GuardRequest};

@@ -5,10 +5,11 @@
 use crate::error::AppError;
 
 /// The files `lane schema` knows.
-pub const SCHEMA_FILES: [&str; 4] = ["lane", "summary", "mint", "result"];
+pub const SCHEMA_FILES: [&str; 5] = ["lane", "summary", "mint", "result", "manifest"];
 
 /// The schema of `file`: `lane` (a lane file), `summary` (summary.json),
-/// `mint` (a slot's mint.json) or `result` (an agent's result.json).
+/// `mint` (a slot's mint.json), `result` (an agent's result.json) or
+/// `manifest` (a result bundle's manifest.json).
 pub fn schema(file: &str) -> Result<String, AppError> {
     if file == "lane" {
         return Ok(lane_file::schema_text());

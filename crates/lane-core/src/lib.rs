@@ -22,6 +22,7 @@
 //! network, no async runtime, no other lane crate. It takes values and
 //! bytes and returns values; writing a file is the edges' job.
 
+pub mod causes;
 pub mod environment;
 pub mod hex;
 pub mod id;
@@ -32,14 +33,15 @@ pub mod secret;
 pub mod status;
 pub mod vocab;
 
+pub use causes::chain;
 pub use environment::EnvFingerprint;
 pub use id::{plan_mints, MintId, PlannedMint, SlotId};
 pub use progress::Progress;
 pub use recipe::Recipe;
 pub use results::{
-    schema_texts, schemas, AgentResult, ArtifactState, BundleState, Contract, ContractError,
-    FileFingerprint, GuardRecord, Isolation, MintRecord, Provenance, SlotSummary, Summary,
-    TmpIsolation, WheelRef,
+    schema_texts, schemas, AgentResult, ArtifactState, BundleManifest, BundleState, Contract,
+    ContractError, FileFingerprint, GuardRecord, Isolation, MintRecord, Provenance, SlotSummary,
+    StoredFile, Summary, TmpIsolation, WheelRef,
 };
 pub use secret::Secret;
 pub use status::{retry, MintStatus, ProcessEnd, ReportState, RetryDecision, RetryPolicy};

@@ -8,6 +8,7 @@
 //! <results>/<cell>/<gpu>/r<N>/artifacts/    the cells the report names
 //! <results>/<cell>/<gpu>/r<N>/ledger/       the upstream's ledger files beside it (share reports, TORCH_TRACE logs)
 //! bundle.zip: result.json                AgentResult: what the agent saw
+//! bundle.zip: manifest.json              BundleManifest: the files that travel under keys of their own
 //! ```
 //!
 //! The kept JSON Schemas are `docs/schemas/{summary,mint,result}.schema.json`
@@ -211,8 +212,16 @@ pub enum BundleState {
         key: String,
         /// The bundle's sha256.
         sha256: String,
-        /// Artifact files left out for size.
+        /// Files left out of the bundle and stored under no key of their own
+        /// (records written before cells travelled by key: those over the
+        /// bundle's size limit).
         skipped: Vec<String>,
+        /// The files that travel beside the bundle, each under a store key of
+        /// its own (every cell, and any other file too large to inline), as
+        /// its [`BundleManifest`] names them (absent in records written
+        /// before cells travelled by key).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        stored: Vec<StoredFile>,
     },
     /// The upload failed; the attempt's folder still holds everything.
     Failed {
@@ -221,6 +230,43 @@ pub enum BundleState {
         /// Why, in words.
         error: String,
     },
+}
+
+/// `manifest.json` in a result bundle: the attempt's files that are not
+/// inlined in the bundle but streamed to store keys of their own (a real
+/// model's cell is gigabytes: it never passes through memory). The bundle
+/// is put after every file it names, so a bundle in the store means its
+/// files are there too. Absent from bundles written before cells travelled
+/// by key: nothing stored then.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BundleManifest {
+    /// Each file, by its path in the attempt's folder.
+    pub stored: Vec<StoredFile>,
+}
+
+impl BundleManifest {
+    /// The bytes of every file it names (saturating: a foreign manifest
+    /// naming more than `u64::MAX` is over any cap).
+    pub fn total_bytes(&self) -> u64 {
+        self.stored
+            .iter()
+            .fold(0u64, |sum, f| sum.saturating_add(f.size))
+    }
+}
+
+/// One file of an attempt that travels under a store key of its own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StoredFile {
+    /// Its path in the attempt's folder (`artifacts/<file>`, `ledger/<file>`).
+    pub path: String,
+    /// Its store key.
+    pub key: String,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Its sha256, hex.
+    pub sha256: String,
 }
 
 /// What became of the artifact a report names.
@@ -455,12 +501,21 @@ impl Contract for AgentResult {
     const WHAT: &'static str = "not lane's result.json";
 }
 
+impl Contract for BundleManifest {
+    const FILE: &'static str = "manifest.json";
+    const WHAT: &'static str = "not lane's bundle manifest.json";
+}
+
 /// The kept schemas: `(file name under docs/schemas/, schema)`.
 pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
     vec![
         ("summary.schema.json", schemars::schema_for!(Summary)),
         ("mint.schema.json", schemars::schema_for!(MintRecord)),
         ("result.schema.json", schemars::schema_for!(AgentResult)),
+        (
+            "manifest.schema.json",
+            schemars::schema_for!(BundleManifest),
+        ),
     ]
 }
 
@@ -622,6 +677,44 @@ mod tests {
         }
         let old = MintRecord::from_json("mint.json", &serde_json::to_vec(&v).unwrap()).unwrap();
         assert!(old.entries.is_empty() && old.isolation.is_none());
+    }
+
+    #[test]
+    fn a_bundle_manifest_reads_back_and_an_older_bundle_record_without_it_still_reads() {
+        let file = StoredFile {
+            path: "artifacts/cell.tar.gz".into(),
+            key: format!("lanes/0.93.3/mints/c/L4/r1/a1/files/{}", "ab".repeat(32)),
+            size: 3 << 30,
+            sha256: "ab".repeat(32),
+        };
+        let m = BundleManifest {
+            stored: vec![file.clone(), file.clone()],
+        };
+        assert_eq!(
+            BundleManifest::from_json("manifest.json", &m.to_json()).unwrap(),
+            m
+        );
+        assert_eq!(m.total_bytes(), 6 << 30);
+        let huge = BundleManifest {
+            stored: vec![
+                StoredFile {
+                    size: u64::MAX,
+                    ..file.clone()
+                },
+                file,
+            ],
+        };
+        assert_eq!(huge.total_bytes(), u64::MAX, "saturates: over any cap");
+        // A record of a bundle written before cells travelled by key.
+        let old = r#"{"kind": "stored", "key": "k", "sha256": "s", "skipped": ["big.so"]}"#;
+        let state: BundleState = serde_json::from_str(old).unwrap();
+        assert!(
+            matches!(&state, BundleState::Stored { stored, skipped, .. } if stored.is_empty() && skipped == &["big.so"])
+        );
+        // Written back as it was: no `stored` key when it names none.
+        assert!(!serde_json::to_string(&state)
+            .unwrap()
+            .contains("\"stored\":"));
     }
 
     #[test]

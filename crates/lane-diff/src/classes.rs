@@ -86,6 +86,36 @@ pub struct MintDiffReport {
     pub unexplained: Vec<Unexplained>,
 }
 
+/// The determinism diff of two mints of one cell: their cells as one tree
+/// each, or (mints that pack one file per graph class) class by class.
+/// Serialized as the report it holds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum PairDiff {
+    /// Two cells (folders, packed cells, `.pt2` packages).
+    Cells(Box<DeterminismReport>),
+    /// Two mints whose reports name one packed file per graph class.
+    Classes(MintDiffReport),
+}
+
+impl PairDiff {
+    /// The verdict: the cells', or the worst class's.
+    pub fn verdict(&self) -> DeterminismVerdict {
+        match self {
+            PairDiff::Cells(r) => r.verdict,
+            PairDiff::Classes(r) => r.verdict,
+        }
+    }
+
+    /// The one-sentence summary.
+    pub fn summary(&self) -> &str {
+        match self {
+            PairDiff::Cells(r) => &r.summary,
+            PairDiff::Classes(r) => &r.summary,
+        }
+    }
+}
+
 fn check<'c>(
     side: &'static str,
     classes: &'c [GraphClass],

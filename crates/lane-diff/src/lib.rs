@@ -49,7 +49,8 @@ pub mod text;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 pub use classes::{
-    diff_classes, pair_classes, ClassDiff, ClassPairing, GraphClass, MintDiffReport, PairedClass,
+    diff_classes, pair_classes, ClassDiff, ClassPairing, GraphClass, MintDiffReport, PairDiff,
+    PairedClass,
 };
 use classify::Classifier;
 pub use configs::ConfigFieldDiff;

@@ -133,6 +133,12 @@ pub struct KubeConfig {
     /// names it (and the GPU class that has no room).
     #[serde(default = "default_unschedulable")]
     pub unschedulable_after_s: u64,
+    /// The most bytes `lane mint` fetches from the store for one slot: the
+    /// files its bundle names by key (its cells, and any other file too
+    /// large to inline). A bundle naming more is that slot's failure,
+    /// refused before anything is fetched. Unset: 64 GiB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_fetch_bytes: Option<u64>,
 }
 
 fn default_unschedulable() -> u64 {
@@ -210,6 +216,7 @@ impl KubeConfig {
             startup_grace_s: default_grace(),
             run_as_user: default_uid(),
             unschedulable_after_s: default_unschedulable(),
+            max_fetch_bytes: None,
         }
     }
 }

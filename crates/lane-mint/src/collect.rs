@@ -6,13 +6,21 @@
 //! folder exactly as the local backend gathers (same `mint.json`, same
 //! `summary.json`), with the seconds of every attempt (retries cost too).
 //!
+//! A bundle's cells are not in it: its `manifest.json` names each by its
+//! own store key, size and sha256, and each is streamed from the store into
+//! the attempt's folder (checked as it streams, kept only when whole), so
+//! memory stays flat in a cell's size. A manifest naming more than
+//! [`FetchLimits`] allow is refused before anything is fetched; a file
+//! that does not come back whole is its slot's failure, named.
+//!
 //! A slot that left no bundle at all (its pod never started, was killed
 //! before the agent wrote anything, or the Job hit its deadline) is not
 //! dropped: it is recorded as crashed, with what the caller knows of it
 //! ([`NoBundle`]: the Job's reason, its seconds, the pod log's tail).
 
-use std::io::{Cursor, Read};
-use std::path::{Path, PathBuf};
+use std::collections::BTreeSet;
+use std::io::{Cursor, Read, Write};
+use std::path::{Component, Path, PathBuf};
 
 use lane_file::LaneFile;
 use lane_store::{ArtifactStore, StoreKey};
@@ -20,13 +28,37 @@ use tracing::warn;
 
 use crate::error::MintError;
 use crate::gather::{gather, write_summary};
-use lane_agent::bundle::{bundle_key, MAX_BUNDLED_FILE};
+use lane_agent::bundle::{bundle_key, stored_key, MAX_BUNDLED_FILE};
 use lane_core::results::Contract;
-use lane_core::AgentResult;
-use lane_core::BundleState;
 use lane_core::MintId;
+use lane_core::{AgentResult, BundleManifest, BundleState};
 use lane_core::{MintStatus, ReportState};
 use lane_core::{SlotSummary, Summary};
+
+/// The most bytes of one slot's stored files lane fetches by default (a
+/// real model's cells are gigabytes; a manifest naming more than this is
+/// foreign input gone wrong).
+pub const DEFAULT_MAX_FETCH_BYTES: u64 = 64 << 30;
+
+/// How much of a slot's stored files (its cells, and any other file too
+/// large to inline) lane fetches: a bundle whose manifest names more is
+/// that slot's failure, refused before a byte is fetched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FetchLimits {
+    /// The most bytes in all.
+    pub max_bytes: u64,
+    /// The most files.
+    pub max_files: usize,
+}
+
+impl Default for FetchLimits {
+    fn default() -> FetchLimits {
+        FetchLimits {
+            max_bytes: DEFAULT_MAX_FETCH_BYTES,
+            max_files: 65_536,
+        }
+    }
+}
 
 /// What the caller knows of a slot that left no bundle in the store.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -50,12 +82,35 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MintError + '_ {
     }
 }
 
-/// A bundle, opened: its `result.json` and the archive.
+/// A bundle, opened: its `result.json`, its manifest and the archive.
 struct Bundle {
+    /// The attempt it was read as.
+    id: MintId,
     key: String,
     sha256: String,
     result: AgentResult,
+    manifest: BundleManifest,
     zip: zip::ZipArchive<Cursor<Vec<u8>>>,
+}
+
+/// A file of `zip` read whole, at most [`MAX_BUNDLED_FILE`]; `None` when
+/// the bundle has no such file.
+fn read_entry(
+    zip: &mut zip::ZipArchive<Cursor<Vec<u8>>>,
+    key: &str,
+    name: &str,
+) -> Result<Option<Vec<u8>>, MintError> {
+    let entry = match zip.by_name(name) {
+        Ok(e) => e,
+        Err(zip::result::ZipError::FileNotFound) => return Ok(None),
+        Err(e) => return Err(bad(key, format!("{name}: {e}"))),
+    };
+    let mut bytes = Vec::new();
+    entry
+        .take(MAX_BUNDLED_FILE)
+        .read_to_end(&mut bytes)
+        .map_err(|e| bad(key, format!("{name}: {e}")))?;
+    Ok(Some(bytes))
 }
 
 fn bad(key: &str, why: impl std::fmt::Display) -> MintError {
@@ -77,37 +132,157 @@ fn open_bundle(
         .map_err(store_err(format!("reading {key}")))?;
     let sha256 = lane_store::sha256_hex(&bytes);
     let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| bad(&key, e))?;
-    let mut json = Vec::new();
-    zip.by_name("result.json")
-        .map_err(|e| bad(&key, format!("no result.json: {e}")))?
-        .take(MAX_BUNDLED_FILE)
-        .read_to_end(&mut json)
-        .map_err(|e| bad(&key, e))?;
-    let result = AgentResult::from_json("result.json", &json).map_err(|e| bad(&key, e))?;
+    let json = read_entry(&mut zip, &key, AgentResult::FILE)?
+        .ok_or_else(|| bad(&key, "no result.json"))?;
+    let result = AgentResult::from_json(AgentResult::FILE, &json).map_err(|e| bad(&key, e))?;
     if result.id.slot().to_string() != id.slot().to_string() {
         return Err(bad(
             &key,
             format!("its result.json is for {}, not {}", result.id, id),
         ));
     }
+    // Bundles written before cells travelled by key have no manifest.
+    let manifest = match read_entry(&mut zip, &key, BundleManifest::FILE)? {
+        Some(b) => BundleManifest::from_json(BundleManifest::FILE, &b).map_err(|e| bad(&key, e))?,
+        None => BundleManifest::default(),
+    };
     Ok(Bundle {
+        id: id.clone(),
         key,
         sha256,
         result,
+        manifest,
         zip,
     })
 }
 
-/// Unpacks `report.json`, `stderr.log`, `ledger/**` and `artifacts/**` of `b` into `dir`
-/// (emptied first). Entries whose names would leave `dir` are refused.
-/// Returns the artifact files the result fingerprints but the bundle left
-/// out (over [`MAX_BUNDLED_FILE`]).
-fn unpack(b: &mut Bundle, dir: &Path) -> Result<Vec<String>, MintError> {
+/// A path a manifest may name: relative, plain segments only, under the
+/// attempt's `artifacts/` or `ledger/`.
+fn attempt_path(path: &str) -> bool {
+    let p = Path::new(path);
+    let top = p.components().next().and_then(|c| match c {
+        Component::Normal(n) => n.to_str(),
+        _ => None,
+    });
+    matches!(top, Some("artifacts") | Some(lane_agent::agent::LEDGER_DIR))
+        && p.components().count() >= 2
+        && p.components().all(|c| matches!(c, Component::Normal(_)))
+        && !path.contains('\\')
+}
+
+/// A foreign string in a refusal: escaped and bounded.
+fn shown(s: &str) -> String {
+    format!("{:?}", s.chars().take(200).collect::<String>())
+}
+
+/// Checks `b`'s manifest before anything is fetched: within `limits`,
+/// each file under the attempt's folder, named once, under the key this
+/// attempt keeps its content at ([`stored_key`]).
+fn check_manifest(b: &Bundle, run: Option<&str>, limits: &FetchLimits) -> Result<(), MintError> {
+    let m = &b.manifest;
+    let bytes = m.total_bytes();
+    if m.stored.len() > limits.max_files || bytes > limits.max_bytes {
+        return Err(MintError::OverFetchCap {
+            key: b.key.clone(),
+            files: m.stored.len(),
+            bytes,
+            max_files: limits.max_files,
+            max_bytes: limits.max_bytes,
+        });
+    }
+    let mut seen = BTreeSet::new();
+    for f in &m.stored {
+        let why = if !(f.sha256.len() == 64
+            && f.sha256
+                .bytes()
+                .all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f')))
+        {
+            format!("sha256 {} is not 64 lowercase hex digits", shown(&f.sha256))
+        } else if f.key != stored_key(&b.id, run, &f.sha256) {
+            format!(
+                "key {} is not where this attempt keeps that content ({})",
+                shown(&f.key),
+                stored_key(&b.id, run, &f.sha256)
+            )
+        } else if !attempt_path(&f.path) {
+            "the path is not a file under artifacts/ or ledger/".to_owned()
+        } else if !seen.insert(f.path.as_str()) {
+            "the path is named twice".to_owned()
+        } else {
+            continue;
+        };
+        return Err(bad(
+            &b.key,
+            format!("manifest.json: {}: {why}", shown(&f.path)),
+        ));
+    }
+    Ok(())
+}
+
+/// Streams each file `b`'s manifest names from `store` into `dir`,
+/// checked against its size and sha256 as it streams: written to a
+/// temporary file beside it and renamed into place only when whole.
+fn fetch_stored(store: &dyn ArtifactStore, b: &Bundle, dir: &Path) -> Result<(), MintError> {
+    for (i, f) in b.manifest.stored.iter().enumerate() {
+        let to = dir.join(&f.path);
+        let parent = to.parent().expect("a checked path has a folder");
+        std::fs::create_dir_all(parent).map_err(io(parent))?;
+        let tmp = parent.join(format!(".lane-partial-{i}"));
+        let file = std::fs::File::create(&tmp).map_err(io(&tmp))?;
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+        let key = StoreKey::new(f.key.clone()).map_err(|source| MintError::StoredFile {
+            path: f.path.clone(),
+            key: f.key.clone(),
+            source,
+        });
+        let fetched = key.and_then(|key| {
+            lane_store::get_verified(store, &key, &mut out, f.size, &f.sha256).map_err(|source| {
+                MintError::StoredFile {
+                    path: f.path.clone(),
+                    key: f.key.clone(),
+                    source,
+                }
+            })
+        });
+        let kept = fetched.and_then(|()| {
+            out.flush()
+                .and_then(|()| out.get_ref().sync_all())
+                .map_err(io(&tmp))?;
+            std::fs::rename(&tmp, &to).map_err(io(&to))
+        });
+        if kept.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        kept?;
+    }
+    Ok(())
+}
+
+/// Unpacks `report.json`, `stderr.log`, `ledger/**` and `artifacts/**` of
+/// `b` into `dir` (emptied first), and fetches the files its manifest names
+/// from `store` (checked first against `limits`). Entries whose names would
+/// leave `dir` are refused. Returns the artifact files the result
+/// fingerprints but the bundle neither carries nor names (bundles written
+/// before cells travelled by key left out those over [`MAX_BUNDLED_FILE`]).
+fn unpack(
+    b: &mut Bundle,
+    dir: &Path,
+    store: &dyn ArtifactStore,
+    run: Option<&str>,
+    limits: &FetchLimits,
+) -> Result<Vec<String>, MintError> {
+    check_manifest(b, run, limits)?;
     if dir.exists() {
         std::fs::remove_dir_all(dir).map_err(io(dir))?;
     }
     std::fs::create_dir_all(dir).map_err(io(dir))?;
-    let mut present = std::collections::BTreeSet::new();
+    let stored: BTreeSet<PathBuf> = b
+        .manifest
+        .stored
+        .iter()
+        .map(|f| PathBuf::from(&f.path))
+        .collect();
+    let mut present = BTreeSet::new();
     for i in 0..b.zip.len() {
         let mut entry = b.zip.by_index(i).map_err(|e| bad(&b.key, e))?;
         if entry.is_dir() {
@@ -126,6 +301,12 @@ fn unpack(b: &mut Bundle, dir: &Path) -> Result<Vec<String>, MintError> {
         if !keep {
             continue;
         }
+        if stored.contains(&rel) {
+            return Err(bad(
+                &b.key,
+                format!("entry `{}` is also named in manifest.json", entry.name()),
+            ));
+        }
         let to = dir.join(&rel);
         if let Some(parent) = to.parent() {
             std::fs::create_dir_all(parent).map_err(io(parent))?;
@@ -143,6 +324,12 @@ fn unpack(b: &mut Bundle, dir: &Path) -> Result<Vec<String>, MintError> {
         }
         std::fs::write(&to, &bytes).map_err(io(&to))?;
         if let Ok(a) = rel.strip_prefix("artifacts") {
+            present.insert(a.to_string_lossy().into_owned());
+        }
+    }
+    fetch_stored(store, b, dir)?;
+    for f in &b.manifest.stored {
+        if let Ok(a) = Path::new(&f.path).strip_prefix("artifacts") {
             present.insert(a.to_string_lossy().into_owned());
         }
     }
@@ -209,9 +396,11 @@ pub fn ended_slots(
 }
 
 /// Gathers every slot of `lane` (of `run`, when named) from the bundles in `store` into
-/// `<out>/results/` and writes `summary.json`. `no_bundle` is asked about
+/// `<out>/results/` and writes `summary.json`, each slot's stored files
+/// fetched within `limits`. `no_bundle` is asked about
 /// each slot that has no bundle at all; `stopped` says the lane was stopped
 /// on purpose (see [`Summary::of`]).
+#[allow(clippy::too_many_arguments)]
 pub fn collect(
     lane: &LaneFile,
     store: &dyn ArtifactStore,
@@ -219,6 +408,7 @@ pub fn collect(
     out: &Path,
     provenance: &lane_core::Provenance,
     stopped: bool,
+    limits: &FetchLimits,
     no_bundle: &mut dyn FnMut(&MintId) -> NoBundle,
 ) -> Result<Summary, MintError> {
     let results = crate::local::results_dir(out);
@@ -263,7 +453,7 @@ pub fn collect(
         let (result, wall, job_s, dir) = match newest {
             Some(mut last) => {
                 let dir = out.join("mints").join(last.result.id.rel_dir());
-                let unpacked = unpack(&mut last, &dir);
+                let unpacked = unpack(&mut last, &dir, store, run, limits);
                 let mut result = last.result;
                 let wall = result.wall_s;
                 match unpacked {
@@ -272,22 +462,24 @@ pub fn collect(
                             key: last.key,
                             sha256: last.sha256,
                             skipped,
+                            stored: last.manifest.stored,
                         });
                     }
                     // A bundle that cannot be unpacked is named on its slot;
                     // the lane's other slots are gathered all the same.
                     Err(e) => {
-                        warn!(mint = %result.id, error = %e, "a result bundle could not be unpacked");
+                        warn!(mint = %result.id, error = %lane_core::chain(&e), "a result bundle could not be unpacked");
                         if dir.exists() {
                             std::fs::remove_dir_all(&dir).map_err(io(&dir))?;
                         }
                         std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+                        let why = lane_core::chain(&e);
                         result.outcome = MintStatus::Crashed;
-                        result.reason = format!("its result bundle is unusable: {e}");
+                        result.reason = format!("its result bundle is unusable: {why}");
                         result.report = ReportState::Absent;
                         result.bundle = Some(BundleState::Failed {
                             key: last.key,
-                            error: e.to_string(),
+                            error: why,
                         });
                     }
                 }

@@ -80,6 +80,33 @@ pub enum MintError {
         /// What is wrong with it.
         why: String,
     },
+    /// A result bundle's manifest names more to fetch than lane fetches for
+    /// one slot: refused before a byte of it is fetched.
+    #[error("result bundle {key}: its manifest names {files} file(s) of {bytes} bytes in all, more than the {max_files} file(s) or {max_bytes} bytes lane fetches for one slot (maxFetchBytes): refused before fetching")]
+    OverFetchCap {
+        /// The bundle's store key.
+        key: String,
+        /// The files it names.
+        files: usize,
+        /// Their bytes in all.
+        bytes: u64,
+        /// The most files fetched for one slot.
+        max_files: usize,
+        /// The most bytes fetched for one slot.
+        max_bytes: u64,
+    },
+    /// A file a result bundle's manifest names did not come back whole
+    /// from the store (missing, another size or sha256, or the store failed).
+    #[error("{path} (store key {key}) did not come back whole")]
+    StoredFile {
+        /// The file's path in the attempt's folder.
+        path: String,
+        /// Its store key.
+        key: String,
+        /// Why.
+        #[source]
+        source: lane_store::StoreError,
+    },
     /// The agent failed (run in-process by `collect`'s helpers).
     #[error(transparent)]
     Agent(#[from] lane_agent::AgentError),

@@ -157,6 +157,7 @@ fn collecting_from_the_store_takes_the_last_attempt_and_every_attempts_seconds()
         &out,
         &Default::default(),
         false,
+        &Default::default(),
         &mut |_| {
             asked += 1;
             Default::default()
@@ -195,6 +196,7 @@ fn a_slot_without_a_bundle_is_crashed_with_the_jobs_reason_seconds_and_log() {
         &out,
         &Default::default(),
         false,
+        &Default::default(),
         &mut |id| {
             assert_eq!(id.to_string(), "0.93.3/sdxl/L4/r1/a1");
             lane_mint::collect::NoBundle {
@@ -239,6 +241,7 @@ fn a_slot_whose_job_never_ran_has_no_seconds_rather_than_zero() {
         &out,
         &Default::default(),
         false,
+        &Default::default(),
         &mut |_| lane_mint::collect::NoBundle {
             reason: "Job lane-x: failed (Deleted: before it started)".into(),
             seconds: None,
@@ -291,6 +294,7 @@ fn a_bundle_whose_entry_would_leave_the_mint_folder_is_refused_on_its_slot_alone
         &out,
         &Default::default(),
         false,
+        &Default::default(),
         &mut |_| Default::default(),
     )
     .unwrap();
@@ -336,6 +340,7 @@ fn a_pod_killed_before_its_bundle_keeps_its_attempt_number_and_ends_the_slot() {
         &out,
         &Default::default(),
         false,
+        &Default::default(),
         &mut |_| lane_mint::collect::NoBundle {
             reason: "Job j: failed (BackoffLimitExceeded)".into(),
             seconds: Some(99.0),

@@ -44,7 +44,7 @@ mod policy;
 pub mod text;
 pub mod view;
 
-use lane_diff::DeterminismReport;
+use lane_diff::PairDiff;
 use lane_ledger::{Comparison, MintBreakdown};
 use serde::Serialize;
 
@@ -119,8 +119,10 @@ pub struct CellResult {
     pub recipe: Option<String>,
     /// The cold repeats, by repeat number.
     pub repeats: Vec<RepeatResult>,
-    /// The determinism diff of r1 against r2, when both have artifacts.
-    pub determinism: Option<DeterminismReport>,
+    /// The determinism diff of r1 against r2, when both have artifacts:
+    /// one tree against the other, or class by class when their reports
+    /// name graph classes (`entries`).
+    pub determinism: Option<PairDiff>,
     /// Why no determinism diff was made although both repeats have
     /// artifacts (the pair could not be read).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -386,17 +386,42 @@ fn diff(
         .join("results")
         .join(cell)
         .join(gpu);
-    let (a, b) = (slots.join("r1/artifacts"), slots.join("r2/artifacts"));
-    if !a.is_dir() || !b.is_dir() {
+    let (a, b) = (slots.join("r1"), slots.join("r2"));
+    if !a.join("artifacts").is_dir() || !b.join("artifacts").is_dir() {
         return Err(format!(
             "lane {lane} has no two cold repeats of {cell} on {gpu} with artifacts to diff (mint it first)."
         ));
     }
-    match lane_app::diff_paths(&a, &b, 64 * 1024 * 1024) {
-        Ok(r) => Ok(format!(
+    // As `lane report` diffs them: class by class when the repeats' reports
+    // name graph classes, else one tree each.
+    let shown = |s: &str| lane_render::escape::text_max(s, 600);
+    match lane_app::diff_repeats(&a, &b, 64 * 1024 * 1024) {
+        Ok(lane_app::DiffFound::Cells(r)) => Ok(format!(
             "**lane {lane}**: determinism of {cell} on {gpu}, r1 vs r2: **{:?}**. {}\n\n{} files identical.",
-            r.verdict, r.summary, r.files.identical
+            r.verdict,
+            shown(&r.summary),
+            r.files.identical
         )),
+        Ok(lane_app::DiffFound::Classes(r)) => {
+            let mut text = format!(
+                "**lane {lane}**: determinism of {cell} on {gpu}, r1 vs r2, graph class by graph class: **{:?}** (the worst class's). {}\n\n| graph class | verdict |\n| --- | --- |\n",
+                r.verdict,
+                shown(&r.summary)
+            );
+            for c in &r.classes {
+                text.push_str(&format!(
+                    "| {} | {:?} |\n",
+                    shown(&c.class.key),
+                    c.report.verdict
+                ));
+            }
+            for (side, list) in [("r1", &r.only_a), ("r2", &r.only_b)] {
+                for c in list.iter() {
+                    text.push_str(&format!("| {} | only in {side} |\n", shown(&c.key)));
+                }
+            }
+            Ok(text)
+        }
         Err(e) => Err(failed("diff", &lane, &e)),
     }
 }

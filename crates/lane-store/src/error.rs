@@ -110,6 +110,16 @@ pub enum StoreError {
         /// The limit in bytes.
         limit: u64,
     },
+    /// A fetched object is shorter than the size expected.
+    #[error("{what}: {found} bytes, expected {expected}")]
+    SizeMismatch {
+        /// The object (its key).
+        what: String,
+        /// The size expected.
+        expected: u64,
+        /// The bytes it held.
+        found: u64,
+    },
     /// A fetched object's sha256 is not the one expected.
     #[error("{what}: sha256 {found}, expected {expected}")]
     DigestMismatch {

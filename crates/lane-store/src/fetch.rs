@@ -7,9 +7,42 @@
 use std::io::Read;
 use std::time::Duration;
 
-use crate::{sha256_hex, FetchLocation, StoreError};
+use crate::{sha256_hex, ArtifactStore, FetchLocation, Hashing, StoreError, StoreKey};
 
 pub use lane_core::secret::{has_userinfo, shown_url as redact_url};
+
+/// Streams the object under `key` into `sink`, checking as it streams
+/// that it is `size` bytes whose sha256 is `sha256` (hex): a longer object
+/// stops at `size` ([`StoreError::TooLarge`]), a shorter one is
+/// [`StoreError::SizeMismatch`], other bytes [`StoreError::DigestMismatch`].
+/// On an error `sink` holds what came before it: the caller writes to a
+/// temporary file and keeps it only on success. Memory is one chunk.
+pub fn get_verified(
+    store: &dyn ArtifactStore,
+    key: &StoreKey,
+    sink: &mut (dyn std::io::Write + Send),
+    size: u64,
+    sha256: &str,
+) -> Result<(), StoreError> {
+    let mut hashing = Hashing::new(sink);
+    store.get_to(key, &mut hashing, size)?;
+    if hashing.bytes != size {
+        return Err(StoreError::SizeMismatch {
+            what: key.to_string(),
+            expected: size,
+            found: hashing.bytes,
+        });
+    }
+    let found = hashing.sha256();
+    if !found.eq_ignore_ascii_case(sha256) {
+        return Err(StoreError::DigestMismatch {
+            what: key.to_string(),
+            expected: sha256.to_owned(),
+            found,
+        });
+    }
+    Ok(())
+}
 
 /// The whole object at `location`, at most `max_bytes`, checked against
 /// `sha256` (hex) when one is given.

@@ -32,11 +32,12 @@ mod key;
 mod local;
 mod s3;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use error::{S3Error, StoreError};
-pub use fetch::{fetch, has_userinfo, redact_url};
+pub use fetch::{fetch, get_verified, has_userinfo, redact_url};
 pub use key::{lane_key, StoreKey};
 pub use local::LocalStore;
 pub use s3::{S3Config, S3Credentials, S3Store, PART_SIZE};
@@ -85,24 +86,10 @@ pub enum FetchLocation {
 pub enum Content<'a> {
     /// Bytes in memory.
     Bytes(&'a [u8]),
-    /// A file: the local store reads it whole; the S3 store streams one
-    /// larger than [`PART_SIZE`] from disk in the parts of a multipart
-    /// upload.
+    /// A file, streamed from disk and never read whole: the local store
+    /// copies it into a temporary file beside the key, the S3 store sends
+    /// one larger than [`PART_SIZE`] in the parts of a multipart upload.
     File(&'a Path),
-}
-
-impl Content<'_> {
-    fn load(&self) -> Result<std::borrow::Cow<'_, [u8]>, StoreError> {
-        match self {
-            Content::Bytes(b) => Ok(std::borrow::Cow::Borrowed(b)),
-            Content::File(p) => std::fs::read(p)
-                .map(std::borrow::Cow::Owned)
-                .map_err(|source| StoreError::Io {
-                    what: format!("reading {}", p.display()),
-                    source,
-                }),
-        }
-    }
 }
 
 /// A write-once artifact store. See the crate documentation for the rules
@@ -113,6 +100,18 @@ pub trait ArtifactStore: std::fmt::Debug + Send + Sync {
     fn put_atomic(&self, key: &StoreKey, content: Content<'_>) -> Result<PutOutcome, StoreError>;
     /// The bytes under `key`; [`StoreError::NotFound`] when absent.
     fn get(&self, key: &StoreKey) -> Result<Vec<u8>, StoreError>;
+    /// Streams the object under `key` into `sink` and returns its size:
+    /// memory stays flat in the object's size. An object larger than
+    /// `max_bytes` is refused ([`StoreError::TooLarge`]), when its size is
+    /// known before a byte is read, else once `max_bytes` are past (what
+    /// `sink` got by then is the caller's to throw away). See
+    /// [`get_verified`] for a stream checked against its size and sha256.
+    fn get_to(
+        &self,
+        key: &StoreKey,
+        sink: &mut (dyn Write + Send),
+        max_bytes: u64,
+    ) -> Result<u64, StoreError>;
     /// Whether `key` holds an object.
     fn exists(&self, key: &StoreKey) -> Result<bool, StoreError>;
     /// Every key that starts with `prefix`, sorted.
@@ -157,6 +156,52 @@ pub fn open(location: &str) -> Result<Box<dyn ArtifactStore>, StoreError> {
 pub fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest;
     hex(&sha2::Sha256::digest(bytes))
+}
+
+/// A writer that hashes and counts what passes through it on its way to
+/// `inner`: how a stream is checked without being held.
+pub(crate) struct Hashing<W> {
+    pub(crate) inner: W,
+    hasher: sha2::Sha256,
+    pub(crate) bytes: u64,
+}
+
+impl<W: Write> Hashing<W> {
+    pub(crate) fn new(inner: W) -> Hashing<W> {
+        use sha2::Digest;
+        Hashing {
+            inner,
+            hasher: sha2::Sha256::new(),
+            bytes: 0,
+        }
+    }
+
+    /// The hex sha256 of everything written.
+    pub(crate) fn sha256(&self) -> String {
+        use sha2::Digest;
+        hex(&self.hasher.clone().finalize())
+    }
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        use sha2::Digest;
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// The hex sha256 and size of what `reader` gives, read in chunks.
+pub(crate) fn sha256_of(reader: &mut dyn std::io::Read) -> std::io::Result<(String, u64)> {
+    let mut h = Hashing::new(std::io::sink());
+    std::io::copy(reader, &mut h)?;
+    Ok((h.sha256(), h.bytes))
 }
 
 pub(crate) use lane_core::hex::hex;

@@ -1,12 +1,16 @@
 //! The local-folder store: a key is a path under the root. Writes go to a
-//! `.lane-tmp-*` file in the same folder, are fsynced, then linked into
-//! place without clobbering, so a reader sees the whole file or nothing.
+//! `.lane-tmp-*` file in the same folder (a file put is streamed into it,
+//! never read whole), are fsynced, then linked into place without
+//! clobbering, so a reader sees the whole file or nothing.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::{sha256_hex, ArtifactStore, Content, FetchLocation, PutOutcome, StoreError, StoreKey};
+use crate::{
+    sha256_hex, sha256_of, ArtifactStore, Content, FetchLocation, Hashing, PutOutcome, StoreError,
+    StoreKey,
+};
 
 /// A store in a local folder (the embedded default, `out/store`).
 #[derive(Debug, Clone)]
@@ -38,66 +42,93 @@ impl LocalStore {
         self.root.join(key.as_str())
     }
 
+    /// The key is taken (at `path`): the same content (`sha256`, `size`)
+    /// is a no-op, other content a conflict. The stored file is hashed as
+    /// it is read, never held.
     fn compare_existing(
         &self,
         key: &StoreKey,
         path: &Path,
-        new: &[u8],
+        sha256: String,
+        size: u64,
     ) -> Result<PutOutcome, StoreError> {
-        let existing = std::fs::read(path).map_err(io(format!("reading {}", path.display())))?;
-        let (old_sha, new_sha) = (sha256_hex(&existing), sha256_hex(new));
-        if old_sha == new_sha {
+        let (old_sha, _) = std::fs::File::open(path)
+            .and_then(|mut f| sha256_of(&mut f))
+            .map_err(io(format!("reading {}", path.display())))?;
+        if old_sha == sha256 {
             tracing::debug!(%key, "identical content already stored");
-            Ok(PutOutcome::AlreadyThere {
-                sha256: new_sha,
-                size: new.len() as u64,
-            })
+            Ok(PutOutcome::AlreadyThere { sha256, size })
         } else {
             Err(StoreError::Conflict {
                 key: key.to_string(),
                 existing: old_sha,
-                new: new_sha,
+                new: sha256,
             })
         }
     }
 }
 
+/// The sha256 and size of `content`, a file streamed.
+fn digest(content: Content<'_>) -> Result<(String, u64), StoreError> {
+    match content {
+        Content::Bytes(b) => Ok((sha256_hex(b), b.len() as u64)),
+        Content::File(p) => std::fs::File::open(p)
+            .and_then(|mut f| sha256_of(&mut f))
+            .map_err(io(format!("reading {}", p.display()))),
+    }
+}
+
 impl ArtifactStore for LocalStore {
     fn put_atomic(&self, key: &StoreKey, content: Content<'_>) -> Result<PutOutcome, StoreError> {
-        let bytes = content.load()?;
         let path = self.path_of(key);
         if path.exists() {
-            return self.compare_existing(key, &path, &bytes);
+            let (sha256, size) = digest(content)?;
+            return self.compare_existing(key, &path, sha256, size);
         }
         let dir = path.parent().expect("a key has a file name");
         std::fs::create_dir_all(dir).map_err(io(format!("creating {}", dir.display())))?;
-        let mut tmp = tempfile::Builder::new()
+        let tmp = tempfile::Builder::new()
             .prefix(".lane-tmp-")
             .tempfile_in(dir)
             .map_err(io(format!(
                 "creating a temporary file in {}",
                 dir.display()
             )))?;
-        tmp.write_all(&bytes)
-            .and_then(|()| tmp.as_file().sync_all())
+        // Written through the temporary file, hashed on the way: a file is
+        // streamed, never held whole.
+        let mut out = Hashing::new(tmp);
+        match content {
+            Content::Bytes(b) => out
+                .write_all(b)
+                .map_err(io(format!("writing {}", out.inner.path().display())))?,
+            Content::File(p) => {
+                let mut f =
+                    std::fs::File::open(p).map_err(io(format!("reading {}", p.display())))?;
+                std::io::copy(&mut f, &mut out).map_err(io(format!(
+                    "copying {} into {}",
+                    p.display(),
+                    out.inner.path().display()
+                )))?;
+            }
+        }
+        let (sha256, size) = (out.sha256(), out.bytes);
+        let tmp = out.inner;
+        tmp.as_file()
+            .sync_all()
             .map_err(io(format!("writing {}", tmp.path().display())))?;
         match tmp.persist_noclobber(&path) {
             Ok(_) => {}
             Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => {
                 // Someone else stored it between our check and our link.
-                return self.compare_existing(key, &path, &bytes);
+                return self.compare_existing(key, &path, sha256, size);
             }
             Err(e) => return Err(io(format!("moving into {}", path.display()))(e.error)),
         }
         if let Ok(d) = std::fs::File::open(dir) {
             let _ = d.sync_all();
         }
-        let sha256 = sha256_hex(&bytes);
-        tracing::info!(%key, %sha256, size = bytes.len(), "stored");
-        Ok(PutOutcome::Written {
-            sha256,
-            size: bytes.len() as u64,
-        })
+        tracing::info!(%key, %sha256, size, "stored");
+        Ok(PutOutcome::Written { sha256, size })
     }
 
     fn get(&self, key: &StoreKey) -> Result<Vec<u8>, StoreError> {
@@ -109,6 +140,41 @@ impl ArtifactStore for LocalStore {
             }),
             Err(e) => Err(io(format!("reading {}", path.display()))(e)),
         }
+    }
+
+    fn get_to(
+        &self,
+        key: &StoreKey,
+        sink: &mut (dyn Write + Send),
+        max_bytes: u64,
+    ) -> Result<u64, StoreError> {
+        let path = self.path_of(key);
+        let f = match std::fs::File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(StoreError::NotFound {
+                    key: key.to_string(),
+                })
+            }
+            Err(e) => return Err(io(format!("reading {}", path.display()))(e)),
+        };
+        let len = f
+            .metadata()
+            .map_err(io(format!("reading {}", path.display())))?
+            .len();
+        let too_large = || StoreError::TooLarge {
+            what: key.to_string(),
+            limit: max_bytes,
+        };
+        if len > max_bytes {
+            return Err(too_large());
+        }
+        let n = std::io::copy(&mut f.take(max_bytes.saturating_add(1)), sink)
+            .map_err(io(format!("reading {}", path.display())))?;
+        if n > max_bytes {
+            return Err(too_large());
+        }
+        Ok(n)
     }
 
     fn exists(&self, key: &StoreKey) -> Result<bool, StoreError> {

@@ -19,10 +19,15 @@
 //!   else). S3 shows an object only once its upload is complete; an upload
 //!   that fails is aborted, so nothing half-written is ever visible (a
 //!   process killed mid-upload leaves an incomplete upload, invisible, that
-//!   a bucket lifecycle rule removes).
+//!   a bucket lifecycle rule removes). This is object_store's own multipart
+//!   API (`MultipartStore`: create, put each part, complete), not its
+//!   `put_multipart` writer, whose completion cannot be made conditional.
+//! - A read can stream ([`ArtifactStore::get_to`]): the body goes to the
+//!   caller's writer chunk by chunk, so a cell of gigabytes comes back with
+//!   memory flat in its size.
 
 use std::future::Future;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::time::Duration;
 
 use futures::TryStreamExt;
@@ -640,6 +645,53 @@ impl ArtifactStore for S3Store {
                 key: key.to_string(),
             }),
             Err(e) => Err(self.fail("GET", key.as_str())(e)),
+        }
+    }
+
+    fn get_to(
+        &self,
+        key: &StoreKey,
+        sink: &mut (dyn Write + Send),
+        max_bytes: u64,
+    ) -> Result<u64, StoreError> {
+        let path = self.path(key.as_str())?;
+        enum Failed {
+            S3(object_store::Error),
+            Io(std::io::Error),
+            TooLarge,
+        }
+        // The body is written out chunk by chunk as it arrives: memory is
+        // one chunk, whatever the object's size.
+        let streamed = self.block_on(async {
+            let got = self.s3.get(&path).await.map_err(Failed::S3)?;
+            if got.meta.size > max_bytes {
+                return Err(Failed::TooLarge);
+            }
+            let mut body = got.into_stream();
+            let mut n = 0u64;
+            while let Some(chunk) = body.try_next().await.map_err(Failed::S3)? {
+                n = n.saturating_add(chunk.len() as u64);
+                if n > max_bytes {
+                    return Err(Failed::TooLarge);
+                }
+                sink.write_all(&chunk).map_err(Failed::Io)?;
+            }
+            Ok(n)
+        });
+        match streamed {
+            Ok(n) => Ok(n),
+            Err(Failed::S3(object_store::Error::NotFound { .. })) => Err(StoreError::NotFound {
+                key: key.to_string(),
+            }),
+            Err(Failed::S3(e)) => Err(self.fail("GET", key.as_str())(e)),
+            Err(Failed::Io(source)) => Err(StoreError::Io {
+                what: format!("writing what {key} holds"),
+                source,
+            }),
+            Err(Failed::TooLarge) => Err(StoreError::TooLarge {
+                what: key.to_string(),
+                limit: max_bytes,
+            }),
         }
     }
 

@@ -17,6 +17,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+#[path = "store/streamed.rs"]
+mod streamed;
+use streamed::check_streamed_reads;
+
 const SECRET: &str = "s3cr3t-do-not-print-9f8e7d";
 const TOKEN: &str = "session-token-do-not-print-1a2b";
 
@@ -92,6 +96,8 @@ fn check_rules(store: &dyn ArtifactStore) {
         "refused put left the object as it was"
     );
 
+    check_streamed_reads(store, &key, &body);
+
     let manifest = lane_key("0.93.3", "abc123", "manifest.json").unwrap();
     store.put_atomic(&manifest, Content::Bytes(b"{}")).unwrap();
     store
@@ -147,6 +153,15 @@ fn local_store_keeps_the_rules_and_leaves_no_partial_files() {
     std::fs::write(&file, b"from a file").unwrap();
     let k = StoreKey::new("lanes/f/c/w.bin").unwrap();
     store.put_atomic(&k, Content::File(&file)).unwrap();
+    assert_eq!(store.get(&k).unwrap(), b"from a file");
+    // A file is compared as it streams, like bytes.
+    assert!(matches!(
+        store.put_atomic(&k, Content::File(&file)).unwrap(),
+        PutOutcome::AlreadyThere { size: 11, .. }
+    ));
+    std::fs::write(&file, b"other bytes").unwrap();
+    let e = store.put_atomic(&k, Content::File(&file)).unwrap_err();
+    assert!(matches!(e, StoreError::Conflict { .. }), "{e}");
     assert_eq!(store.get(&k).unwrap(), b"from a file");
     let opened = lane_store::open(&format!("file://{}", store.root().display())).unwrap();
     assert_eq!(opened.get(&k).unwrap(), b"from a file");
@@ -267,6 +282,7 @@ fn a_large_file_goes_up_in_parts_and_keeps_the_rules() {
     );
     assert_eq!(first.sha256(), lane_store::sha256_hex(&body));
     assert_eq!(store.get(&key).unwrap(), body);
+    check_streamed_reads(&store, &key, &body);
     // The same file again: found by its kept sha256, nothing uploaded.
     assert!(matches!(
         store.put_atomic(&key, Content::File(&file)).unwrap(),

@@ -375,6 +375,12 @@ impl Backend for KubeBackend {
             &out,
             &provenance,
             deleted || request.stop.load(std::sync::atomic::Ordering::SeqCst),
+            &lane_mint::collect::FetchLimits {
+                max_bytes: cfg
+                    .max_fetch_bytes
+                    .unwrap_or(lane_mint::collect::DEFAULT_MAX_FETCH_BYTES),
+                ..Default::default()
+            },
             &mut no_bundle,
         )?;
         let prefix = lane_agent::bundle::lane_prefix(lane.version.as_str(), Some(run_id));

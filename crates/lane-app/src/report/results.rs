@@ -5,7 +5,7 @@
 //! <results>/summary.json              optional: lane_core::Summary
 //! <results>/<cell>/<gpu>/r<N>/report.json   the mint report (absent: not measured)
 //! <results>/<cell>/<gpu>/r<N>/mint.json     lane_core::MintRecord: the orchestrator's record
-//! <results>/<cell>/<gpu>/r<N>/artifacts/    the artifact tree (r1 vs r2 diff)
+//! <results>/<cell>/<gpu>/r<N>/artifacts/    the cells (r1 vs r2 diff: class by class when the reports name `entries`)
 //! ```
 //!
 //! A missing report becomes `MintBreakdown::missing` (no numbers), never
@@ -216,25 +216,23 @@ fn cell(cell: &str, gpu: &str, dir: &Path, diffs: Diffs) -> Result<CellResult, A
             breakdown,
         });
     }
-    let first_two: Vec<PathBuf> = runs
-        .iter()
-        .take(2)
-        .map(|(_, p)| p.join("artifacts"))
-        .collect();
+    let first_two: Vec<&PathBuf> = runs.iter().take(2).map(|(_, p)| p).collect();
     // A mint that wrote no artifacts (a dynamo mint seals nothing here)
     // has nothing to diff: no determinism verdict rather than an error,
     // and the cell says which repeat kept none.
     let kept: Vec<bool> = first_two
         .iter()
-        .map(|p| std::fs::read_dir(p).is_ok_and(|mut d| d.next().is_some()))
+        .map(|p| std::fs::read_dir(p.join("artifacts")).is_ok_and(|mut d| d.next().is_some()))
         .collect();
     let not_diffed = not_diffed(&runs, &repeats);
     // A pair the diff cannot read is said on its cell; the lane still reports.
     let mut diff_note = None;
+    // Class by class when both reports name graph classes, else one tree
+    // each: as `lane diff` pairs two mints.
     let determinism = match (first_two.as_slice(), diffs) {
         (_, Diffs::Skip) => None,
         ([a, b], Diffs::Make) if kept.iter().all(|k| *k) => {
-            match crate::diff::diff_paths(a, b, DEFAULT_MAX_CONTENT_BYTES) {
+            match crate::diff::diff_repeats(a, b, DEFAULT_MAX_CONTENT_BYTES) {
                 Ok(d) => Some(d),
                 Err(e) => {
                     tracing::warn!(cell, gpu, error = %e, "determinism diff failed");

@@ -9,7 +9,8 @@ use lane_app::AppError;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Which file: `lane` (a lane file), `summary` (summary.json), `mint`
-    /// (a slot's mint.json) or `result` (an agent's result.json).
+    /// (a slot's mint.json), `result` (an agent's result.json) or
+    /// `manifest` (a result bundle's manifest.json).
     #[arg(default_value = "lane", value_parser = lane_app::SCHEMA_FILES)]
     pub file: String,
 }

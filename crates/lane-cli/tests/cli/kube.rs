@@ -23,6 +23,7 @@ use lane_testkit::{Hooks, JobEnd};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+mod cells;
 mod harness;
 mod source;
 

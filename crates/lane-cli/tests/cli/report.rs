@@ -247,3 +247,134 @@ fn a_baseline_lanes_results_are_compared_cell_by_cell() {
         "refusing to mix ledger versions: phases_only and warm_spans_v1"
     );
 }
+
+/// The real v0.126.3 mints (gen-worker 0.114+: one packed file per graph
+/// class, named in the report's `entries`) laid out in `slots`
+/// (`<results>/<cell>/<gpu>`) as `lane mint` gathers them: each repeat's
+/// report at its slot, its entry files under `artifacts/`, the pool's share
+/// report under `ledger/`. `edit` may change r2's slot after it is laid out.
+pub(crate) fn lay_out_classes(slots: &std::path::Path, edit: impl FnOnce(&std::path::Path)) {
+    for r in ["r1", "r2"] {
+        let from = PathBuf::from(ROOT).join(format!("tests/data/gw-eras/v0.126.3/{r}/rig/mint"));
+        let slot = slots.join(r);
+        if slot.exists() {
+            std::fs::remove_dir_all(&slot).unwrap();
+        }
+        let share = slot.join("ledger/compile-pool/share-000");
+        std::fs::create_dir_all(&share).unwrap();
+        std::fs::create_dir_all(slot.join("artifacts")).unwrap();
+        std::fs::copy(from.join("report.json"), slot.join("report.json")).unwrap();
+        std::fs::copy(
+            from.join("compile-pool/share-000/report.json"),
+            share.join("report.json"),
+        )
+        .unwrap();
+        for e in std::fs::read_dir(&from).unwrap() {
+            let e = e.unwrap();
+            if e.file_name().to_string_lossy().ends_with(".tar.gz") {
+                std::fs::copy(e.path(), slot.join("artifacts").join(e.file_name())).unwrap();
+            }
+        }
+    }
+    edit(&slots.join("r2"));
+}
+
+/// A results folder of one cell, `rig-aot` on H200, laid out by
+/// [`lay_out_classes`].
+fn classes_results(dir: &std::path::Path, edit: impl FnOnce(&std::path::Path)) -> PathBuf {
+    let results = dir.join("results");
+    lay_out_classes(&results.join("rig-aot/H200"), edit);
+    results
+}
+
+/// The report's determinism rows of the one cell: its row of the cells
+/// table and its determinism section, up to the next section.
+fn determinism_rows(md: &str) -> String {
+    let row: Vec<&str> = md.lines().filter(|l| l.starts_with("| rig-aot")).collect();
+    let from = md
+        .find("#### Determinism (r1 against r2)")
+        .expect("a determinism section");
+    let section = &md[from..];
+    let end = section.find("</details>").unwrap_or(section.len());
+    format!("{}\n\n{}", row.join("\n"), &section[..end])
+}
+
+/// `lane report` of a cell whose repeats' reports name graph classes diffs
+/// them class by class, as `lane diff` pairs two mints: each class's
+/// verdict and the pair's worst. The real pair (r2 resolved every class
+/// from r1's cache: its files are r1's) is byte-identical class by class;
+/// with r2's `B=1` file holding the real `B=2` cell (its report naming
+/// that file's digest), `B=1` reads unexplained and so does the pair.
+#[test]
+fn report_of_repeats_of_graph_classes_diffs_them_class_by_class() {
+    const B1: &str = "cg-key-v1-3bf77855f63ecb48ffaad0da1276bb9eecdccad42b4647e475380ff2";
+    const B2: &str = "cg-key-v1-578c02769cd3fa5574100831fd848a6961fdf92104671ac16ca71b36";
+    let lane_file = format!("{ROOT}/lanes/0.0.0.yaml");
+    let report = |dir: &std::path::Path, results: &std::path::Path| {
+        let results = results.display().to_string();
+        let o = lane(dir, &["report", &lane_file, "--results", &results]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let md = std::fs::read_to_string(dir.join("out/lanes/0.0.0/report.md")).unwrap();
+        let json: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(dir.join("out/lanes/0.0.0/report.json")).unwrap(),
+        )
+        .unwrap();
+        (md, json["cells"][0]["determinism"].clone())
+    };
+    let same = tempfile::tempdir().unwrap();
+    let (md, det) = report(same.path(), &classes_results(same.path(), |_| {}));
+    assert_eq!(det["verdict"], "byte_identical", "{det}");
+    let classes: Vec<(&str, &str)> = det["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["path_a"].as_str().unwrap(),
+                c["verdict"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(classes.len(), 3, "{det}");
+    assert!(
+        classes
+            .iter()
+            .all(|(p, v)| p.starts_with("artifacts/cg-key-v1-") && *v == "byte_identical"),
+        "{classes:?}"
+    );
+    assert!(!md.contains(&same.path().display().to_string()), "{md}");
+    insta::assert_snapshot!("report_v0_126_3_classes", determinism_rows(&md));
+
+    let swapped = tempfile::tempdir().unwrap();
+    let results = classes_results(swapped.path(), |r2| {
+        let b2 = r2.join(format!("artifacts/{B2}.tar.gz"));
+        let b1 = r2.join(format!("artifacts/{B1}.tar.gz"));
+        std::fs::copy(&b2, &b1).unwrap();
+        let path = r2.join("report.json");
+        let mut v: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let sha = {
+            use sha2::{Digest, Sha256};
+            format!("{:x}", Sha256::digest(std::fs::read(&b1).unwrap()))
+        };
+        for e in v["entries"].as_array_mut().unwrap() {
+            if e[0] == B1 {
+                e[2] = sha.clone().into();
+            }
+        }
+        std::fs::write(&path, v.to_string()).unwrap();
+    });
+    let (md, det) = report(swapped.path(), &results);
+    assert_eq!(det["verdict"], "unexplained", "{det}");
+    let verdicts: Vec<&str> = det["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        verdicts,
+        ["unexplained", "byte_identical", "byte_identical"]
+    );
+    insta::assert_snapshot!("report_v0_126_3_swapped_class", determinism_rows(&md));
+}

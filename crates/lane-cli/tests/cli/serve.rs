@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 #[cfg(feature = "kube")]
+mod classes;
 mod kube;
 mod permission;
 

@@ -176,13 +176,13 @@ fn bytes(r: &LaneResults) -> Answer {
         .filter(|c| {
             c.determinism
                 .as_ref()
-                .is_some_and(|d| d.verdict != DeterminismVerdict::ByteIdentical)
+                .is_some_and(|d| d.verdict() != DeterminismVerdict::ByteIdentical)
         })
         .count();
     let unexplained = diffed.iter().any(|c| {
         c.determinism
             .as_ref()
-            .is_some_and(|d| d.verdict == DeterminismVerdict::Unexplained)
+            .is_some_and(|d| d.verdict() == DeterminismVerdict::Unexplained)
     });
     let (answer, tone) = if diffed.is_empty() {
         ("No cell was diffed.".to_owned(), Tone::Quiet)
@@ -242,7 +242,7 @@ fn next(r: &LaneResults, v: &Verdict, h: Option<&HistoryView>) -> Answer {
     for c in &r.cells {
         if c.determinism
             .as_ref()
-            .is_some_and(|d| d.verdict == DeterminismVerdict::Unexplained)
+            .is_some_and(|d| d.verdict() == DeterminismVerdict::Unexplained)
         {
             todo.push(format!(
                 "lane diff <results>/{0}/{1}/r1/artifacts <results>/{0}/{1}/r2/artifacts: what {0} on {1} differs by",

@@ -1,9 +1,10 @@
 //! The determinism diff of two mints that pack one file per graph class:
 //! the pair's verdict (its worst class's), one row per class with its
 //! verdict and why, the classes one mint lacks, and each paired class's
-//! own diff.
+//! own diff. In a lane's report, a cell's repeats of graph classes are
+//! shown this way ([`pair`]).
 
-use lane_diff::MintDiffReport;
+use lane_diff::{MintDiffReport, PairDiff};
 use serde::Serialize;
 
 use super::determinism::{determinism, name_of, unexplained_table, verdict_tone, DeterminismView};
@@ -87,6 +88,41 @@ pub fn mint_diff(r: &MintDiffReport) -> MintDiffView {
     }
 }
 
+impl MintDiffView {
+    /// The class-by-class diff laid out as one determinism diff (a lane
+    /// report's cell): the pair's verdict, summary and class table, then
+    /// each class's own diff under its label, one level deeper.
+    pub fn flattened(self) -> DeterminismView {
+        let mut blocks = self.blocks;
+        for (label, d) in self.classes {
+            blocks.para_toned(
+                Depth::Collapsed,
+                0,
+                format!("{label} — {}", d.verdict),
+                d.tone,
+            );
+            blocks.0.extend(d.blocks.0.into_iter().map(|mut b| {
+                b.nest = b.nest.saturating_add(1);
+                b
+            }));
+        }
+        DeterminismView {
+            verdict: self.verdict,
+            tone: self.tone,
+            blocks,
+        }
+    }
+}
+
+/// The view of a cell's determinism diff: one tree against the other, or
+/// class by class ([`MintDiffView::flattened`]).
+pub fn pair(d: &PairDiff) -> DeterminismView {
+    match d {
+        PairDiff::Cells(r) => determinism(r),
+        PairDiff::Classes(r) => mint_diff(r).flattened(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,5 +163,29 @@ mod tests {
         );
         assert_eq!(v.classes.len(), 1);
         assert_eq!(v.classes[0].0, "class k1: k1.tar.gz | k1.tar.gz");
+    }
+
+    #[test]
+    fn a_cell_of_graph_classes_reads_as_one_diff_with_each_class_below_it() {
+        let r = diff_classes(&[class("k1")], &[class("k1"), class("k2")]).unwrap();
+        let tables = mint_diff(&r).blocks.tables().count();
+        let v = pair(&PairDiff::Classes(r));
+        assert_eq!(v.tone, Tone::Bad);
+        assert_eq!(v.verdict, "unexplained differences");
+        // The pair's tables first, then k1's own, nested below its label.
+        let heading = v
+            .blocks
+            .0
+            .iter()
+            .position(|b| matches!(&b.body, super::super::doc::Body::Line(l) if l.text.starts_with("class k1: k1.tar.gz | k1.tar.gz — ")))
+            .expect("the class's label");
+        assert!(
+            v.blocks.0[..heading]
+                .iter()
+                .filter(|b| matches!(b.body, super::super::doc::Body::Table(_)))
+                .count()
+                == tables
+        );
+        assert!(v.blocks.0[heading + 1..].iter().all(|b| b.nest >= 1));
     }
 }

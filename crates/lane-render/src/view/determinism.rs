@@ -124,6 +124,32 @@ fn winner(v: &Option<Json>) -> String {
 /// flipped, how many kernels chose other configs, what is unexplained
 /// (``its cold repeats differ: `kernel_lane` flipped (baseline+packed ->
 /// baseline+dense); 6 of 48 kernels on other configs``).
+/// Why two repeats differ: the cells', or (class by class) the worst
+/// class's cause, named by its class; a class on one side only is said.
+pub(crate) fn pair_cause(d: &lane_diff::PairDiff) -> String {
+    match d {
+        lane_diff::PairDiff::Cells(r) => cause(r),
+        lane_diff::PairDiff::Classes(m) => {
+            if !m.only_a.is_empty() || !m.only_b.is_empty() {
+                return format!(
+                    "{} graph class(es) on one side only",
+                    m.only_a.len() + m.only_b.len()
+                );
+            }
+            match m.classes.iter().max_by_key(|c| c.report.verdict) {
+                None => "no graph class to diff".to_owned(),
+                Some(worst) if m.classes.len() == 1 => cause(&worst.report),
+                Some(worst) => format!(
+                    "{} graph classes; the worst, {}: {}",
+                    m.classes.len(),
+                    super::short(&worst.class.key),
+                    cause(&worst.report)
+                ),
+            }
+        }
+    }
+}
+
 pub(crate) fn cause(r: &DeterminismReport) -> String {
     match r.verdict {
         DeterminismVerdict::ByteIdentical => return "its cold repeats are byte-identical".into(),

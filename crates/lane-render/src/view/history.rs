@@ -301,7 +301,7 @@ fn total<'a>(h: &'a LaneHistory, cell: &str, gpu: &str) -> Option<&'a SeriesVerd
 /// Why the cell's two cold repeats differ (or do not), in one clause.
 pub(crate) fn bytes_clause(c: &CellResult) -> String {
     match (&c.determinism, &c.determinism_note, &c.not_diffed) {
-        (Some(d), _, _) => super::determinism::cause(d),
+        (Some(d), _, _) => super::determinism::pair_cause(d),
         (None, Some(n), _) => format!("its repeats could not be diffed: {}", bound(n, LONG)),
         (None, None, Some(n)) => format!("its repeats were not diffed: {}", bound(n, LONG)),
         (None, None, None) => "its repeats were not diffed".to_owned(),

@@ -12,8 +12,9 @@ use serde::Serialize;
 
 use super::answers::{answers, is_probe, minted, Answers};
 use super::breakdown::{breakdown, findings_table, kind_name, BreakdownView};
+use super::classes::pair;
 use super::comparison::{comparison, delta_cell, ComparisonView};
-use super::determinism::{determinism, verdict_tone, DeterminismView};
+use super::determinism::{verdict_tone, DeterminismView};
 use super::doc::{RowRole, Table, TableKind};
 use super::history::{history, CellHistory, HistoryView};
 use super::value::{Absent, Cell, Percent, Seconds, Tone};
@@ -139,7 +140,7 @@ fn evidence_with(r: &LaneResults, h: Option<&HistoryView>) -> Evidence {
             unexplained: c
                 .determinism
                 .as_ref()
-                .is_some_and(|d| d.verdict == lane_diff::DeterminismVerdict::Unexplained),
+                .is_some_and(|d| d.verdict() == lane_diff::DeterminismVerdict::Unexplained),
         })
         .collect();
     Evidence {
@@ -277,7 +278,7 @@ fn header(r: &LaneResults, v: &Verdict) -> Table {
 
 fn determinism_cell(c: &CellResult) -> Cell {
     match (&c.determinism, &c.determinism_note) {
-        (Some(d), _) => Cell::toned(d.verdict.describe(), verdict_tone(d.verdict)),
+        (Some(d), _) => Cell::toned(d.verdict().describe(), verdict_tone(d.verdict())),
         (None, Some(n)) => Cell::toned(format!("not diffed: {}", bound(n, LONG)), Tone::Bad),
         (None, None) => Cell::toned(
             format!("not diffed: {}", bound(&not_diffed_why(c), LONG)),
@@ -484,7 +485,7 @@ fn section(c: &CellResult, history: Option<CellHistory>) -> CellSection {
         title: at(c),
         anchor: anchor(c),
         repeats,
-        determinism: c.determinism.as_ref().map(determinism),
+        determinism: c.determinism.as_ref().map(pair),
         determinism_note: match (&c.determinism, &c.determinism_note) {
             (Some(_), _) => None,
             (None, Some(n)) => Some(bound(n, LONG)),

@@ -24,7 +24,7 @@ pub mod value;
 
 pub use answers::{Answer, Answers};
 pub use breakdown::{breakdown, BreakdownView};
-pub use classes::{mint_diff, MintDiffView};
+pub use classes::{mint_diff, pair, MintDiffView};
 pub use comparison::{comparison, ComparisonView};
 pub use determinism::{determinism, DeterminismView};
 pub use doc::{Block, Blocks, Body, Chart, Column, Depth, Line, Row, RowRole, Table, TableKind};

@@ -133,7 +133,10 @@ fn cell(name: &str, gpu: &str, dir: &Path) -> CellResult {
         cell: name.into(),
         gpu: gpu.into(),
         recipe,
-        determinism: Some(diff(&dir.join("r1/artifacts"), &dir.join("r2/artifacts"))),
+        determinism: Some(lane_diff::PairDiff::Cells(Box::new(diff(
+            &dir.join("r1/artifacts"),
+            &dir.join("r2/artifacts"),
+        )))),
         repeats,
         determinism_note: None,
         not_diffed: None,

@@ -1,0 +1,150 @@
+//! A pod's cell comes back whole through the store: the mint writes a cell
+//! larger than a bundle inlines (20 MiB) outside `artifacts/` and names it
+//! in its report; the pod's agent streams it to S3 (moto on loopback) under
+//! a key of its own, and `lane mint` streams it back into the results
+//! folder, checked against the manifest. A `maxFetchBytes` below the cell
+//! refuses the slot, by name, before anything is fetched.
+
+use super::*;
+
+/// The cell: `cell of big\n` repeated, cut at 20 MiB (the same in every
+/// repeat, so the pair is byte-identical).
+const CELL_BYTES: u64 = 20 << 20;
+
+fn cell_sha256() -> String {
+    use sha2::{Digest, Sha256};
+    let line = b"cell of big\n";
+    let mut h = Sha256::new();
+    let mut left = CELL_BYTES as usize;
+    while left > 0 {
+        let n = left.min(line.len());
+        h.update(&line[..n]);
+        left -= n;
+    }
+    format!("{:x}", h.finalize())
+}
+
+/// One cell, `big`, on L4, two repeats: two Jobs.
+fn write_cell_lane(dir: &std::path::Path, kube_extra: &str) {
+    std::fs::create_dir_all(dir.join("lanes")).unwrap();
+    let script = format!(
+        r#"mkdir -p out && yes "cell of $LANE_CELL" | head -c {CELL_BYTES} > out/cell.tar.gz && printf '{{"status":"minted","recipe":"aot","artifact":"out/cell.tar.gz","phases":{{"load":0.1}}}}' > "$LANE_REPORT_PATH""#
+    );
+    let script = serde_json::to_string(&script).unwrap();
+    std::fs::write(
+        dir.join(format!("lanes/{LANE}.yaml")),
+        format!("version: \"{LANE}\"\nupstream: {{repo: ./up}}\nbase: v0.93.2\nmint:\n  gpus: [L4]\n  cold_repeats: 2\n  timeout_s: 60\n  retry: {{crashed: 0}}\n  cells:\n    - name: big\n      recipe: aot\n      command: [sh, -c, {script}]\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("kube.yaml"),
+        format!("laneImage: lane:test\nmintImage: mint:test\nnamespace: {NS}\n{kube_extra}"),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_pods_cell_comes_back_whole_through_s3_and_a_cap_below_it_refuses_the_slot() {
+    use lane_store::ArtifactStore;
+    let d = tempfile::tempdir().unwrap();
+    let (_moto, endpoint, s3) = super::super::wheel::moto("ci", S3_SECRET);
+    let store_cfg = format!(
+        "store: s3://lanes/ci\nstoreSecret: lane-store\nstoreEnv: {{LANE_S3_ENDPOINT: \"{endpoint}\"}}\n"
+    );
+    write_cell_lane(d.path(), &store_cfg);
+    let emu = emulator(d.path(), Hooks::default());
+    let kubelet = kubelet(&emu, d.path()).secret(
+        "lane-store",
+        &[
+            ("AWS_ACCESS_KEY_ID", "testing"),
+            ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
+        ],
+    );
+    let creds = [
+        ("AWS_ACCESS_KEY_ID", "testing"),
+        ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
+        ("LANE_S3_ENDPOINT", endpoint.as_str()),
+    ];
+    let mut lane = Lane(spawn_lane_with(d.path(), "run", &[], &creds));
+    let jobs = wait_jobs(&emu, "two Jobs", |j| j.len() == 2);
+    for (name, job) in &jobs {
+        assert_eq!(kubelet.run_job(name, job), JobEnd::Complete, "{name}");
+    }
+    let o = lane.wait(d.path(), "run", Duration::from_secs(120));
+    let all = stdout(&o) + &stderr(&o);
+    assert_eq!(code(&o), 0, "{all}");
+    assert!(!all.contains(S3_SECRET), "the S3 secret was printed");
+    let sha = cell_sha256();
+    let results = d.path().join(format!("out/lanes/{LANE}/results"));
+    for r in [1, 2] {
+        let slot = results.join(format!("big/L4/r{r}"));
+        let cell = slot.join("artifacts/cell.tar.gz");
+        assert_eq!(std::fs::metadata(&cell).unwrap().len(), CELL_BYTES);
+        let record = read_json(&slot.join("mint.json"));
+        assert_eq!(record["status"], "minted", "{record}");
+        let key = format!("lanes/{LANE}/runs/manual/mints/big/L4/r{r}/a1/files/{sha}");
+        assert_eq!(
+            record["bundle"]["stored"],
+            serde_json::json!([{"path": "artifacts/cell.tar.gz", "key": key, "size": CELL_BYTES, "sha256": sha}]),
+            "{record}"
+        );
+        assert!(
+            record["bundle"]["skipped"].as_array().unwrap().is_empty(),
+            "{record}"
+        );
+        // In S3 under its own key; the bundle carries only its name.
+        let stored = lane_store::StoreKey::new(key).unwrap();
+        let mut hashed = Vec::new();
+        lane_store::get_verified(&s3, &stored, &mut hashed, CELL_BYTES, &sha).unwrap();
+        let bundle = s3
+            .get(&lane_store::StoreKey::new(record["bundle"]["key"].as_str().unwrap()).unwrap())
+            .unwrap();
+        assert!(bundle.len() < 1 << 20, "{} bytes", bundle.len());
+    }
+    // Both cells came back whole, so the report diffs them.
+    let report: serde_json::Value = read_json(
+        &d.path()
+            .join(format!("out/lanes/{LANE}/report/report.json")),
+    );
+    assert_eq!(
+        report["cells"][0]["determinism"]["verdict"], "byte_identical",
+        "{}",
+        report["cells"][0]
+    );
+    let sha_of = |p: &std::path::Path| {
+        use sha2::{Digest, Sha256};
+        format!("{:x}", Sha256::digest(std::fs::read(p).unwrap()))
+    };
+    assert_eq!(
+        sha_of(&results.join("big/L4/r1/artifacts/cell.tar.gz")),
+        sha
+    );
+
+    // A new run whose cap is below the cell: each slot is refused by name
+    // before its cell is fetched, and the lane is not green.
+    write_cell_lane(d.path(), &format!("{store_cfg}maxFetchBytes: 1000000\n"));
+    let mut lane = Lane(spawn_lane_with(
+        d.path(),
+        "capped",
+        &["--run-id", "capped"],
+        &creds,
+    ));
+    let jobs = wait_jobs(&emu, "two more Jobs", |j| j.len() == 4);
+    for (name, job) in jobs
+        .iter()
+        .filter(|(_, j)| j["metadata"]["labels"]["lane.dev/run"] == "capped")
+    {
+        assert_eq!(kubelet.run_job(name, job), JobEnd::Complete, "{name}");
+    }
+    let o = lane.wait(d.path(), "capped", Duration::from_secs(120));
+    let all = stdout(&o) + &stderr(&o);
+    assert_eq!(code(&o), 7, "{all}");
+    let record = read_json(&results.join("big/L4/r1/mint.json"));
+    assert_eq!(record["status"], "crashed", "{record}");
+    let reason = record["reason"].as_str().unwrap();
+    assert!(
+        reason.contains(&format!("its manifest names 1 file(s) of {CELL_BYTES} bytes in all, more than the 65536 file(s) or 1000000 bytes lane fetches for one slot (maxFetchBytes): refused before fetching")),
+        "{reason}"
+    );
+    assert!(!results.join("big/L4/r1/artifacts/cell.tar.gz").exists());
+}

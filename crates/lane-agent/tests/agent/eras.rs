@@ -321,3 +321,38 @@ fn v0_127_2_a_built_graph_whose_package_is_missing_is_crashed() {
         r.reason
     );
 }
+
+/// As a pod mints: the same 0.127.2 replay with a store. Every compiled
+/// graph (2.9 MB each, over nothing the bundle would inline) travels under
+/// its own key, byte for byte, and the bundle's manifest names all three.
+#[test]
+fn v0_127_2_through_the_store_each_built_graph_travels_under_its_own_key() {
+    let d = tempfile::tempdir().unwrap();
+    let store = d.path().join("store");
+    let mut s = rig_cell(
+        &d.path().join("m"),
+        "aot",
+        &compile_replay("cg-graph-v1-f147 cg-graph-v1-bc4b cg-graph-v1-dec4"),
+    );
+    s.report = Some("verdict.json".into());
+    s.store = Some(store.to_string_lossy().into_owned());
+    let r = run_agent(&s).unwrap();
+    assert_eq!(r.outcome, MintStatus::Minted, "{}", r.reason);
+    let Some(lane_core::BundleState::Stored { stored, .. }) = &r.bundle else {
+        panic!("{:?}", r.bundle)
+    };
+    let mut graphs: Vec<&str> = stored
+        .iter()
+        .filter(|f| f.path.ends_with(".pt2"))
+        .map(|f| &f.path["artifacts/".len()..]["cg-graph-v1-".len()..][..4])
+        .collect();
+    graphs.sort_unstable();
+    assert_eq!(graphs, ["bc4b", "dec4", "f147"], "{stored:?}");
+    for f in stored.iter().filter(|f| f.path.ends_with(".pt2")) {
+        let got = std::fs::read(store.join(&f.key)).unwrap();
+        assert_eq!(got.len() as u64, f.size, "{}", f.path);
+        assert_eq!(lane_store::sha256_hex(&got), f.sha256, "{}", f.path);
+        let local = std::fs::read(d.path().join("m").join(&f.path)).unwrap();
+        assert_eq!(got, local, "{}: the stored bytes are the gathered ones", f.path);
+    }
+}

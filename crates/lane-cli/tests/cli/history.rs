@@ -446,7 +446,7 @@ fn the_report_opens_with_the_answers_and_shows_what_history_says() {
         "environment shift",
         "`kernel_lane` flipped",
         "6 of 48 kernels on other configs",
-        "r1 and r2 kept no artifacts",
+        "r1 gathered no cell (minted); r2 gathered no cell (minted)",
     ] {
         assert!(first.contains(said), "{said} is not on the first screen");
     }

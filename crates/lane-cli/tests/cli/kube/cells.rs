@@ -28,7 +28,7 @@ fn cell_sha256() -> String {
 fn write_cell_lane(dir: &std::path::Path, kube_extra: &str) {
     std::fs::create_dir_all(dir.join("lanes")).unwrap();
     let script = format!(
-        r#"mkdir -p out && yes "cell of $LANE_CELL" | head -c {CELL_BYTES} > out/cell.tar.gz && printf '{{"status":"minted","recipe":"aot","artifact":"out/cell.tar.gz","phases":{{"load":0.1}}}}' > "$LANE_REPORT_PATH""#
+        r#"mkdir -p out && yes "cell of $LANE_CELL" | head -c {CELL_BYTES} > out/cell.bin && printf '{{"status":"minted","recipe":"aot","artifact":"out/cell.bin","phases":{{"load":0.1}}}}' > "$LANE_REPORT_PATH""#
     );
     let script = serde_json::to_string(&script).unwrap();
     std::fs::write(
@@ -78,14 +78,14 @@ fn a_pods_cell_comes_back_whole_through_s3_and_a_cap_below_it_refuses_the_slot()
     let results = d.path().join(format!("out/lanes/{LANE}/results"));
     for r in [1, 2] {
         let slot = results.join(format!("big/L4/r{r}"));
-        let cell = slot.join("artifacts/cell.tar.gz");
+        let cell = slot.join("artifacts/cell.bin");
         assert_eq!(std::fs::metadata(&cell).unwrap().len(), CELL_BYTES);
         let record = read_json(&slot.join("mint.json"));
         assert_eq!(record["status"], "minted", "{record}");
         let key = format!("lanes/{LANE}/runs/manual/mints/big/L4/r{r}/a1/files/{sha}");
         assert_eq!(
             record["bundle"]["stored"],
-            serde_json::json!([{"path": "artifacts/cell.tar.gz", "key": key, "size": CELL_BYTES, "sha256": sha}]),
+            serde_json::json!([{"path": "artifacts/cell.bin", "key": key, "size": CELL_BYTES, "sha256": sha}]),
             "{record}"
         );
         assert!(
@@ -116,7 +116,7 @@ fn a_pods_cell_comes_back_whole_through_s3_and_a_cap_below_it_refuses_the_slot()
         format!("{:x}", Sha256::digest(std::fs::read(p).unwrap()))
     };
     assert_eq!(
-        sha_of(&results.join("big/L4/r1/artifacts/cell.tar.gz")),
+        sha_of(&results.join("big/L4/r1/artifacts/cell.bin")),
         sha
     );
 
@@ -146,5 +146,5 @@ fn a_pods_cell_comes_back_whole_through_s3_and_a_cap_below_it_refuses_the_slot()
         reason.contains(&format!("its manifest names 1 file(s) of {CELL_BYTES} bytes in all, more than the 65536 file(s) or 1000000 bytes lane fetches for one slot (maxFetchBytes): refused before fetching")),
         "{reason}"
     );
-    assert!(!results.join("big/L4/r1/artifacts/cell.tar.gz").exists());
+    assert!(!results.join("big/L4/r1/artifacts/cell.bin").exists());
 }

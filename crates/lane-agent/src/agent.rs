@@ -232,6 +232,12 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
         let _ = std::fs::remove_file(dir.join(LOCK));
         return Ok(done);
     }
+    // The mint ran and ended, but lane's gathering did not finish (its disk
+    // was full, say): finish it, never run the mint again.
+    if let Some(ended) = read_ended(dir) {
+        info!(mint = %spec.id, "the mint ended earlier; finishing lane's gathering only");
+        return release_unless_finished(dir, finish(spec, dir, ended));
+    }
     let caches = [
         ("TORCHINDUCTOR_CACHE_DIR", dir.join("cache/inductor")),
         ("TRITON_CACHE_DIR", dir.join("cache/triton")),
@@ -327,7 +333,90 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
         },
     };
     let wall_s = start.elapsed().as_secs_f64();
+    // The mint is over: what it did is recorded before lane touches any of
+    // it, so a failure of lane's own from here on (a full disk, EIO, a
+    // permission) never re-runs it: the next agent only finishes.
+    let output_bytes = [&stdout_path, &stderr_path]
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
     let read = crate::report::read_report(&report_path, &spec.id.cell, &spec.recipe);
+    let (outcome, reason) = crate::outcome::classify(&end, &read.state);
+    let ended = AgentResult {
+        id: spec.id.clone(),
+        outcome,
+        reason,
+        end,
+        report: read.state,
+        wall_s: Some(wall_s),
+        started_at: Some(started_at),
+        output_bytes,
+        stderr_tail: tail(&stderr_path, 4096),
+        files: Vec::new(),
+        replay: false,
+        bundle: None,
+        artifact: None,
+        entries: Vec::new(),
+        isolation: Some(isolation.record.clone()),
+        notes: Vec::new(),
+        environment: crate::fingerprint::of_attempt(spec, probe_prefix.as_deref(), dir),
+    };
+    let finished =
+        write_atomically(dir, ENDED, &ended.to_json()).and_then(|()| finish(spec, dir, ended));
+    release_unless_finished(dir, finished)
+}
+
+/// The record of a mint whose process ended, written (atomically) before
+/// lane gathers anything of it: an `AgentResult` with the process's end,
+/// its seconds and the report's word, and no cells yet. A folder that has
+/// it and no `result.json` holds a mint that ran and a gathering of lane's
+/// that did not finish (lane's fault, never the mint's): the next agent
+/// only finishes it.
+pub const ENDED: &str = "ended.json";
+
+/// Reads the record of a mint whose process ended, if it wrote one.
+pub fn read_ended(mint_dir: &Path) -> Option<AgentResult> {
+    let bytes = std::fs::read(mint_dir.join(ENDED)).ok()?;
+    AgentResult::from_json(ENDED, &bytes).ok()
+}
+
+/// The claim is released when the agent could not finish (lane's own I/O
+/// failed), so the next `lane mint` can finish the gathering.
+fn release_unless_finished(
+    dir: &Path,
+    finished: Result<AgentResult, AgentError>,
+) -> Result<AgentResult, AgentError> {
+    if let Err(e) = &finished {
+        warn!(dir = %dir.display(), error = %chain(e), "lane could not finish gathering a mint that ended; the next `lane mint` finishes it without running it again");
+        let _ = std::fs::remove_file(dir.join(LOCK));
+    }
+    finished
+}
+
+/// Writes `name` in `dir` atomically (beside it, synced, renamed).
+fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), AgentError> {
+    let tmp = dir.join(format!("{name}.tmp"));
+    let written = std::fs::File::create(&tmp).and_then(|mut f| {
+        f.write_all(bytes)?;
+        f.sync_all()
+    });
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(&tmp)(e));
+    }
+    std::fs::rename(&tmp, dir.join(name)).map_err(io(dir))
+}
+
+/// lane's part once the mint has ended (`ended`): the cells the report
+/// names gathered into `artifacts/`, the outcome classified with them, the
+/// files fingerprinted, the bundle stored, `result.json` written. Every
+/// error it returns is lane's own I/O (the mint's outcome is in `ended`
+/// and on disk); a mint's fault is the result's outcome.
+fn finish(spec: &AgentSpec, dir: &Path, ended: AgentResult) -> Result<AgentResult, AgentError> {
+    let report_path = dir.join(spec.report.as_deref().unwrap_or("report.json"));
+    let read = crate::report::read_report(&report_path, &spec.id.cell, &spec.recipe);
+    let end = ended.end;
     // Gathering and bundles read `report.json` in the mint folder: a report
     // written elsewhere is copied there (never over the limit it was read to).
     let canonical = dir.join("report.json");
@@ -344,15 +433,19 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
     // under the attempt's home, where `gen-worker compile` leaves them).
     let artifacts_dir = dir.join("artifacts");
     let own_files = std::fs::read_dir(&artifacts_dir).is_ok_and(|mut d| d.next().is_some());
-    let artifact = read.artifact.as_deref().map(|named| {
-        crate::report::gather_artifact(
-            dir,
-            &artifacts_dir,
-            crate::report::Named::artifact(named, read.digest.as_deref()),
-            spec.max_artifact_bytes,
-        )
-    });
-    let mut entries: Vec<lane_core::ArtifactState> = read
+    let artifact = read
+        .artifact
+        .as_deref()
+        .map(|named| {
+            crate::report::gather_artifact(
+                dir,
+                &artifacts_dir,
+                crate::report::Named::artifact(named, read.digest.as_deref()),
+                spec.max_artifact_bytes,
+            )
+        })
+        .transpose()?;
+    let mut entries = read
         .entries
         .iter()
         .map(|e| {
@@ -368,13 +461,9 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
                 spec.max_artifact_bytes,
             )
         })
-        .collect();
-    let home = isolation
-        .env
-        .iter()
-        .find(|(v, _)| *v == "HOME")
-        .map(|(_, p)| p.clone())
-        .unwrap_or_else(|| dir.join("iso/home"));
+        .collect::<Result<Vec<_>, _>>()?;
+    // The attempt's home (`isolate`'s root for `HOME`).
+    let home = dir.join("iso/home");
     for graph in &read.verdict_graphs {
         let short: String = graph.chars().take(16).collect();
         let package = home
@@ -392,7 +481,7 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
                 dest: Some(&dest),
             },
             spec.max_artifact_bytes,
-        ));
+        )?);
     }
     let cells: Vec<&lane_core::ArtifactState> = artifact.iter().chain(entries.iter()).collect();
     let (outcome, reason) = classify_with_cells(&end, &read.state, &cells, own_files);
@@ -402,38 +491,24 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
     notes.extend(findings_to_note(
         &end,
         report_minted,
-        &isolation.record,
+        ended.isolation.as_ref(),
         !read.entries.is_empty(),
     ));
     keep_ledger_files(&report_path, dir);
-    let report = read.state;
-    let output_bytes = [&stdout_path, &stderr_path]
-        .iter()
-        .filter_map(|p| std::fs::metadata(p).ok())
-        .map(|m| m.len())
-        .sum();
     let files = fingerprint(&artifacts_dir)?;
     let replay = spec.env.get("LANE_REPLAY").is_some_and(|v| v == "1");
-    let result = AgentResult {
-        id: spec.id.clone(),
+    let mut result = AgentResult {
         outcome,
         reason,
         end,
-        report,
-        wall_s: Some(wall_s),
-        started_at: Some(started_at),
-        output_bytes,
-        stderr_tail: tail(&stderr_path, 4096),
+        report: read.state,
         files,
         replay,
-        bundle: None,
         artifact,
         entries,
-        isolation: Some(isolation.record.clone()),
         notes,
-        environment: crate::fingerprint::of_attempt(spec, probe_prefix.as_deref(), dir),
+        ..ended
     };
-    let mut result = result;
     if let Some(location) = &spec.store {
         let before = result.to_json();
         result.bundle = Some(match lane_store::open(location) {
@@ -454,15 +529,9 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
             warn!(mint = %spec.id, %key, %error, "the result bundle did not reach the store");
         }
     }
-    let tmp = dir.join("result.json.tmp");
-    let bytes = result.to_json();
-    let mut f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
-    f.write_all(&bytes)
-        .and_then(|()| f.sync_all())
-        .map_err(io(&tmp))?;
-    std::fs::rename(&tmp, dir.join(RESULT)).map_err(io(dir))?;
+    write_atomically(dir, RESULT, &result.to_json())?;
     let _ = std::fs::remove_file(dir.join(LOCK));
-    info!(mint = %spec.id, outcome = ?result.outcome, wall_s, "mint ended");
+    info!(mint = %spec.id, outcome = ?result.outcome, wall_s = ?result.wall_s, "mint ended");
     Ok(result)
 }
 
@@ -499,7 +568,7 @@ fn named_paths(spec: &AgentSpec) -> Vec<PathBuf> {
 fn findings_to_note(
     end: &ProcessEnd,
     report_minted: bool,
-    isolation: &lane_core::Isolation,
+    isolation: Option<&lane_core::Isolation>,
     has_entries: bool,
 ) -> Vec<String> {
     let mut notes = Vec::new();
@@ -518,7 +587,9 @@ fn findings_to_note(
             ));
         }
     }
-    if let lane_core::TmpIsolation::Shared { why } = &isolation.tmp {
+    if let Some((lane_core::TmpIsolation::Shared { why }, isolation)) =
+        isolation.map(|i| (&i.tmp, i))
+    {
         notes.push(format!(
             "coldness not guaranteed ({why}): shared with every other attempt on this machine: {}",
             isolation.shared.join("; ")
@@ -590,7 +661,7 @@ fn download_wheel(dir: &Path, url: &str, sha256: &str) -> Result<PathBuf, AgentE
 }
 
 /// An error and its causes, `: `-joined.
-fn chain(e: &dyn std::error::Error) -> String {
+pub fn chain(e: &dyn std::error::Error) -> String {
     let mut s = e.to_string();
     let mut cause = e.source();
     while let Some(c) = cause {

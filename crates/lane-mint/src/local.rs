@@ -11,6 +11,7 @@
 //! ever billed twice.
 
 use lane_file::{Cell, LaneFile};
+use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -97,6 +98,11 @@ impl LocalRun<'_> {
         let slots: std::collections::HashSet<String> =
             planned.iter().map(|p| p.id.slot().to_string()).collect();
         let mut children: HashMap<String, Child> = HashMap::new();
+        // The attempts this run spawned an agent for, and the slots whose
+        // gathering failed on lane's side in this run (left open: the next
+        // `lane mint` finishes them, never re-running their mints).
+        let mut spawned: std::collections::HashSet<String> = Default::default();
+        let mut faults: BTreeMap<String, String> = BTreeMap::new();
         let timeout = Duration::from_secs(m.timeout_s);
         loop {
             if self.stop.load(Ordering::SeqCst) {
@@ -112,12 +118,17 @@ impl LocalRun<'_> {
             let mut running = 0usize;
             let mut pending = 0usize;
             let mut to_submit = Vec::new();
+            latest.retain(|slot, _| !faults.contains_key(slot));
             for row in latest.values() {
                 match row.state {
                     MintState::Gathered => {}
                     MintState::Finished => {
                         pending += 1;
-                        self.gather_row(&store, row, &rows)?;
+                        if let Err(e) = self.gather_row(&store, row, &rows) {
+                            // lane's own I/O (a full disk): the result stays
+                            // recorded, the slot open until a later run.
+                            self.fault(&mut faults, &row.id, lane_agent::agent::chain(&e), on);
+                        }
                     }
                     MintState::Submitted => {
                         pending += 1;
@@ -141,6 +152,29 @@ impl LocalRun<'_> {
                             running += 1; // started, not yet claimed
                         } else if row.pid.is_none() && children.contains_key(&row.id.to_string()) {
                             running += 1;
+                        } else if lane_agent::agent::read_ended(&dir).is_some()
+                            || (spawned.contains(&row.id.to_string())
+                                && !dir.join("agent.lock").exists())
+                        {
+                            // The mint ended but its agent could not finish
+                            // lane's part (a full disk), or an agent of this
+                            // run left neither a claim nor a result: lane's
+                            // fault, never the mint's. An earlier run's is
+                            // finished now by a new agent (which only gathers
+                            // when the mint ended); one of this run's waits
+                            // for the next `lane mint`.
+                            if spawned.contains(&row.id.to_string()) {
+                                let why = agent_log_error(&dir);
+                                self.fault(&mut faults, &row.id, why, on);
+                            } else if running < self.concurrency.max(1) {
+                                let child = self.spawn_agent(&row.id, timeout)?;
+                                store.set_pid(&row.id, child.id())?;
+                                spawned.insert(row.id.to_string());
+                                children.insert(row.id.to_string(), child);
+                                running += 1;
+                            } else {
+                                running += 1;
+                            }
                         } else if !dir.join("agent.lock").exists() {
                             // Never claimed: lane died between recording the
                             // submission and the agent's start. Start it now
@@ -150,6 +184,7 @@ impl LocalRun<'_> {
                                 // As `submit` does: until it claims, its pid
                                 // says it is starting (not vanished).
                                 store.set_pid(&row.id, child.id())?;
+                                spawned.insert(row.id.to_string());
                                 children.insert(row.id.to_string(), child);
                                 on(Progress::Started {
                                     mint: row.id.to_string(),
@@ -185,6 +220,7 @@ impl LocalRun<'_> {
                     break;
                 }
                 let child = self.submit(&store, &id, timeout)?;
+                spawned.insert(id.to_string());
                 children.insert(id.to_string(), child);
                 running += 1;
                 on(Progress::Started {
@@ -194,9 +230,35 @@ impl LocalRun<'_> {
             // Short: a finished mint's slot is refilled within a few milliseconds.
             std::thread::sleep(Duration::from_millis(5));
         }
+        if let Some((slot, why)) = faults.iter().next() {
+            return Err(MintError::Unfinished {
+                slots: faults.len(),
+                slot: slot.clone(),
+                why: why.clone(),
+            });
+        }
         let summary = self.summary(&store)?;
         write_summary(&results_dir(&self.out), &summary)?;
         Ok(summary)
+    }
+
+    /// Records that lane's own part of an attempt failed in this run: its
+    /// slot stays open (not crashed, not failed, no retry spent).
+    fn fault(
+        &self,
+        faults: &mut BTreeMap<String, String>,
+        id: &MintId,
+        why: String,
+        on: &mut dyn FnMut(Progress),
+    ) {
+        warn!(mint = %id, %why, "lane could not finish gathering this mint; the next `lane mint` finishes it");
+        on(Progress::State {
+            mint: id.to_string(),
+            state: format!(
+                "ended, but lane could not gather it (lane's fault, kept for the next run): {why}"
+            ),
+        });
+        faults.insert(id.slot().to_string(), why);
     }
 
     /// Asks every agent of the lane to stop (SIGTERM: it kills its mint's
@@ -467,6 +529,88 @@ impl LocalRun<'_> {
     }
 }
 
+/// A slot `reopen` re-opened (or would, on a dry run).
+#[derive(Debug, Clone, Serialize)]
+pub struct Reopened {
+    /// The slot, `<lane>/<cell>/<gpu>/r<N>`.
+    pub slot: String,
+    /// Its last attempt, kept in the run store and in the slot's record.
+    pub closed: String,
+    /// How that attempt ended.
+    pub status: Option<MintStatus>,
+    /// Why, in words.
+    pub reason: String,
+    /// The attempt planned now: the next `lane mint` runs it.
+    pub planned: String,
+}
+
+/// Re-opens `slots` (`<cell>/<gpu>/r<N>`, or with the lane in front) of
+/// the lane whose run lives in `out` on purpose: each slot's last attempt
+/// is kept (its row, its folder, its seconds in the slot's record) and the
+/// next attempt is planned, so the next `lane mint` runs it whatever the
+/// last one's status (`failed` and `refused` are never retried on their
+/// own). A slot whose last attempt is still open (planned, or submitted:
+/// running or its gathering unfinished) is refused. `dry_run`: said,
+/// nothing written.
+pub fn reopen(
+    lane: &LaneFile,
+    out: &Path,
+    slots: &[String],
+    dry_run: bool,
+) -> Result<Vec<Reopened>, MintError> {
+    let path = store_path(out);
+    if !path.is_file() {
+        return Err(MintError::NeverMinted { path });
+    }
+    let store = RunStore::open(&path)?;
+    let planned: Vec<String> = lane
+        .plan()
+        .iter()
+        .map(|p| p.id.slot().to_string())
+        .collect();
+    let latest = latest_per_slot(&store.rows()?);
+    let mut done = Vec::new();
+    for asked in slots {
+        let slot = if asked.starts_with(&format!("{}/", lane.version)) {
+            asked.clone()
+        } else {
+            format!("{}/{asked}", lane.version)
+        };
+        if !planned.contains(&slot) {
+            return Err(MintError::UnknownSlot {
+                slot: asked.clone(),
+                lane: lane.version.to_string(),
+            });
+        }
+        let Some(row) = latest.get(&slot) else {
+            return Err(MintError::SlotOpen {
+                slot,
+                attempt: "a1".into(),
+                state: "not started",
+            });
+        };
+        if matches!(row.state, MintState::Planned | MintState::Submitted) {
+            return Err(MintError::SlotOpen {
+                slot,
+                attempt: format!("a{}", row.id.attempt),
+                state: row.state.name(),
+            });
+        }
+        let next = row.id.next_attempt();
+        if !dry_run {
+            store.reopen(&row.id, &next)?;
+        }
+        done.push(Reopened {
+            slot,
+            closed: row.id.to_string(),
+            status: row.outcome,
+            reason: row.reason.clone().unwrap_or_default(),
+            planned: next.to_string(),
+        });
+    }
+    Ok(done)
+}
+
 /// The latest attempt of every slot.
 pub fn latest_per_slot(rows: &[MintRow]) -> BTreeMap<String, MintRow> {
     let mut latest: BTreeMap<String, MintRow> = BTreeMap::new();
@@ -480,4 +624,17 @@ pub fn latest_per_slot(rows: &[MintRow]) -> BTreeMap<String, MintRow> {
         }
     }
     latest
+}
+
+/// Why an agent left no result, from the last `error:` line of its log
+/// (which a full disk may have kept from being written).
+fn agent_log_error(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("agent.log"))
+        .ok()
+        .and_then(|log| {
+            log.lines()
+                .rev()
+                .find_map(|l| l.strip_prefix("error: ").map(str::to_owned))
+        })
+        .unwrap_or_else(|| "its agent left no result and no error (see agent.log)".to_owned())
 }

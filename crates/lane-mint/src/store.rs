@@ -204,6 +204,15 @@ impl RunStore {
         Ok(())
     }
 
+    /// Re-opens a slot on purpose: `closed` (its last attempt, kept as it
+    /// is) is followed by `next`, planned now, in one transaction.
+    pub fn reopen(&self, closed: &MintId, next: &MintId) -> Result<(), MintError> {
+        let tx = self.conn.unchecked_transaction().map_err(|e| self.err(e))?;
+        self.ensure_planned(next)?;
+        self.event(closed, "reopened", &next.to_string())?;
+        tx.commit().map_err(|e| self.err(e))
+    }
+
     /// Marks an attempt submitted (before its agent is started).
     pub fn mark_submitted(&self, id: &MintId, mint_dir: &Path) -> Result<(), MintError> {
         self.conn

@@ -1,0 +1,186 @@
+//! Faults on lane's side, told apart from the mint's: a full disk while
+//! lane gathers, agents and `lane mint` killed with `kill -9`, and the slot
+//! a person re-opens on purpose (`lane reopen`). Disks are real: a tmpfs of
+//! a few MB in a private mount namespace (`unshare -rm`).
+
+use super::{code, lane, stderr, stdout};
+use std::path::Path;
+use std::process::Command;
+
+/// A lane of `cells` cells on L4 × `repeats`, each mint running `script`
+/// (`sh -c`), `concurrency` at once.
+fn lane_of(dir: &Path, cells: usize, repeats: u32, concurrency: u32, script: &str) {
+    std::fs::create_dir_all(dir.join("lanes")).unwrap();
+    let mut text = format!(
+        "version: \"0.93.3\"\nupstream: {{repo: ./up}}\nbase: v0.93.2\nmint:\n  gpus: [L4]\n  cold_repeats: {repeats}\n  timeout_s: 60\n  concurrency: {concurrency}\n  retry: {{crashed: 1, resource: 1, resource_backoff_s: 0}}\n  cells:\n"
+    );
+    let quoted = serde_json::to_string(script).unwrap();
+    for i in 0..cells {
+        text.push_str(&format!(
+            "    - name: cell{i:02}\n      recipe: dynamo\n      command: [sh, -c, {quoted}]\n"
+        ));
+    }
+    std::fs::write(dir.join("lanes/0.93.3.yaml"), text).unwrap();
+}
+
+/// Each line of `runs.log`: one per mint that ran.
+fn ran(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_to_string(dir.join("runs.log"))
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    v.sort();
+    v
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// A mint that logs that it ran, writes a `kb`-kB cell into its folder
+/// (named by the report's `artifact`, so lane copies it), then reports `status`.
+fn cell_script(dir: &Path, kb: u32, status: &str) -> String {
+    format!(
+        r#"echo "$LANE_MINT_ID" >> {log}; head -c {kb}000 /dev/urandom > cell.bin || exit 3; sleep 0.3; printf '{{"status":"{status}","recipe":"dynamo","artifact":"cell.bin","phases":{{"load":0.1}}}}' > "$LANE_REPORT_PATH""#,
+        log = dir.join("runs.log").display()
+    )
+}
+
+/// Regression (issue 19, item 1): a full disk on lane's side while it
+/// gathered a mint's cell was recorded as the mint's `failed`, for good:
+/// `failed` is never retried, so the lane stayed red after the disk grew.
+/// Now it is lane's fault: the mints' reports and outcomes are kept, the
+/// slots stay open, `lane mint` exits 1 naming the disk, and once there is
+/// room `lane mint` finishes the gathering without minting anything again.
+#[test]
+fn regression_a_full_disk_while_lane_gathers_is_lanes_fault_and_a_rerun_finishes_it() {
+    // Not under /tmp: each attempt gets a private /tmp, which would hide a
+    // tmpfs mounted below it.
+    let d = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    // Three 900 kB cells written at once fill most of a 3 MB disk; lane's
+    // copies of them into `artifacts/` do not fit.
+    lane_of(d.path(), 1, 3, 3, &cell_script(d.path(), 900, "minted"));
+    let out = d.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let script = r#"set -u
+mount -t tmpfs -o size=3m tmpfs "$OUT" || exit 100
+"$LANE" mint 0.93.3 --out "$OUT" --store "$STORE" >"$LOGS/first.out" 2>"$LOGS/first.err"; echo $? > "$LOGS/first.code"
+"$LANE" status 0.93.3 --out "$OUT" --json > "$LOGS/status.json"
+mount -o remount,size=64m "$OUT" || exit 101
+"$LANE" mint 0.93.3 --out "$OUT" --store "$STORE" >"$LOGS/second.out" 2>"$LOGS/second.err"; echo $? > "$LOGS/second.code"
+cp -r "$OUT/lanes" "$LOGS/kept"
+"#;
+    let logs = d.path().join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    let status = Command::new("unshare")
+        .args(["-rm", "sh", "-c", script])
+        .current_dir(d.path())
+        .env("LANE", env!("CARGO_BIN_EXE_lane"))
+        .env("OUT", &out)
+        .env("STORE", d.path().join("store"))
+        .env("LOGS", &logs)
+        .env("NO_COLOR", "1")
+        .status()
+        .expect("unshare (util-linux) runs");
+    assert!(status.success(), "the tmpfs script: {status}");
+    let read = |f: &str| std::fs::read_to_string(logs.join(f)).unwrap_or_default();
+    let first_err = read("first.err");
+    assert_eq!(
+        read("first.code").trim(),
+        "1",
+        "lane's own failure: {first_err}"
+    );
+    assert!(
+        first_err.contains("ended but lane could not gather them")
+            && first_err.contains("No space left on device"),
+        "{first_err}"
+    );
+    // Nothing blames the mints: no attempt was recorded failed or crashed.
+    let rows = json(&logs.join("status.json"));
+    for r in rows.as_array().unwrap() {
+        assert!(
+            !matches!(r["outcome"].as_str(), Some("failed" | "crashed")),
+            "{rows}"
+        );
+    }
+    assert_eq!(read("second.code").trim(), "0", "{}", read("second.err"));
+    let summary = json(&logs.join("kept/0.93.3/results/summary.json"));
+    assert_eq!(summary["green"], true, "{summary}");
+    // Each mint ran once: the rerun only gathered.
+    assert_eq!(
+        ran(d.path()),
+        [
+            "0.93.3/cell00/L4/r1/a1",
+            "0.93.3/cell00/L4/r2/a1",
+            "0.93.3/cell00/L4/r3/a1"
+        ]
+    );
+    for r in 1..=3 {
+        let slot = logs.join(format!("kept/0.93.3/results/cell00/L4/r{r}"));
+        assert_eq!(
+            std::fs::metadata(slot.join("artifacts/cell.bin"))
+                .unwrap()
+                .len(),
+            900_000
+        );
+        assert_eq!(json(&slot.join("mint.json"))["status"], "minted");
+    }
+}
+
+/// `lane reopen SLOT` exits `want`, saying `says`.
+fn refused(dir: &Path, slot: &str, want: i32, says: &str) {
+    let o = lane(dir, &["reopen", "0.93.3", slot]);
+    let err = stderr(&o);
+    assert_eq!(code(&o), want, "{err}");
+    assert!(err.contains(says), "{err}");
+}
+
+/// `lane reopen`: a slot that ended `failed` (never retried on its own) is
+/// run once more on purpose; its earlier attempt is kept in the run store
+/// and in the slot's record; a dry run writes nothing; an unknown slot is
+/// a usage error and a slot still open a precondition.
+#[test]
+fn reopen_runs_an_ended_slot_once_more_and_keeps_its_earlier_attempts() {
+    let d = tempfile::tempdir().unwrap();
+    // The first run of a mint fails; a later one mints.
+    let flag = d.path().join("failed-once");
+    let script = format!(
+        r#"echo "$LANE_MINT_ID" >> {log}; echo cell > cell.bin; if [ -e {flag} ]; then s=minted; else s=failed; touch {flag}; fi; printf '{{"status":"%s","recipe":"dynamo","artifact":"cell.bin"}}' $s > "$LANE_REPORT_PATH""#,
+        log = d.path().join("runs.log").display(),
+        flag = flag.display()
+    );
+    lane_of(d.path(), 1, 1, 1, &script);
+    let o = lane(d.path(), &["reopen", "0.93.3", "cell00/L4/r1"]);
+    assert_eq!(code(&o), 6, "never minted: {}", stderr(&o));
+    assert_eq!(code(&lane(d.path(), &["mint", "0.93.3"])), 7);
+    refused(d.path(), "cell09/L4/r1", 2, "has no slot `cell09/L4/r1`");
+    let o = lane(d.path(), &["reopen", "0.93.3", "cell00/L4/r1", "--dry-run"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("reopen_dry_run_text", stdout(&o));
+    let o = lane(d.path(), &["reopen", "0.93.3", "cell00/L4/r1", "--json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    insta::assert_json_snapshot!("reopen_json", v);
+    // Open now: a second re-open is refused until it has run.
+    refused(d.path(), "cell00/L4/r1", 6, "is still open (attempt a2 is planned)");
+    let o = lane(d.path(), &["mint", "0.93.3"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        ran(d.path()),
+        ["0.93.3/cell00/L4/r1/a1", "0.93.3/cell00/L4/r1/a2"]
+    );
+    let record = json(
+        &d.path()
+            .join("out/lanes/0.93.3/results/cell00/L4/r1/mint.json"),
+    );
+    assert_eq!(record["attempt"], 2);
+    assert_eq!(
+        record["attempts_wall_s"].as_array().unwrap().len(),
+        2,
+        "{record}"
+    );
+    let o = lane(d.path(), &["reopen", "0.93.3", "cell00/L4/r1"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("reopen_text", stdout(&o));
+}

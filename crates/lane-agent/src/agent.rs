@@ -15,6 +15,7 @@ use tracing::{info, warn};
 
 use crate::error::AgentError;
 use crate::outcome::classify_with_cells;
+use crate::procs::Proc;
 use lane_core::results::Contract;
 use lane_core::{AgentResult, FileFingerprint, MintId};
 use lane_core::{MintStatus, ProcessEnd, ReportState};
@@ -169,14 +170,48 @@ pub fn pid_alive(pid: u32) -> bool {
     }
 }
 
-/// The pid holding the mint folder's claim, if the claimant is alive.
+/// The pid holding the mint folder's claim, if the claimant is alive (the
+/// claim names its pid and start time: a reused pid is not the claimant).
 pub fn live_claim(mint_dir: &Path) -> Option<u32> {
-    let pid: u32 = std::fs::read_to_string(mint_dir.join(LOCK))
-        .ok()?
-        .trim()
-        .parse()
-        .ok()?;
-    pid_alive(pid).then_some(pid)
+    let claimant = Proc::read(&mint_dir.join(LOCK))?;
+    claimant.alive().then_some(claimant.pid)
+}
+
+/// The file in the attempt's folder that records the mint's process group
+/// (`<pgid> <start time>`), written and synced before the mint starts.
+pub const MINT_GROUP: &str = "mint.pid";
+
+/// The mint's process group, as its agent recorded it before the mint
+/// started.
+pub fn mint_group(mint_dir: &Path) -> Option<Proc> {
+    Proc::read(&mint_dir.join(MINT_GROUP))
+}
+
+/// How long an orphaned mint group may take to go once killed.
+const END_GROUP_WITHIN: Duration = Duration::from_secs(10);
+
+/// Ends the mint of an attempt whose agent is gone, if it still runs
+/// (`kill -9` of the agent leaves its mint running in a group of its own):
+/// SIGKILL to its group, then waits until no member lives. Returns the
+/// group ended, if one was running. Whoever starts another attempt of the
+/// slot, or takes this folder over, calls it first, so no two attempts of
+/// a slot ever run at once.
+pub fn end_orphaned_mint(mint_dir: &Path) -> Result<Option<Proc>, AgentError> {
+    let Some(group) = mint_group(mint_dir) else {
+        return Ok(None);
+    };
+    if group.group_members().is_empty() {
+        return Ok(None);
+    }
+    warn!(dir = %mint_dir.display(), pgid = group.pid, "ending an orphaned mint whose agent is gone");
+    if group.end_group(END_GROUP_WITHIN) {
+        Ok(Some(group))
+    } else {
+        Err(AgentError::Orphan {
+            dir: mint_dir.to_owned(),
+            pgid: group.pid,
+        })
+    }
 }
 
 /// Reads a finished attempt's result, if it wrote one.
@@ -194,7 +229,7 @@ fn claim(mint_dir: &Path) -> Result<(), AgentError> {
             .open(&lock)
         {
             Ok(mut f) => {
-                write!(f, "{}", std::process::id()).map_err(io(&lock))?;
+                write!(f, "{}", Proc::me().to_line()).map_err(io(&lock))?;
                 f.sync_all().map_err(io(&lock))?;
                 return Ok(());
             }
@@ -205,7 +240,9 @@ fn claim(mint_dir: &Path) -> Result<(), AgentError> {
                         pid,
                     });
                 }
-                // A dead claimant: its attempt is over; take the folder over.
+                // A dead claimant: its attempt is over once its mint is
+                // (ended here if it outlived its agent); take the folder over.
+                end_orphaned_mint(mint_dir)?;
                 warn!(dir = %mint_dir.display(), "taking over a claim whose agent is gone");
                 std::fs::remove_file(&lock).map_err(io(&lock))?;
             }
@@ -228,6 +265,18 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
     // Absolute: the mint runs with the folder as its working directory.
     let dir = &std::fs::canonicalize(&spec.mint_dir).map_err(io(&spec.mint_dir))?;
     claim(dir)?;
+    let ran = run_claimed(spec, dir);
+    if ran.is_err() {
+        // Every error here is lane's own (the mint's faults are outcomes):
+        // the claim is released without a result, so the attempt is
+        // finished (after `ended.json`) or started afresh, never blamed.
+        let _ = std::fs::remove_file(dir.join(LOCK));
+    }
+    ran
+}
+
+/// `run_agent` once the folder is claimed.
+fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> {
     if let Some(done) = read_result(dir) {
         let _ = std::fs::remove_file(dir.join(LOCK));
         return Ok(done);
@@ -306,6 +355,11 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
     }
     keep.extend(named_paths(spec));
     let isolation = crate::isolate::prepare(dir, &keep, spec.container_per_attempt)?;
+    // The mint's logs are lane's files: one that cannot be made is lane's
+    // fault, not a mint that "could not start".
+    let logs = [&stdout_path, &stderr_path].map(|p| std::fs::File::create(p).map_err(io(p)));
+    let [out_log, err_log] = logs;
+    let logs = [out_log?, err_log?];
     let spawned = prepared
         .and_then(|path_prefix| source.map(|s| (path_prefix, s)))
         .and_then(|(path_prefix, source)| {
@@ -317,20 +371,29 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
                 &report_path,
                 path_prefix.as_deref(),
                 source.as_deref(),
-                [&stdout_path, &stderr_path],
+                logs,
             )
             .map_err(|e| e.to_string())
         });
     let end = match spawned {
         Err(error) => ProcessEnd::SpawnFailed { error },
-        Ok(child) => match wait(child, spec.timeout, spec.stop.as_deref()) {
-            Some(end) => end,
-            None => {
-                // Stopped: no result, claim released; the attempt runs again later.
-                let _ = std::fs::remove_file(dir.join(LOCK));
-                return Err(AgentError::Interrupted);
+        Ok(mut child) => {
+            match open_gate(dir, &mut child) {
+                Err(e) => {
+                    // lane's fault before the mint ran: released, no result.
+                    let _ = std::fs::remove_file(dir.join(LOCK));
+                    return Err(e);
+                }
+                Ok(()) => match wait(child, spec.timeout, spec.stop.as_deref()) {
+                    Some(end) => end,
+                    None => {
+                        // Stopped: no result, claim released; the attempt runs again later.
+                        let _ = std::fs::remove_file(dir.join(LOCK));
+                        return Err(AgentError::Interrupted);
+                    }
+                },
             }
-        },
+        }
     };
     let wall_s = start.elapsed().as_secs_f64();
     // The mint is over: what it did is recorded before lane touches any of
@@ -739,22 +802,29 @@ fn spawn(
     report_path: &Path,
     path_prefix: Option<&Path>,
     source: Option<&Path>,
-    [stdout, stderr]: [&Path; 2],
+    [stdout, stderr]: [std::fs::File; 2],
 ) -> std::io::Result<std::process::Child> {
     use std::os::unix::process::CommandExt;
     if spec.command.is_empty() {
         return Err(std::io::Error::other("empty mint command"));
     }
-    let command = isolation.command(&spec.command);
+    // The gate: the group's leader waits for the agent's word (a line on
+    // its stdin) before it becomes the mint, so the group is recorded
+    // before the mint starts; an agent gone before that closes the pipe and
+    // the mint never starts.
+    let mut command: Vec<String> = ["sh", "-c", GATE, "lane-mint-gate"]
+        .map(str::to_owned)
+        .to_vec();
+    command.extend(isolation.command(&spec.command));
     let (program, args) = command
         .split_first()
         .ok_or_else(|| std::io::Error::other("empty mint command"))?;
     let mut cmd = Command::new(program);
     cmd.args(args)
         .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(stdout)?)
-        .stderr(std::fs::File::create(stderr)?)
+        .stdin(Stdio::piped())
+        .stdout(stdout)
+        .stderr(stderr)
         .process_group(0)
         .env("LANE_REPORT_PATH", report_path)
         .env("LANE_MINT_ID", spec.id.to_string())
@@ -789,6 +859,28 @@ fn spawn(
     }
     cmd.envs(&spec.env);
     cmd.spawn()
+}
+
+/// The gate every mint starts behind (see `spawn`); 125 when the agent
+/// went before it said go.
+const GATE: &str = r#"read -r go || exit 125; exec "$@" </dev/null"#;
+
+/// Records the mint's process group (synced) in its folder, then lets it
+/// start. An error is lane's own (the record could not be written): the
+/// gated mint is ended without having run.
+fn open_gate(dir: &Path, child: &mut std::process::Child) -> Result<(), AgentError> {
+    let group = Proc::of(child.id());
+    let recorded = write_atomically(dir, MINT_GROUP, group.to_line().as_bytes());
+    if let Err(e) = recorded {
+        kill_group(child.id());
+        let _ = child.wait();
+        return Err(e);
+    }
+    if let Some(mut gate) = child.stdin.take() {
+        // A gate that is gone already shows in how the child ended.
+        let _ = gate.write_all(b"go\n");
+    }
+    Ok(())
 }
 
 fn kill_group(pid: u32) {

@@ -163,7 +163,12 @@ fn reopen_runs_an_ended_slot_once_more_and_keeps_its_earlier_attempts() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     insta::assert_json_snapshot!("reopen_json", v);
     // Open now: a second re-open is refused until it has run.
-    refused(d.path(), "cell00/L4/r1", 6, "is still open (attempt a2 is planned)");
+    refused(
+        d.path(),
+        "cell00/L4/r1",
+        6,
+        "is still open (attempt a2 is planned)",
+    );
     let o = lane(d.path(), &["mint", "0.93.3"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert_eq!(
@@ -183,4 +188,110 @@ fn reopen_runs_an_ended_slot_once_more_and_keeps_its_earlier_attempts() {
     let o = lane(d.path(), &["reopen", "0.93.3", "cell00/L4/r1"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     insta::assert_snapshot!("reopen_text", stdout(&o));
+}
+
+/// A mint that watches for the two violations itself, in `watch/`: at its
+/// start it records its pid per slot and says `OVERLAP` when another mint
+/// of its slot still lives, and `CONCURRENCY` when more than `concurrency`
+/// mints of the lane live; it then sleeps `sleep` (a shell word: `0.3`),
+/// writes a cell and a minted report, and logs `<id> <pid> <start> <end>`
+/// to `watch/spans.log` and its id to `runs.log`.
+fn watched_script(dir: &Path, concurrency: u32, sleep: &str) -> String {
+    let w = dir.join("watch");
+    std::fs::create_dir_all(&w).unwrap();
+    format!(
+        r#"W={w}; slot=$(echo "${{LANE_MINT_ID%/a*}}" | tr / _); f="$W/$slot.pid"
+alive() {{ st=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) && [ "$st" != Z ]; }}
+if [ -f "$f" ] && alive "$(cat "$f")"; then echo "OVERLAP $LANE_MINT_ID with $(cat "$f")" >> "$W/violations"; fi
+echo $$ > "$f"
+n=0; for p in "$W"/*.pid; do [ -f "$p" ] && alive "$(cat "$p")" && n=$((n+1)); done
+[ "$n" -gt {concurrency} ] && echo "CONCURRENCY $n at $LANE_MINT_ID" >> "$W/violations"
+t0=$(date +%s.%N); echo "$LANE_MINT_ID" >> {runs}
+sleep {sleep}
+head -c 200000 /dev/zero > cell.bin || exit 3
+printf '{{"status":"minted","recipe":"dynamo","artifact":"cell.bin","phases":{{"load":0.1}}}}' > "$LANE_REPORT_PATH"
+echo "$LANE_MINT_ID $$ $t0 $(date +%s.%N)" >> "$W/spans.log"
+rm -f "$f""#,
+        w = w.display(),
+        runs = dir.join("runs.log").display(),
+    )
+}
+
+/// The violations the mints saw (empty: none).
+fn violations(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("watch/violations")).unwrap_or_default()
+}
+
+/// The live pids recorded in files named `name` under `root` (agents'
+/// claims, `agent.lock`; mints' groups, `mint.pid`).
+fn recorded_pids(root: &Path, name: &str) -> Vec<i32> {
+    let mut found = Vec::new();
+    let mut stack = vec![root.to_owned()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|n| n == name) {
+                let pid = std::fs::read_to_string(&p)
+                    .ok()
+                    .and_then(|t| t.split_whitespace().next()?.parse().ok());
+                if let Some(pid) = pid.filter(|p| Path::new(&format!("/proc/{p}")).exists()) {
+                    found.push(pid);
+                }
+            }
+        }
+    }
+    found
+}
+
+fn kill9(pid: i32) {
+    let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+}
+
+/// Regression (issue 19, item 2): `kill -9` of `lane mint` and of its
+/// agents left their mints running (each in a group of its own); the next
+/// run counted each attempt crashed and started the next while the first
+/// still ran: two attempts of a slot at once, and twice the lane's
+/// concurrency. Now every mint's group is recorded before it starts and a
+/// restart ends the orphans (pid and start time) before any retry.
+#[test]
+fn regression_kill_9_of_lane_and_every_agent_never_runs_a_slot_twice_at_once() {
+    let d = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let script = watched_script(d.path(), 2, "3");
+    lane_of(d.path(), 4, 1, 2, &script);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lane"))
+        .args(["mint", "0.93.3"])
+        .current_dir(d.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mints = d.path().join("out/lanes/0.93.3/mints");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while ran(d.path()).len() < 2 {
+        assert!(std::time::Instant::now() < deadline, "no mint started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let agents = recorded_pids(&mints, "agent.lock");
+    assert_eq!(agents.len(), 2, "two agents run");
+    for pid in agents {
+        kill9(pid);
+    }
+    assert_eq!(
+        recorded_pids(&mints, "mint.pid").len(),
+        2,
+        "their mints outlive them"
+    );
+    let o = lane(d.path(), &["mint", "0.93.3"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        violations(d.path()),
+        "",
+        "no slot twice at once, never over 2"
+    );
+    let summary = json(&d.path().join("out/lanes/0.93.3/results/summary.json"));
+    assert_eq!(summary["green"], true, "{summary}");
 }

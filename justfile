@@ -22,6 +22,13 @@ test: tools
     PROPTEST_RNG_SEED=${PROPTEST_RNG_SEED:-1729} cargo test --workspace --locked --no-fail-fast 2>&1 | tee target/test.log
     @grep -E '^test result:' target/test.log | awk '{p+=$4; f+=$6; i+=$8} END {print p " passed, " f " failed, " i " skipped"}'
 
+# The fault-injection run (issue 19): lanes of 20 cheap mints driven through
+# kill -9 of lane, agents and mints and a disk that fills and frees (a tmpfs
+# in a private mount namespace), then resumed until green; prints the figures.
+# The test suite runs 2 trials; FAULT_TRIALS / FAULT_SEED size this one.
+faults trials="20" seed="1375999237":
+    LANE_FAULT_TRIALS={{trials}} LANE_FAULT_SEED={{seed}} cargo test --locked -p lane-cli --test cli faults::fault_injection -- --nocapture 2>&1 | grep -E '^fault injection|^test result'
+
 # Formatting and lints, as CI runs them.
 lint:
     cargo fmt --all -- --check

@@ -15,6 +15,7 @@ use tracing::{info, warn};
 
 use crate::error::AgentError;
 use crate::outcome::classify_with_cells;
+use crate::procs::Proc;
 use lane_core::chain;
 use lane_core::results::Contract;
 use lane_core::{AgentResult, FileFingerprint, MintId};
@@ -170,14 +171,48 @@ pub fn pid_alive(pid: u32) -> bool {
     }
 }
 
-/// The pid holding the mint folder's claim, if the claimant is alive.
+/// The pid holding the mint folder's claim, if the claimant is alive (the
+/// claim names its pid and start time: a reused pid is not the claimant).
 pub fn live_claim(mint_dir: &Path) -> Option<u32> {
-    let pid: u32 = std::fs::read_to_string(mint_dir.join(LOCK))
-        .ok()?
-        .trim()
-        .parse()
-        .ok()?;
-    pid_alive(pid).then_some(pid)
+    let claimant = Proc::read(&mint_dir.join(LOCK))?;
+    claimant.alive().then_some(claimant.pid)
+}
+
+/// The file in the attempt's folder that records the mint's process group
+/// (`<pgid> <start time>`), written and synced before the mint starts.
+pub const MINT_GROUP: &str = "mint.pid";
+
+/// The mint's process group, as its agent recorded it before the mint
+/// started.
+pub fn mint_group(mint_dir: &Path) -> Option<Proc> {
+    Proc::read(&mint_dir.join(MINT_GROUP))
+}
+
+/// How long an orphaned mint group may take to go once killed.
+const END_GROUP_WITHIN: Duration = Duration::from_secs(10);
+
+/// Ends the mint of an attempt whose agent is gone, if it still runs
+/// (`kill -9` of the agent leaves its mint running in a group of its own):
+/// SIGKILL to its group, then waits until no member lives. Returns the
+/// group ended, if one was running. Whoever starts another attempt of the
+/// slot, or takes this folder over, calls it first, so no two attempts of
+/// a slot ever run at once.
+pub fn end_orphaned_mint(mint_dir: &Path) -> Result<Option<Proc>, AgentError> {
+    let Some(group) = mint_group(mint_dir) else {
+        return Ok(None);
+    };
+    if group.group_members().is_empty() {
+        return Ok(None);
+    }
+    warn!(dir = %mint_dir.display(), pgid = group.pid, "ending an orphaned mint whose agent is gone");
+    if group.end_group(END_GROUP_WITHIN) {
+        Ok(Some(group))
+    } else {
+        Err(AgentError::Orphan {
+            dir: mint_dir.to_owned(),
+            pgid: group.pid,
+        })
+    }
 }
 
 /// Reads a finished attempt's result, if it wrote one.
@@ -195,7 +230,7 @@ fn claim(mint_dir: &Path) -> Result<(), AgentError> {
             .open(&lock)
         {
             Ok(mut f) => {
-                write!(f, "{}", std::process::id()).map_err(io(&lock))?;
+                write!(f, "{}", Proc::me().to_line()).map_err(io(&lock))?;
                 f.sync_all().map_err(io(&lock))?;
                 return Ok(());
             }
@@ -206,7 +241,9 @@ fn claim(mint_dir: &Path) -> Result<(), AgentError> {
                         pid,
                     });
                 }
-                // A dead claimant: its attempt is over; take the folder over.
+                // A dead claimant: its attempt is over once its mint is
+                // (ended here if it outlived its agent); take the folder over.
+                end_orphaned_mint(mint_dir)?;
                 warn!(dir = %mint_dir.display(), "taking over a claim whose agent is gone");
                 std::fs::remove_file(&lock).map_err(io(&lock))?;
             }
@@ -229,9 +266,27 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
     // Absolute: the mint runs with the folder as its working directory.
     let dir = &std::fs::canonicalize(&spec.mint_dir).map_err(io(&spec.mint_dir))?;
     claim(dir)?;
+    let ran = run_claimed(spec, dir);
+    if ran.is_err() {
+        // Every error here is lane's own (the mint's faults are outcomes):
+        // the claim is released without a result, so the attempt is
+        // finished (after `ended.json`) or started afresh, never blamed.
+        let _ = std::fs::remove_file(dir.join(LOCK));
+    }
+    ran
+}
+
+/// `run_agent` once the folder is claimed.
+fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> {
     if let Some(done) = read_result(dir) {
         let _ = std::fs::remove_file(dir.join(LOCK));
         return Ok(done);
+    }
+    // The mint ran and ended, but lane's gathering did not finish (its disk
+    // was full, say): finish it, never run the mint again.
+    if let Some(ended) = read_ended(dir) {
+        info!(mint = %spec.id, "the mint ended earlier; finishing lane's gathering only");
+        return release_unless_finished(dir, finish(spec, dir, ended));
     }
     let caches = [
         ("TORCHINDUCTOR_CACHE_DIR", dir.join("cache/inductor")),
@@ -301,6 +356,11 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
     }
     keep.extend(named_paths(spec));
     let isolation = crate::isolate::prepare(dir, &keep, spec.container_per_attempt)?;
+    // The mint's logs are lane's files: one that cannot be made is lane's
+    // fault, not a mint that "could not start".
+    let logs = [&stdout_path, &stderr_path].map(|p| std::fs::File::create(p).map_err(io(p)));
+    let [out_log, err_log] = logs;
+    let logs = [out_log?, err_log?];
     let spawned = prepared
         .and_then(|path_prefix| source.map(|s| (path_prefix, s)))
         .and_then(|(path_prefix, source)| {
@@ -312,23 +372,115 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
                 &report_path,
                 path_prefix.as_deref(),
                 source.as_deref(),
-                [&stdout_path, &stderr_path],
+                logs,
             )
             .map_err(|e| e.to_string())
         });
     let end = match spawned {
         Err(error) => ProcessEnd::SpawnFailed { error },
-        Ok(child) => match wait(child, spec.timeout, spec.stop.as_deref()) {
-            Some(end) => end,
-            None => {
-                // Stopped: no result, claim released; the attempt runs again later.
-                let _ = std::fs::remove_file(dir.join(LOCK));
-                return Err(AgentError::Interrupted);
+        Ok(mut child) => {
+            match open_gate(dir, &mut child) {
+                Err(e) => {
+                    // lane's fault before the mint ran: released, no result.
+                    let _ = std::fs::remove_file(dir.join(LOCK));
+                    return Err(e);
+                }
+                Ok(()) => match wait(child, spec.timeout, spec.stop.as_deref()) {
+                    Some(end) => end,
+                    None => {
+                        // Stopped: no result, claim released; the attempt runs again later.
+                        let _ = std::fs::remove_file(dir.join(LOCK));
+                        return Err(AgentError::Interrupted);
+                    }
+                },
             }
-        },
+        }
     };
     let wall_s = start.elapsed().as_secs_f64();
+    // The mint is over: what it did is recorded before lane touches any of
+    // it, so a failure of lane's own from here on (a full disk, EIO, a
+    // permission) never re-runs it: the next agent only finishes.
+    let output_bytes = [&stdout_path, &stderr_path]
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
     let read = crate::report::read_report(&report_path, &spec.id.cell, &spec.recipe);
+    let (outcome, reason) = crate::outcome::classify(&end, &read.state);
+    let ended = AgentResult {
+        id: spec.id.clone(),
+        outcome,
+        reason,
+        end,
+        report: read.state,
+        wall_s: Some(wall_s),
+        started_at: Some(started_at),
+        output_bytes,
+        stderr_tail: tail(&stderr_path, 4096),
+        files: Vec::new(),
+        replay: false,
+        bundle: None,
+        artifact: None,
+        entries: Vec::new(),
+        isolation: Some(isolation.record.clone()),
+        notes: Vec::new(),
+        environment: crate::fingerprint::of_attempt(spec, probe_prefix.as_deref(), dir),
+    };
+    let finished =
+        write_atomically(dir, ENDED, &ended.to_json()).and_then(|()| finish(spec, dir, ended));
+    release_unless_finished(dir, finished)
+}
+
+/// The record of a mint whose process ended, written (atomically) before
+/// lane gathers anything of it: an `AgentResult` with the process's end,
+/// its seconds and the report's word, and no cells yet. A folder that has
+/// it and no `result.json` holds a mint that ran and a gathering of lane's
+/// that did not finish (lane's fault, never the mint's): the next agent
+/// only finishes it.
+pub const ENDED: &str = "ended.json";
+
+/// Reads the record of a mint whose process ended, if it wrote one.
+pub fn read_ended(mint_dir: &Path) -> Option<AgentResult> {
+    let bytes = std::fs::read(mint_dir.join(ENDED)).ok()?;
+    AgentResult::from_json(ENDED, &bytes).ok()
+}
+
+/// The claim is released when the agent could not finish (lane's own I/O
+/// failed), so the next `lane mint` can finish the gathering.
+fn release_unless_finished(
+    dir: &Path,
+    finished: Result<AgentResult, AgentError>,
+) -> Result<AgentResult, AgentError> {
+    if let Err(e) = &finished {
+        warn!(dir = %dir.display(), error = %chain(e), "lane could not finish gathering a mint that ended; the next `lane mint` finishes it without running it again");
+        let _ = std::fs::remove_file(dir.join(LOCK));
+    }
+    finished
+}
+
+/// Writes `name` in `dir` atomically (beside it, synced, renamed).
+fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), AgentError> {
+    let tmp = dir.join(format!("{name}.tmp"));
+    let written = std::fs::File::create(&tmp).and_then(|mut f| {
+        f.write_all(bytes)?;
+        f.sync_all()
+    });
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(&tmp)(e));
+    }
+    std::fs::rename(&tmp, dir.join(name)).map_err(io(dir))
+}
+
+/// lane's part once the mint has ended (`ended`): the cells the report
+/// names gathered into `artifacts/`, the outcome classified with them, the
+/// files fingerprinted, the bundle stored, `result.json` written. Every
+/// error it returns is lane's own I/O (the mint's outcome is in `ended`
+/// and on disk); a mint's fault is the result's outcome.
+fn finish(spec: &AgentSpec, dir: &Path, ended: AgentResult) -> Result<AgentResult, AgentError> {
+    let report_path = dir.join(spec.report.as_deref().unwrap_or("report.json"));
+    let read = crate::report::read_report(&report_path, &spec.id.cell, &spec.recipe);
+    let end = ended.end;
     // Gathering and bundles read `report.json` in the mint folder: a report
     // written elsewhere is copied there (never over the limit it was read to).
     let canonical = dir.join("report.json");
@@ -345,15 +497,19 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
     // under the attempt's home, where `gen-worker compile` leaves them).
     let artifacts_dir = dir.join("artifacts");
     let own_files = std::fs::read_dir(&artifacts_dir).is_ok_and(|mut d| d.next().is_some());
-    let artifact = read.artifact.as_deref().map(|named| {
-        crate::report::gather_artifact(
-            dir,
-            &artifacts_dir,
-            crate::report::Named::artifact(named, read.digest.as_deref()),
-            spec.max_artifact_bytes,
-        )
-    });
-    let mut entries: Vec<lane_core::ArtifactState> = read
+    let artifact = read
+        .artifact
+        .as_deref()
+        .map(|named| {
+            crate::report::gather_artifact(
+                dir,
+                &artifacts_dir,
+                crate::report::Named::artifact(named, read.digest.as_deref()),
+                spec.max_artifact_bytes,
+            )
+        })
+        .transpose()?;
+    let mut entries = read
         .entries
         .iter()
         .map(|e| {
@@ -369,13 +525,9 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
                 spec.max_artifact_bytes,
             )
         })
-        .collect();
-    let home = isolation
-        .env
-        .iter()
-        .find(|(v, _)| *v == "HOME")
-        .map(|(_, p)| p.clone())
-        .unwrap_or_else(|| dir.join("iso/home"));
+        .collect::<Result<Vec<_>, _>>()?;
+    // The attempt's home (`isolate`'s root for `HOME`).
+    let home = dir.join("iso/home");
     for graph in &read.verdict_graphs {
         let short: String = graph.chars().take(16).collect();
         let package = home
@@ -393,7 +545,7 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
                 dest: Some(&dest),
             },
             spec.max_artifact_bytes,
-        ));
+        )?);
     }
     let cells: Vec<&lane_core::ArtifactState> = artifact.iter().chain(entries.iter()).collect();
     let (outcome, reason) = classify_with_cells(&end, &read.state, &cells, own_files);
@@ -403,38 +555,24 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
     notes.extend(findings_to_note(
         &end,
         report_minted,
-        &isolation.record,
+        ended.isolation.as_ref(),
         !read.entries.is_empty(),
     ));
     keep_ledger_files(&report_path, dir);
-    let report = read.state;
-    let output_bytes = [&stdout_path, &stderr_path]
-        .iter()
-        .filter_map(|p| std::fs::metadata(p).ok())
-        .map(|m| m.len())
-        .sum();
     let files = fingerprint(&artifacts_dir)?;
     let replay = spec.env.get("LANE_REPLAY").is_some_and(|v| v == "1");
-    let result = AgentResult {
-        id: spec.id.clone(),
+    let mut result = AgentResult {
         outcome,
         reason,
         end,
-        report,
-        wall_s: Some(wall_s),
-        started_at: Some(started_at),
-        output_bytes,
-        stderr_tail: tail(&stderr_path, 4096),
+        report: read.state,
         files,
         replay,
-        bundle: None,
         artifact,
         entries,
-        isolation: Some(isolation.record.clone()),
         notes,
-        environment: crate::fingerprint::of_attempt(spec, probe_prefix.as_deref(), dir),
+        ..ended
     };
-    let mut result = result;
     if let Some(location) = &spec.store {
         result.bundle = Some(match lane_store::open(location) {
             Ok(store) => {
@@ -449,15 +587,9 @@ pub fn run_agent(spec: &AgentSpec) -> Result<AgentResult, AgentError> {
             warn!(mint = %spec.id, %key, %error, "the result bundle did not reach the store");
         }
     }
-    let tmp = dir.join("result.json.tmp");
-    let bytes = result.to_json();
-    let mut f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
-    f.write_all(&bytes)
-        .and_then(|()| f.sync_all())
-        .map_err(io(&tmp))?;
-    std::fs::rename(&tmp, dir.join(RESULT)).map_err(io(dir))?;
+    write_atomically(dir, RESULT, &result.to_json())?;
     let _ = std::fs::remove_file(dir.join(LOCK));
-    info!(mint = %spec.id, outcome = ?result.outcome, wall_s, "mint ended");
+    info!(mint = %spec.id, outcome = ?result.outcome, wall_s = ?result.wall_s, "mint ended");
     Ok(result)
 }
 
@@ -494,7 +626,7 @@ fn named_paths(spec: &AgentSpec) -> Vec<PathBuf> {
 fn findings_to_note(
     end: &ProcessEnd,
     report_minted: bool,
-    isolation: &lane_core::Isolation,
+    isolation: Option<&lane_core::Isolation>,
     has_entries: bool,
 ) -> Vec<String> {
     let mut notes = Vec::new();
@@ -513,7 +645,9 @@ fn findings_to_note(
             ));
         }
     }
-    if let lane_core::TmpIsolation::Shared { why } = &isolation.tmp {
+    if let Some((lane_core::TmpIsolation::Shared { why }, isolation)) =
+        isolation.map(|i| (&i.tmp, i))
+    {
         notes.push(format!(
             "coldness not guaranteed ({why}): shared with every other attempt on this machine: {}",
             isolation.shared.join("; ")
@@ -651,22 +785,29 @@ fn spawn(
     report_path: &Path,
     path_prefix: Option<&Path>,
     source: Option<&Path>,
-    [stdout, stderr]: [&Path; 2],
+    [stdout, stderr]: [std::fs::File; 2],
 ) -> std::io::Result<std::process::Child> {
     use std::os::unix::process::CommandExt;
     if spec.command.is_empty() {
         return Err(std::io::Error::other("empty mint command"));
     }
-    let command = isolation.command(&spec.command);
+    // The gate: the group's leader waits for the agent's word (a line on
+    // its stdin) before it becomes the mint, so the group is recorded
+    // before the mint starts; an agent gone before that closes the pipe and
+    // the mint never starts.
+    let mut command: Vec<String> = ["sh", "-c", GATE, "lane-mint-gate"]
+        .map(str::to_owned)
+        .to_vec();
+    command.extend(isolation.command(&spec.command));
     let (program, args) = command
         .split_first()
         .ok_or_else(|| std::io::Error::other("empty mint command"))?;
     let mut cmd = Command::new(program);
     cmd.args(args)
         .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(stdout)?)
-        .stderr(std::fs::File::create(stderr)?)
+        .stdin(Stdio::piped())
+        .stdout(stdout)
+        .stderr(stderr)
         .process_group(0)
         .env("LANE_REPORT_PATH", report_path)
         .env("LANE_MINT_ID", spec.id.to_string())
@@ -701,6 +842,28 @@ fn spawn(
     }
     cmd.envs(&spec.env);
     cmd.spawn()
+}
+
+/// The gate every mint starts behind (see `spawn`); 125 when the agent
+/// went before it said go.
+const GATE: &str = r#"read -r go || exit 125; exec "$@" </dev/null"#;
+
+/// Records the mint's process group (synced) in its folder, then lets it
+/// start. An error is lane's own (the record could not be written): the
+/// gated mint is ended without having run.
+fn open_gate(dir: &Path, child: &mut std::process::Child) -> Result<(), AgentError> {
+    let group = Proc::of(child.id());
+    let recorded = write_atomically(dir, MINT_GROUP, group.to_line().as_bytes());
+    if let Err(e) = recorded {
+        kill_group(child.id());
+        let _ = child.wait();
+        return Err(e);
+    }
+    if let Some(mut gate) = child.stdin.take() {
+        // A gate that is gone already shows in how the child ended.
+        let _ = gate.write_all(b"go\n");
+    }
+    Ok(())
 }
 
 fn kill_group(pid: u32) {

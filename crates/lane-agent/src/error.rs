@@ -44,6 +44,15 @@ pub enum AgentError {
         /// The claiming agent.
         pid: u32,
     },
+    /// A mint whose agent is gone still runs and its group did not end
+    /// when killed.
+    #[error("the orphaned mint of {} (process group {pgid}) did not end when killed", .dir.display())]
+    Orphan {
+        /// The attempt's folder.
+        dir: PathBuf,
+        /// Its process group.
+        pgid: u32,
+    },
     /// The run was interrupted (Ctrl-C); state is persisted.
     #[error("interrupted: every agent was stopped and the run store is saved; run `lane mint` again to resume")]
     Interrupted,

@@ -23,6 +23,7 @@ pub mod fingerprint;
 pub mod inspect;
 pub mod isolate;
 pub mod outcome;
+pub mod procs;
 pub mod report;
 pub mod source;
 

@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+use crate::error::AgentError;
 use lane_core::{ArtifactState, ReportState};
 
 /// Reports over this size are not read (a report is a few KB).
@@ -344,13 +345,15 @@ pub fn gather_artifact(
     artifacts: &Path,
     named: Named<'_>,
     max_bytes: u64,
-) -> ArtifactState {
+) -> Result<ArtifactState, AgentError> {
     let shown = bounded_text(named.path, 200);
     let key = named.key.map(|k| bounded_text(k, 200));
-    let refuse = |why: String| ArtifactState::NotGathered {
-        named: shown.clone(),
-        why,
-        key: key.clone(),
+    let refuse = |why: String| {
+        Ok(ArtifactState::NotGathered {
+            named: shown.clone(),
+            why,
+            key: key.clone(),
+        })
     };
     let path = mint_dir.join(named.path);
     let Ok(real) = std::fs::canonicalize(&path) else {
@@ -390,7 +393,7 @@ pub fn gather_artifact(
         })
     };
     match hashed {
-        Ok((size, sha256)) => ArtifactState::Gathered {
+        Ok((size, sha256)) => Ok(ArtifactState::Gathered {
             named: shown,
             file,
             size,
@@ -398,29 +401,41 @@ pub fn gather_artifact(
             sha256,
             key,
             cubins: crate::inspect::gpu_code(&dest, mint_dir),
-        },
-        Err(why) => refuse(why),
+        }),
+        Err(CopyFail::Mint(why)) => refuse(why),
+        Err(CopyFail::Lane { path, source }) => Err(AgentError::Io { path, source }),
     }
 }
 
-fn hash_file(path: &Path, max_bytes: u64) -> Result<(u64, String), String> {
-    copy_into(path, &mut std::io::sink(), max_bytes)
+/// Why a cell was not copied: the mint's file (over the cap, unreadable),
+/// or lane's own side (writing the copy: a full disk, EIO, a permission).
+enum CopyFail {
+    Mint(String),
+    Lane {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
-fn copy_capped(from: &Path, to: &Path, max_bytes: u64) -> Result<(u64, String), String> {
+fn hash_file(path: &Path, max_bytes: u64) -> Result<(u64, String), CopyFail> {
+    copy_into(path, &mut std::io::sink(), Path::new(""), max_bytes)
+}
+
+fn copy_capped(from: &Path, to: &Path, max_bytes: u64) -> Result<(u64, String), CopyFail> {
+    let lane = |path: &Path| {
+        let path = path.to_owned();
+        move |source| CopyFail::Lane { path, source }
+    };
     if let Some(parent) = to.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        std::fs::create_dir_all(parent).map_err(lane(parent))?;
     }
     let tmp = to.with_extension("lane-partial");
-    let mut out = std::fs::File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    let copied = copy_into(from, &mut out, max_bytes).and_then(|r| {
-        out.sync_all()
-            .map_err(|e| format!("{}: {e}", tmp.display()))?;
-        Ok(r)
-    });
+    let mut out = std::fs::File::create(&tmp).map_err(lane(&tmp))?;
+    let copied = copy_into(from, &mut out, &tmp, max_bytes)
+        .and_then(|r| out.sync_all().map_err(lane(&tmp)).map(|()| r));
     match copied {
         Ok(r) => {
-            std::fs::rename(&tmp, to).map_err(|e| format!("{}: {e}", to.display()))?;
+            std::fs::rename(&tmp, to).map_err(lane(to))?;
             Ok(r)
         }
         Err(e) => {
@@ -430,27 +445,36 @@ fn copy_capped(from: &Path, to: &Path, max_bytes: u64) -> Result<(u64, String), 
     }
 }
 
-/// Streams `from` into `out` (64 KiB at a time), hashing, and stops with
-/// an error past `max_bytes` (the file may grow while it is read).
-fn copy_into(from: &Path, out: &mut dyn Write, max_bytes: u64) -> Result<(u64, String), String> {
-    let f = std::fs::File::open(from).map_err(|e| format!("{}: {e}", from.display()))?;
+/// Copies `from` into `out` (the file `to`, for errors), hashing it; a
+/// read error is the mint's file's, a write error lane's.
+fn copy_into(
+    from: &Path,
+    out: &mut dyn Write,
+    to: &Path,
+    max_bytes: u64,
+) -> Result<(u64, String), CopyFail> {
+    let mint = |e: std::io::Error| CopyFail::Mint(format!("{}: {e}", from.display()));
+    let f = std::fs::File::open(from).map_err(mint)?;
     let mut f = f.take(max_bytes + 1);
     let mut h = Sha256::new();
     let mut buf = vec![0u8; 1 << 16];
     let mut size = 0u64;
     loop {
-        let n = f
-            .read(&mut buf)
-            .map_err(|e| format!("{}: {e}", from.display()))?;
+        let n = f.read(&mut buf).map_err(mint)?;
         if n == 0 {
             break;
         }
         size += n as u64;
         if size > max_bytes {
-            return Err(format!("over the {max_bytes}-byte artifact cap"));
+            return Err(CopyFail::Mint(format!(
+                "over the {max_bytes}-byte artifact cap"
+            )));
         }
         h.update(&buf[..n]);
-        out.write_all(&buf[..n]).map_err(|e| e.to_string())?;
+        out.write_all(&buf[..n]).map_err(|source| CopyFail::Lane {
+            path: to.to_owned(),
+            source,
+        })?;
     }
     Ok((size, format!("{:x}", h.finalize())))
 }
@@ -525,7 +549,8 @@ mod tests {
             &art,
             Named::artifact("rig/mint/cell.tar.gz", Some(&sha)),
             1 << 20,
-        );
+        )
+        .unwrap();
         assert_eq!(
             s,
             ArtifactState::Gathered {
@@ -549,7 +574,8 @@ mod tests {
             &art,
             Named::artifact(abs.to_str().unwrap(), Some("00")),
             1 << 20,
-        );
+        )
+        .unwrap();
         assert!(matches!(
             s,
             ArtifactState::Gathered {
@@ -559,12 +585,26 @@ mod tests {
         ));
     }
 
+    /// Regression (issue 19, item 1): lane's own copy failing (a full
+    /// disk) was the mint's `not gathered`, so a minted mint was `failed`
+    /// for good. A write on lane's side is lane's error, never the cell's.
+    #[test]
+    fn regression_a_copy_lane_cannot_write_is_lanes_error_not_the_cells() {
+        let d = tempfile::tempdir().unwrap();
+        write(d.path(), "cell.bin", "cell bytes");
+        // `artifacts` is a file: nothing can be written under it.
+        let art = write(d.path(), "artifacts", "in the way");
+        let e = gather_artifact(d.path(), &art, Named::artifact("cell.bin", None), 1 << 20)
+            .expect_err("lane's side failed");
+        assert!(matches!(e, AgentError::Io { .. }), "{e:?}");
+    }
+
     #[test]
     fn an_artifact_over_the_cap_outside_the_folder_or_missing_is_not_gathered() {
         let d = tempfile::tempdir().unwrap();
         write(d.path(), "big.bin", "0123456789");
         let art = d.path().join("artifacts");
-        let s = gather_artifact(d.path(), &art, Named::artifact("big.bin", None), 4);
+        let s = gather_artifact(d.path(), &art, Named::artifact("big.bin", None), 4).unwrap();
         assert_eq!(
             s,
             ArtifactState::NotGathered {
@@ -579,19 +619,21 @@ mod tests {
             &art,
             Named::artifact("/etc/hostname", None),
             1 << 20,
-        );
+        )
+        .unwrap();
         assert!(
             matches!(&s, ArtifactState::NotGathered { why, .. } if why == "it is outside the mint folder" || why == "no such file"),
             "{s:?}"
         );
-        let s = gather_artifact(d.path(), &art, Named::artifact("../../x", None), 1 << 20);
+        let s = gather_artifact(d.path(), &art, Named::artifact("../../x", None), 1 << 20).unwrap();
         assert!(matches!(s, ArtifactState::NotGathered { .. }));
         let s = gather_artifact(
             d.path(),
             &art,
             Named::artifact("nope.tar.gz", None),
             1 << 20,
-        );
+        )
+        .unwrap();
         assert_eq!(
             s,
             ArtifactState::NotGathered {

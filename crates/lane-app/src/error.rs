@@ -363,6 +363,10 @@ impl AppError {
                 _ => Exit::Failure,
             },
             AppError::Mint(lane_mint::MintError::NoMatrix { .. }) => Exit::InvalidInput,
+            AppError::Mint(lane_mint::MintError::UnknownSlot { .. }) => Exit::Usage,
+            AppError::Mint(
+                lane_mint::MintError::SlotOpen { .. } | lane_mint::MintError::NeverMinted { .. },
+            ) => Exit::Precondition,
             AppError::Mint(_) => Exit::Failure,
             AppError::Git(e) => match e {
                 G::DirtyWorkTree { .. }

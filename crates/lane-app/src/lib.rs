@@ -35,6 +35,7 @@ pub mod lane;
 mod ledger;
 pub mod mint;
 mod publish;
+mod reopen;
 #[cfg(feature = "demo")]
 mod replay;
 pub mod report;
@@ -65,6 +66,7 @@ pub use mint::kube::KubeBackend;
 pub use mint::local::LocalBackend;
 pub use mint::{mint, LaneMinted, MintOutcome, MintRequest};
 pub use publish::{publish, PublishOutcome, PublishRecord, PublishRequest};
+pub use reopen::{reopen, ReopenOutcome, ReopenRequest};
 #[cfg(feature = "demo")]
 pub use replay::{replay, ReplayRequest};
 pub use report::{report, LaneReportFiles, Posted, ReportOutcome, ReportRequest};

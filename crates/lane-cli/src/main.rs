@@ -51,6 +51,8 @@ enum Command {
     Mint(cmd::mint::Args),
     /// Where every mint of a lane stands (from its run store).
     Status(cmd::status::Args),
+    /// Re-open ended slots of a lane on purpose: the next `lane mint` runs each once more.
+    Reopen(cmd::reopen::Args),
     /// Delete a lane's Kubernetes Jobs and their pods.
     #[cfg(feature = "kube")]
     Cancel(cmd::cancel::Args),
@@ -83,6 +85,7 @@ impl Command {
             Command::History(a) => a.json(),
             Command::Mint(a) => a.json,
             Command::Status(a) => a.json,
+            Command::Reopen(a) => a.json,
             #[cfg(feature = "kube")]
             Command::Cancel(a) => a.json,
             Command::Agent(a) => a.json,
@@ -144,6 +147,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => cmd::demo::run(args),
         Command::Mint(args) => cmd::mint::run(args),
         Command::Status(args) => cmd::status::run(args),
+        Command::Reopen(args) => cmd::reopen::run(args),
         #[cfg(feature = "kube")]
         Command::Cancel(args) => cmd::cancel::run(args),
         Command::Agent(args) => cmd::agent::run(args),

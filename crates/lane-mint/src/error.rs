@@ -107,6 +107,43 @@ pub enum MintError {
         #[source]
         source: lane_store::StoreError,
     },
+    /// Mints ended but lane's own part failed (gathering, bundling or
+    /// storing: a full disk, EIO, a permission): their reports and
+    /// outcomes are kept and their slots left open; the next `lane mint`
+    /// finishes them without running their mints again.
+    #[error("{slots} mint(s) ended but lane could not gather them (first {slot}: {why}); their reports and outcomes are kept: fix that (free space) and run `lane mint` again, which finishes them without minting them again")]
+    Unfinished {
+        /// How many slots.
+        slots: usize,
+        /// The first of them.
+        slot: String,
+        /// Why, in words (lane's I/O error).
+        why: String,
+    },
+    /// `reopen` was asked for a slot the lane's plan does not have.
+    #[error("lane {lane} has no slot `{slot}` (a slot is `<cell>/<gpu>/r<N>`, as `lane status` lists them)")]
+    UnknownSlot {
+        /// The slot as asked.
+        slot: String,
+        /// The lane.
+        lane: String,
+    },
+    /// `reopen` was asked for a slot whose last attempt is still open.
+    #[error("slot {slot} is still open (attempt {attempt} is {state}): `lane mint` finishes it; only an ended slot is re-opened")]
+    SlotOpen {
+        /// The slot.
+        slot: String,
+        /// Its last attempt.
+        attempt: String,
+        /// Where it stands.
+        state: &'static str,
+    },
+    /// `reopen` on a lane that has no run store yet.
+    #[error("no run store at {}: the lane has not minted here", .path.display())]
+    NeverMinted {
+        /// Where the run store would be.
+        path: PathBuf,
+    },
     /// The agent failed (run in-process by `collect`'s helpers).
     #[error(transparent)]
     Agent(#[from] lane_agent::AgentError),

@@ -11,6 +11,7 @@
 //! ever billed twice.
 
 use lane_file::{Cell, LaneFile};
+use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -21,7 +22,7 @@ use tracing::{info, warn};
 use crate::error::MintError;
 use crate::gather::{gather, write_summary};
 use crate::store::{MintRow, MintState, RunStore};
-use lane_agent::agent::{live_claim, pid_alive, read_result};
+use lane_agent::agent::{end_orphaned_mint, live_claim, pid_alive, read_result};
 use lane_core::results::Contract;
 use lane_core::MintId;
 use lane_core::{retry, MintStatus, Progress, RetryDecision};
@@ -97,6 +98,11 @@ impl LocalRun<'_> {
         let slots: std::collections::HashSet<String> =
             planned.iter().map(|p| p.id.slot().to_string()).collect();
         let mut children: HashMap<String, Child> = HashMap::new();
+        // The attempts this run spawned an agent for, and the slots whose
+        // gathering failed on lane's side in this run (left open: the next
+        // `lane mint` finishes them, never re-running their mints).
+        let mut spawned: std::collections::HashSet<String> = Default::default();
+        let mut faults: BTreeMap<String, String> = BTreeMap::new();
         let timeout = Duration::from_secs(m.timeout_s);
         loop {
             if self.stop.load(Ordering::SeqCst) {
@@ -109,15 +115,27 @@ impl LocalRun<'_> {
             let rows = store.rows()?;
             let mut latest = latest_per_slot(&rows);
             latest.retain(|slot, _| slots.contains(slot));
-            let mut running = 0usize;
+            // Every attempt that holds a place now, counted before any is
+            // started (across restarts: adopted agents, and mints whose
+            // agent is gone until they are ended).
+            let mut running = latest
+                .values()
+                .filter(|r| r.state == MintState::Submitted)
+                .filter(|r| self.occupies(r, &children))
+                .count();
             let mut pending = 0usize;
             let mut to_submit = Vec::new();
+            latest.retain(|slot, _| !faults.contains_key(slot));
             for row in latest.values() {
                 match row.state {
                     MintState::Gathered => {}
                     MintState::Finished => {
                         pending += 1;
-                        self.gather_row(&store, row, &rows)?;
+                        if let Err(e) = self.gather_row(&store, row, &rows) {
+                            // lane's own I/O (a full disk): the result stays
+                            // recorded, the slot open until a later run.
+                            self.fault(&mut faults, &row.id, lane_core::chain(&e), on);
+                        }
                     }
                     MintState::Submitted => {
                         pending += 1;
@@ -125,48 +143,88 @@ impl LocalRun<'_> {
                             .mint_dir
                             .clone()
                             .unwrap_or_else(|| self.mint_dir(&row.id));
+                        let key = row.id.to_string();
                         if let Some(result) = read_result(&dir) {
                             self.finish(&store, row, &result, on)?;
                         } else if let Some(pid) = live_claim(&dir) {
-                            running += 1;
+                            self.record_group(&store, row, &dir)?;
                             if row.pid != Some(pid) {
                                 store.set_pid(&row.id, pid)?;
-                                if !children.contains_key(&row.id.to_string()) {
-                                    on(Progress::Adopted {
-                                        mint: row.id.to_string(),
-                                    });
+                                if !children.contains_key(&key) {
+                                    on(Progress::Adopted { mint: key });
                                 }
                             }
-                        } else if row.pid.is_some_and(pid_alive) {
-                            running += 1; // started, not yet claimed
-                        } else if row.pid.is_none() && children.contains_key(&row.id.to_string()) {
-                            running += 1;
-                        } else if !dir.join("agent.lock").exists() {
-                            // Never claimed: lane died between recording the
-                            // submission and the agent's start. Start it now
-                            // (the claim keeps a late first agent from running too).
-                            if running < self.concurrency.max(1) {
-                                let child = self.spawn_agent(&row.id, timeout)?;
-                                // As `submit` does: until it claims, its pid
-                                // says it is starting (not vanished).
-                                store.set_pid(&row.id, child.id())?;
-                                children.insert(row.id.to_string(), child);
-                                on(Progress::Started {
-                                    mint: row.id.to_string(),
+                        } else if agent_alive(row)
+                            || (row.pid.is_none() && children.contains_key(&key))
+                        {
+                            // Started, not yet claimed.
+                        } else if let Some(result) = read_result(&dir) {
+                            // Its agent wrote it and went since the first look.
+                            self.finish(&store, row, &result, on)?;
+                        } else {
+                            // No agent: a mint it left running (`kill -9` of
+                            // the agent) is ended, and gone, before anything
+                            // else happens to the slot.
+                            let orphan = end_orphaned_mint(&dir)?;
+                            if let Some(group) = orphan {
+                                running = running.saturating_sub(1);
+                                on(Progress::State {
+                                    mint: key.clone(),
+                                    state: format!("its agent is gone; its orphaned mint (process group {}) was ended", group.pid),
                                 });
                             }
-                            running += 1;
-                        } else {
-                            // Claimed, but no agent alive and no result: it died mid-run.
-                            let reason = "the agent vanished without a result (killed?)".to_owned();
-                            store.mark_finished(
-                                &row.id,
-                                MintStatus::Crashed,
-                                &reason,
-                                None,
-                                "null",
-                            )?;
-                            self.decide_retry(&store, &row.id, MintStatus::Crashed, on)?;
+                            if lane_agent::agent::read_ended(&dir).is_some()
+                                || (spawned.contains(&key) && !dir.join("agent.lock").exists())
+                            {
+                                // The mint ended but its agent could not
+                                // finish lane's part (a full disk), or an
+                                // agent of this run left neither a claim nor
+                                // a result: lane's fault, never the mint's.
+                                // An earlier run's is finished now by a new
+                                // agent (which only gathers when the mint
+                                // ended); one of this run's waits for the
+                                // next `lane mint`.
+                                if spawned.contains(&key) {
+                                    let why = agent_log_error(&dir);
+                                    self.fault(&mut faults, &row.id, why, on);
+                                } else {
+                                    self.respawn(
+                                        &store,
+                                        &row.id,
+                                        timeout,
+                                        (&mut children, &mut spawned),
+                                        &mut running,
+                                    )?;
+                                }
+                            } else if !dir.join("agent.lock").exists() {
+                                // Never claimed: lane died between recording
+                                // the submission and the agent's start. Start
+                                // it now (the claim keeps a late first agent
+                                // from running too).
+                                if self.respawn(
+                                    &store,
+                                    &row.id,
+                                    timeout,
+                                    (&mut children, &mut spawned),
+                                    &mut running,
+                                )? {
+                                    on(Progress::Started { mint: key });
+                                }
+                            } else {
+                                // Claimed, but no agent alive and no result: it died mid-run.
+                                let reason = match orphan {
+                                    Some(g) => format!("the agent vanished without a result (killed?); its mint, still running, was ended (process group {})", g.pid),
+                                    None => "the agent vanished without a result (killed?)".to_owned(),
+                                };
+                                store.mark_finished(
+                                    &row.id,
+                                    MintStatus::Crashed,
+                                    &reason,
+                                    None,
+                                    "null",
+                                )?;
+                                self.decide_retry(&store, &row.id, MintStatus::Crashed, on)?;
+                            }
                         }
                     }
                     MintState::Planned => {
@@ -185,6 +243,7 @@ impl LocalRun<'_> {
                     break;
                 }
                 let child = self.submit(&store, &id, timeout)?;
+                spawned.insert(id.to_string());
                 children.insert(id.to_string(), child);
                 running += 1;
                 on(Progress::Started {
@@ -194,9 +253,87 @@ impl LocalRun<'_> {
             // Short: a finished mint's slot is refilled within a few milliseconds.
             std::thread::sleep(Duration::from_millis(5));
         }
+        if let Some((slot, why)) = faults.iter().next() {
+            return Err(MintError::Unfinished {
+                slots: faults.len(),
+                slot: slot.clone(),
+                why: why.clone(),
+            });
+        }
         let summary = self.summary(&store)?;
         write_summary(&results_dir(&self.out), &summary)?;
         Ok(summary)
+    }
+
+    /// Whether an attempt without a result holds a place: its agent lives
+    /// (claimed, or starting), or its mint does (an orphan, until ended).
+    fn occupies(&self, row: &MintRow, children: &HashMap<String, Child>) -> bool {
+        let dir = row
+            .mint_dir
+            .clone()
+            .unwrap_or_else(|| self.mint_dir(&row.id));
+        if read_result(&dir).is_some() {
+            return false;
+        }
+        live_claim(&dir).is_some()
+            || agent_alive(row)
+            || (row.pid.is_none() && children.contains_key(&row.id.to_string()))
+            || lane_agent::agent::mint_group(&dir).is_some_and(|g| !g.group_members().is_empty())
+    }
+
+    /// Mirrors the mint's process group (its agent recorded it in the
+    /// attempt's folder before the mint started) into the run store.
+    fn record_group(&self, store: &RunStore, row: &MintRow, dir: &Path) -> Result<(), MintError> {
+        if row.mint_pgid.is_none() {
+            if let Some(group) = lane_agent::agent::mint_group(dir) {
+                store.set_mint_group(&row.id, group)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts an agent for an attempt already submitted, when fewer than
+    /// `concurrency` hold a place (`running`); says whether it did.
+    fn respawn(
+        &self,
+        store: &RunStore,
+        id: &MintId,
+        timeout: Duration,
+        (children, spawned): (
+            &mut HashMap<String, Child>,
+            &mut std::collections::HashSet<String>,
+        ),
+        running: &mut usize,
+    ) -> Result<bool, MintError> {
+        if *running >= self.concurrency.max(1) {
+            return Ok(false);
+        }
+        let child = self.spawn_agent(id, timeout)?;
+        // As `submit` does: until it claims, its pid says it is starting.
+        store.set_pid(id, child.id())?;
+        spawned.insert(id.to_string());
+        children.insert(id.to_string(), child);
+        *running += 1;
+        Ok(true)
+    }
+
+    /// Records that lane's own part of an attempt failed in this run: its
+    /// slot stays open (not crashed, not failed, no retry spent).
+    fn fault(
+        &self,
+        faults: &mut BTreeMap<String, String>,
+        id: &MintId,
+        why: String,
+        on: &mut dyn FnMut(Progress),
+    ) {
+        warn!(mint = %id, %why, "lane could not finish gathering this mint; the next `lane mint` finishes it");
+        on(Progress::State {
+            mint: id.to_string(),
+            state: format!(
+                "ended, but lane could not gather it (lane's fault, kept for the next run): {why}"
+            ),
+        });
+        faults.insert(id.slot().to_string(), why);
     }
 
     /// Asks every agent of the lane to stop (SIGTERM: it kills its mint's
@@ -244,6 +381,9 @@ impl LocalRun<'_> {
         // crash; released, a later run starts it afresh, as it does one the
         // agent released itself.
         for dir in &dirs {
+            // Each agent ends its mint's group when stopped; one killed
+            // before it could leaves its mint running: ended here.
+            end_orphaned_mint(dir)?;
             if live_claim(dir).is_none() && read_result(dir).is_none() {
                 let _ = std::fs::remove_file(dir.join("agent.lock"));
             }
@@ -467,6 +607,88 @@ impl LocalRun<'_> {
     }
 }
 
+/// A slot `reopen` re-opened (or would, on a dry run).
+#[derive(Debug, Clone, Serialize)]
+pub struct Reopened {
+    /// The slot, `<lane>/<cell>/<gpu>/r<N>`.
+    pub slot: String,
+    /// Its last attempt, kept in the run store and in the slot's record.
+    pub closed: String,
+    /// How that attempt ended.
+    pub status: Option<MintStatus>,
+    /// Why, in words.
+    pub reason: String,
+    /// The attempt planned now: the next `lane mint` runs it.
+    pub planned: String,
+}
+
+/// Re-opens `slots` (`<cell>/<gpu>/r<N>`, or with the lane in front) of
+/// the lane whose run lives in `out` on purpose: each slot's last attempt
+/// is kept (its row, its folder, its seconds in the slot's record) and the
+/// next attempt is planned, so the next `lane mint` runs it whatever the
+/// last one's status (`failed` and `refused` are never retried on their
+/// own). A slot whose last attempt is still open (planned, or submitted:
+/// running or its gathering unfinished) is refused. `dry_run`: said,
+/// nothing written.
+pub fn reopen(
+    lane: &LaneFile,
+    out: &Path,
+    slots: &[String],
+    dry_run: bool,
+) -> Result<Vec<Reopened>, MintError> {
+    let path = store_path(out);
+    if !path.is_file() {
+        return Err(MintError::NeverMinted { path });
+    }
+    let store = RunStore::open(&path)?;
+    let planned: Vec<String> = lane
+        .plan()
+        .iter()
+        .map(|p| p.id.slot().to_string())
+        .collect();
+    let latest = latest_per_slot(&store.rows()?);
+    let mut done = Vec::new();
+    for asked in slots {
+        let slot = if asked.starts_with(&format!("{}/", lane.version)) {
+            asked.clone()
+        } else {
+            format!("{}/{asked}", lane.version)
+        };
+        if !planned.contains(&slot) {
+            return Err(MintError::UnknownSlot {
+                slot: asked.clone(),
+                lane: lane.version.to_string(),
+            });
+        }
+        let Some(row) = latest.get(&slot) else {
+            return Err(MintError::SlotOpen {
+                slot,
+                attempt: "a1".into(),
+                state: "not started",
+            });
+        };
+        if matches!(row.state, MintState::Planned | MintState::Submitted) {
+            return Err(MintError::SlotOpen {
+                slot,
+                attempt: format!("a{}", row.id.attempt),
+                state: row.state.name(),
+            });
+        }
+        let next = row.id.next_attempt();
+        if !dry_run {
+            store.reopen(&row.id, &next)?;
+        }
+        done.push(Reopened {
+            slot,
+            closed: row.id.to_string(),
+            status: row.outcome,
+            reason: row.reason.clone().unwrap_or_default(),
+            planned: next.to_string(),
+        });
+    }
+    Ok(done)
+}
+
 /// The latest attempt of every slot.
 pub fn latest_per_slot(rows: &[MintRow]) -> BTreeMap<String, MintRow> {
     let mut latest: BTreeMap<String, MintRow> = BTreeMap::new();
@@ -480,4 +702,29 @@ pub fn latest_per_slot(rows: &[MintRow]) -> BTreeMap<String, MintRow> {
         }
     }
     latest
+}
+
+/// Whether the agent recorded for `row` is alive: the same pid AND start
+/// time (a reused pid is another process).
+fn agent_alive(row: &MintRow) -> bool {
+    row.pid.is_some_and(|pid| {
+        lane_agent::procs::Proc {
+            pid,
+            start: row.agent_start,
+        }
+        .alive()
+    })
+}
+
+/// Why an agent left no result, from the last `error:` line of its log
+/// (which a full disk may have kept from being written).
+fn agent_log_error(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("agent.log"))
+        .ok()
+        .and_then(|log| {
+            log.lines()
+                .rev()
+                .find_map(|l| l.strip_prefix("error: ").map(str::to_owned))
+        })
+        .unwrap_or_else(|| "its agent left no result and no error (see agent.log)".to_owned())
 }

@@ -66,6 +66,12 @@ pub struct MintRow {
     pub wall_s: Option<f64>,
     /// Not before this unix time may the next attempt start (resource backoff).
     pub retry_after: Option<f64>,
+    /// The agent's start time (`/proc/<pid>/stat`), with `pid`.
+    pub agent_start: Option<u64>,
+    /// The mint's process group, as its agent recorded it before the mint started.
+    pub mint_pgid: Option<u32>,
+    /// The group leader's start time.
+    pub mint_start: Option<u64>,
 }
 
 /// The run store of one lane.
@@ -86,8 +92,9 @@ fn now() -> f64 {
 /// before versioning had (`IF NOT EXISTS`: such a store is adopted as is).
 /// A store from a newer lane (a higher version) is refused, not guessed at.
 fn migrations() -> rusqlite_migration::Migrations<'static> {
-    rusqlite_migration::Migrations::new(vec![rusqlite_migration::M::up(
-        "CREATE TABLE IF NOT EXISTS mints (
+    rusqlite_migration::Migrations::new(vec![
+        rusqlite_migration::M::up(
+            "CREATE TABLE IF NOT EXISTS mints (
             id TEXT PRIMARY KEY,
             slot TEXT NOT NULL,
             lane TEXT NOT NULL, cell TEXT NOT NULL, gpu TEXT NOT NULL,
@@ -101,7 +108,15 @@ fn migrations() -> rusqlite_migration::Migrations<'static> {
             seq INTEGER PRIMARY KEY AUTOINCREMENT,
             at REAL NOT NULL, mint_id TEXT NOT NULL, kind TEXT NOT NULL, detail TEXT
          );",
-    )])
+        ),
+        // 2: the agent's start time (a pid with another start time is another
+        // process) and the mint's process group, recorded before it started.
+        rusqlite_migration::M::up(
+            "ALTER TABLE mints ADD COLUMN agent_start INTEGER;
+         ALTER TABLE mints ADD COLUMN mint_pgid INTEGER;
+         ALTER TABLE mints ADD COLUMN mint_start INTEGER;",
+        ),
+    ])
 }
 
 /// Why a SQLite store of lane's did not open.
@@ -204,6 +219,15 @@ impl RunStore {
         Ok(())
     }
 
+    /// Re-opens a slot on purpose: `closed` (its last attempt, kept as it
+    /// is) is followed by `next`, planned now, in one transaction.
+    pub fn reopen(&self, closed: &MintId, next: &MintId) -> Result<(), MintError> {
+        let tx = self.conn.unchecked_transaction().map_err(|e| self.err(e))?;
+        self.ensure_planned(next)?;
+        self.event(closed, "reopened", &next.to_string())?;
+        tx.commit().map_err(|e| self.err(e))
+    }
+
     /// Marks an attempt submitted (before its agent is started).
     pub fn mark_submitted(&self, id: &MintId, mint_dir: &Path) -> Result<(), MintError> {
         self.conn
@@ -215,15 +239,31 @@ impl RunStore {
         self.event(id, "submitted", &mint_dir.to_string_lossy())
     }
 
-    /// Records the agent's process id.
+    /// Records the agent's process id (and its start time, read now).
     pub fn set_pid(&self, id: &MintId, pid: u32) -> Result<(), MintError> {
+        let start = lane_agent::procs::start_time(pid);
         self.conn
             .execute(
-                "UPDATE mints SET pid = ?2, updated_at = ?3 WHERE id = ?1",
-                params![id.to_string(), pid, now()],
+                "UPDATE mints SET pid = ?2, agent_start = ?3, updated_at = ?4 WHERE id = ?1",
+                params![id.to_string(), pid, start, now()],
             )
             .map_err(|e| self.err(e))?;
         self.event(id, "started", &pid.to_string())
+    }
+
+    /// Records the mint's process group (its leader's pid and start time).
+    pub fn set_mint_group(
+        &self,
+        id: &MintId,
+        group: lane_agent::procs::Proc,
+    ) -> Result<(), MintError> {
+        self.conn
+            .execute(
+                "UPDATE mints SET mint_pgid = ?2, mint_start = ?3, updated_at = ?4 WHERE id = ?1",
+                params![id.to_string(), group.pid, group.start, now()],
+            )
+            .map_err(|e| self.err(e))?;
+        self.event(id, "mint-group", &group.to_line())
     }
 
     /// Records an attempt's result.
@@ -274,7 +314,8 @@ impl RunStore {
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT lane, cell, gpu, repeat, attempt, state, pid, mint_dir, outcome, reason, wall_s, retry_after
+                "SELECT lane, cell, gpu, repeat, attempt, state, pid, mint_dir, outcome, reason, wall_s, retry_after,
+                        agent_start, mint_pgid, mint_start
                  FROM mints ORDER BY cell, gpu, repeat, attempt",
             )
             .map_err(|e| self.err(e))?;
@@ -311,6 +352,9 @@ impl RunStore {
                     reason: r.get(9)?,
                     wall_s: r.get(10)?,
                     retry_after: r.get(11)?,
+                    agent_start: r.get(12)?,
+                    mint_pgid: r.get(13)?,
+                    mint_start: r.get(14)?,
                 })
             })
             .map_err(|e| self.err(e))?;

@@ -76,17 +76,27 @@ fn the_run_store_has_a_schema_version_and_refuses_what_it_does_not_know() {
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .unwrap()
     };
-    assert_eq!(version(&path), 1);
-    // A store an earlier lane wrote (no version yet) is adopted, rows kept.
+    assert_eq!(version(&path), 2);
+    // A store an earlier lane wrote (no version yet, the first schema) is
+    // adopted, rows kept, and brought to the latest schema.
     let old = d.path().join("old.sqlite");
-    std::fs::copy(&path, &old).unwrap();
     rusqlite::Connection::open(&old)
         .unwrap()
-        .pragma_update(None, "user_version", 0)
+        .execute_batch(
+            "CREATE TABLE mints (id TEXT PRIMARY KEY, slot TEXT NOT NULL, lane TEXT NOT NULL,
+                cell TEXT NOT NULL, gpu TEXT NOT NULL, repeat INTEGER NOT NULL,
+                attempt INTEGER NOT NULL, state TEXT NOT NULL, pid INTEGER, mint_dir TEXT,
+                outcome TEXT, reason TEXT, wall_s REAL, retry_after REAL, result TEXT,
+                updated_at REAL NOT NULL);
+             CREATE TABLE events (seq INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL,
+                mint_id TEXT NOT NULL, kind TEXT NOT NULL, detail TEXT);
+             INSERT INTO mints (id, slot, lane, cell, gpu, repeat, attempt, state, updated_at)
+                VALUES ('0.93.3/sdxl/L4/r1/a1', '0.93.3/sdxl/L4/r1', '0.93.3', 'sdxl', 'L4', 1, 1, 'planned', 0);",
+        )
         .unwrap();
     let s = RunStore::open(&old).unwrap();
     assert_eq!(s.rows().unwrap().len(), 1);
-    assert_eq!(version(&old), 1);
+    assert_eq!(version(&old), 2);
     // A newer lane's store is refused, not guessed at.
     rusqlite::Connection::open(&path)
         .unwrap()

@@ -13,6 +13,7 @@ pub mod init;
 pub mod ledger;
 pub mod mint;
 pub mod publish;
+pub mod reopen;
 #[cfg(feature = "demo")]
 pub mod replay;
 pub mod report;

@@ -3,6 +3,7 @@
 mod cut;
 mod demo;
 mod diff;
+mod faults;
 mod history;
 mod html;
 mod init;

@@ -211,19 +211,35 @@ impl LocalRun<'_> {
                                     on(Progress::Started { mint: key });
                                 }
                             } else {
-                                // Claimed, but no agent alive and no result: it died mid-run.
-                                let reason = match orphan {
-                                    Some(g) => format!("the agent vanished without a result (killed?); its mint, still running, was ended (process group {})", g.pid),
-                                    None => "the agent vanished without a result (killed?)".to_owned(),
-                                };
-                                store.mark_finished(
-                                    &row.id,
-                                    MintStatus::Crashed,
-                                    &reason,
-                                    None,
-                                    "null",
-                                )?;
-                                self.decide_retry(&store, &row.id, MintStatus::Crashed, on)?;
+                                // Claimed, but no agent alive and no result.
+                                match orphan {
+                                    // Its mint was still running: it never
+                                    // failed, lane's agent did and lane ended
+                                    // the mint. Kept as crashed, retried at
+                                    // once, no retry spent.
+                                    Some(g) => {
+                                        let reason = format!("the agent vanished without a result (killed?); its mint, still running, was ended by lane (process group {}): lane's fault, so no retry is spent", g.pid);
+                                        store.mark_ended_by_lane(&row.id, &reason)?;
+                                        store.plan_retry(&row.id.next_attempt(), None)?;
+                                        on(Progress::Retry {
+                                            mint: row.id.to_string(),
+                                            decision: RetryDecision::Now,
+                                        });
+                                    }
+                                    // The mint is gone too: it may have died
+                                    // with its agent (a node lost), so the
+                                    // slot's crash budget decides.
+                                    None => {
+                                        store.mark_finished(
+                                            &row.id,
+                                            MintStatus::Crashed,
+                                            "the agent vanished without a result (killed?)",
+                                            None,
+                                            "null",
+                                        )?;
+                                        self.decide_retry(&store, &row.id, MintStatus::Crashed, on)?;
+                                    }
+                                }
                             }
                         }
                     }
@@ -490,7 +506,9 @@ impl LocalRun<'_> {
         on: &mut dyn FnMut(Progress),
     ) -> Result<(), MintError> {
         let policy = &self.lane.mint.as_ref().expect("checked").retry;
-        let decision = retry(outcome, id.attempt, policy);
+        // Attempts lane ended itself spent none of the budget.
+        let spent_by_lane = store.ended_by_lane_before(id)?;
+        let decision = retry(outcome, id.attempt - spent_by_lane, policy);
         match decision {
             RetryDecision::No => {}
             RetryDecision::Now => store.plan_retry(&id.next_attempt(), None)?,

@@ -285,6 +285,29 @@ impl RunStore {
         self.event(id, "finished", reason)
     }
 
+    /// Records an attempt lane ended itself: its agent was gone and its
+    /// mint, still running, was ended by lane before anything else happened
+    /// to the slot. The attempt reads `crashed` with `reason`; its
+    /// `ended-by-lane` event keeps it off the slot's retry budget (the mint
+    /// never failed; lane's agent did).
+    pub fn mark_ended_by_lane(&self, id: &MintId, reason: &str) -> Result<(), MintError> {
+        self.mark_finished(id, MintStatus::Crashed, reason, None, "null")?;
+        self.event(id, "ended-by-lane", reason)
+    }
+
+    /// How many attempts of `id`'s slot before `id` lane ended itself
+    /// ([`RunStore::mark_ended_by_lane`]): retries they did not spend.
+    pub fn ended_by_lane_before(&self, id: &MintId) -> Result<u32, MintError> {
+        self.conn
+            .query_row(
+                "SELECT COUNT(DISTINCT e.mint_id) FROM events e JOIN mints m ON m.id = e.mint_id
+                 WHERE e.kind = 'ended-by-lane' AND m.slot = ?1 AND m.attempt < ?2",
+                params![id.slot().to_string(), id.attempt],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.err(e))
+    }
+
     /// Marks an attempt's result as copied into the results folder.
     pub fn mark_gathered(&self, id: &MintId) -> Result<(), MintError> {
         self.conn

@@ -174,6 +174,7 @@ fn load() -> LaneResults {
         cells,
         history: None,
         history_note: None,
+        disagreements: Vec::new(),
     }
 }
 

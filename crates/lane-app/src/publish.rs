@@ -4,8 +4,11 @@
 //! reason, which is recorded.
 //!
 //! The gate reads `out/lanes/<version>/results/summary.json`
-//! (`{"green": true, ...}`), which the mints write; absent or not green is
-//! refused with exit 6. Every publish leaves a record in the store at
+//! (`{"green": true, ...}`), which the mints write, and re-reads every
+//! planned slot's `mint.json` beside it: absent, not green, or a summary
+//! that disagrees with the slots or the lane's plan (a slot outside it,
+//! missing, listed twice, or a status its record does not say) is refused
+//! with exit 6. Every publish leaves a record in the store at
 //! `lanes/<lane>/<commit>/publish.json`.
 
 use std::path::PathBuf;
@@ -80,11 +83,12 @@ pub struct PublishRecord {
 }
 
 /// The gate, read through the type `lane mint` wrote `summary.json` with:
-/// open only when the results are this lane's, green, and proved the
-/// staged wheel itself (its sha256). `(open, in words)`.
+/// open only when the results are this lane's, agree with every planned
+/// slot's own record, are green, and proved the staged wheel itself (its
+/// sha256). `(open, in words)`.
 fn gate(
     path: &std::path::Path,
-    lane: &str,
+    lane: &lane_file::LaneFile,
     staged_sha256: &str,
 ) -> Result<(bool, String), AppError> {
     use lane_core::results::Contract;
@@ -96,8 +100,20 @@ fn gate(
         Err(e) => return Err(AppError::io(path, e)),
     };
     let summary = lane_core::Summary::from_json(&path.display().to_string(), &bytes)?;
-    if summary.lane != lane {
-        return Ok((false, format!("lane {}'s, not {lane}'s", summary.lane)));
+    let version = lane.version.to_string();
+    if summary.lane != version {
+        return Ok((false, format!("lane {}'s, not {version}'s", summary.lane)));
+    }
+    let dir = path.parent().unwrap_or(std::path::Path::new("."));
+    let disagree = crate::report::results::disagreements(dir, &summary, &lane.plan())?;
+    if !disagree.is_empty() {
+        return Ok((
+            false,
+            format!(
+                "not what the slots' own records say ({})",
+                disagree.join("; ")
+            ),
+        ));
     }
     if !summary.green {
         return Ok((false, "not green".into()));
@@ -163,7 +179,7 @@ pub fn publish(request: &PublishRequest) -> Result<PublishOutcome, AppError> {
             }
             e => e.into(),
         })?;
-    let (green, gate_text) = gate(&results, &lane, &manifest.sha256)?;
+    let (green, gate_text) = gate(&results, &loaded.lane, &manifest.sha256)?;
     if !green && !request.force {
         return Err(AppError::Precondition(format!(
             "refusing to publish {lane}: the mint results are {gate_text} ({}); publish only after a pod run has proven the wheel, or pass --force --reason \"...\"",

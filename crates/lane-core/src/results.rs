@@ -18,7 +18,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::{EnvFingerprint, MintId, MintStatus, ProcessEnd, Recipe, ReportState};
+use crate::{EnvFingerprint, MintId, MintStatus, ProcessEnd, Recipe, ReportState, SlotId};
 
 /// `summary.json`: is the lane green, with which wheel and guards, and what
 /// each slot ended as.
@@ -73,6 +73,71 @@ impl Summary {
             mints,
             cancelled: stopped && !green,
         }
+    }
+}
+
+impl Summary {
+    /// What this summary and the truth disagree on, in words, each naming
+    /// the summary's JSON path or the slot's `mint.json`: every slot name
+    /// must be one of `plan` (no traversal, none twice), every planned slot
+    /// must be listed, each listed status must be its record's (`records`:
+    /// the `mint.json` of every planned slot that has one), and `green` must
+    /// be what the listed statuses make. Empty: they agree.
+    pub fn disagreements(
+        &self,
+        plan: &[SlotId],
+        records: &std::collections::BTreeMap<SlotId, MintRecord>,
+    ) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut listed = std::collections::BTreeSet::new();
+        for (i, m) in self.mints.iter().enumerate() {
+            let at = format!("$.mints[{i}].slot");
+            let Some(slot) = plan.iter().find(|p| p.to_string() == m.slot) else {
+                out.push(format!(
+                    "{at}: `{}` is not a slot of the plan",
+                    m.slot.escape_debug()
+                ));
+                continue;
+            };
+            if !listed.insert(slot.clone()) {
+                out.push(format!("{at}: `{slot}` is listed twice"));
+                continue;
+            }
+            let file = format!("{}/{}", slot.rel_dir(), MintRecord::FILE);
+            match records.get(slot) {
+                None => out.push(format!(
+                    "{at}: `{slot}` says {}, but {file} does not exist",
+                    m.status.as_str()
+                )),
+                Some(r) if (r.cell.as_str(), r.gpu.as_str(), r.repeat)
+                    != (slot.cell.as_str(), slot.gpu.as_str(), slot.repeat) =>
+                {
+                    out.push(format!(
+                        "{file} is the record of {}/{}/r{}, not of `{slot}`",
+                        r.cell.escape_debug(),
+                        r.gpu.escape_debug(),
+                        r.repeat
+                    ))
+                }
+                Some(r) if r.status != m.status => out.push(format!(
+                    "$.mints[{i}].status: `{slot}` says {}, but {file} says {}",
+                    m.status.as_str(),
+                    r.status.as_str()
+                )),
+                Some(_) => {}
+            }
+        }
+        for slot in plan.iter().filter(|p| !listed.contains(*p)) {
+            out.push(format!("$.mints: the planned slot `{slot}` is missing"));
+        }
+        let green = !self.mints.is_empty() && self.mints.iter().all(|m| m.status.is_green());
+        if self.green != green {
+            out.push(format!(
+                "$.green: {}, but the slots listed make it {green}",
+                self.green
+            ));
+        }
+        out
     }
 }
 
@@ -629,9 +694,8 @@ mod tests {
         assert!(shown.contains("unknown variant `exploded`"), "{shown}");
     }
 
-    #[test]
-    fn a_record_says_which_isolation_held_and_an_older_one_without_it_still_reads() {
-        let record = MintRecord {
+    fn record() -> MintRecord {
+        MintRecord {
             cell: "rig-aot".into(),
             gpu: "H200".into(),
             recipe: Recipe::Aot,
@@ -666,7 +730,12 @@ mod tests {
                 shared: vec!["/tmp/tensorhub-cache".into()],
             }),
             notes: Vec::new(),
-        };
+        }
+    }
+
+    #[test]
+    fn a_record_says_which_isolation_held_and_an_older_one_without_it_still_reads() {
+        let record = record();
         let bytes = record.to_json();
         assert_eq!(MintRecord::from_json("mint.json", &bytes).unwrap(), record);
         assert!(!record.isolation.as_ref().unwrap().is_cold());
@@ -727,4 +796,76 @@ mod tests {
         let e = Summary::from_json("s", &serde_json::to_vec(&v).unwrap()).unwrap_err();
         assert_eq!(e.path, "wheel.url");
     }
+
+    /// Issue 19, item 3: a summary edited to say green beside slots whose
+    /// records say failed, with a traversing slot name and a slot missing.
+    #[test]
+    fn an_edited_green_summary_disagrees_with_its_slots_records() {
+        let plan: Vec<SlotId> = [1, 2]
+            .map(|repeat| SlotId {
+                lane: "0.93.3".into(),
+                cell: "rig-aot".into(),
+                gpu: "H200".into(),
+                repeat,
+            })
+            .into();
+        let records: std::collections::BTreeMap<SlotId, MintRecord> = plan
+            .iter()
+            .map(|slot| {
+                let mut r = record();
+                r.repeat = slot.repeat;
+                r.status = MintStatus::Failed;
+                (slot.clone(), r)
+            })
+            .collect();
+        let slot = |name: &str| SlotSummary {
+            slot: name.into(),
+            attempt: 1,
+            status: MintStatus::Minted,
+            reason: String::new(),
+            wall_s: None,
+            job_s: None,
+        };
+        let mut edited = summary();
+        edited.green = true;
+        edited.cancelled = false;
+        edited.mints = vec![
+            slot("0.93.3/rig-aot/H200/r1"),
+            slot("0.0.0/../../../etc/H200/r1"),
+        ];
+        assert_eq!(
+            edited.disagreements(&plan, &records),
+            [
+                "$.mints[0].status: `0.93.3/rig-aot/H200/r1` says minted, but rig-aot/H200/r1/mint.json says failed",
+                "$.mints[1].slot: `0.0.0/../../../etc/H200/r1` is not a slot of the plan",
+                "$.mints: the planned slot `0.93.3/rig-aot/H200/r2` is missing",
+            ]
+        );
+        // The truth agrees with itself.
+        let truth = Summary::of(
+            "0.93.3".into(),
+            plan.iter()
+                .map(|p| SlotSummary {
+                    status: MintStatus::Failed,
+                    ..slot(&p.to_string())
+                })
+                .collect(),
+            false,
+            &Provenance::default(),
+            false,
+        );
+        assert_eq!(truth.disagreements(&plan, &records), Vec::<String>::new());
+        let mut listed_twice = truth.clone();
+        listed_twice.mints[1].slot = listed_twice.mints[0].slot.clone();
+        listed_twice.green = true;
+        assert_eq!(
+            listed_twice.disagreements(&plan, &records),
+            [
+                "$.mints[1].slot: `0.93.3/rig-aot/H200/r1` is listed twice",
+                "$.mints: the planned slot `0.93.3/rig-aot/H200/r2` is missing",
+                "$.green: true, but the slots listed make it false",
+            ]
+        );
+    }
+
 }

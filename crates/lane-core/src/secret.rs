@@ -95,6 +95,26 @@ pub fn without_userinfo(url: &str) -> String {
     }
 }
 
+/// `url` as an HTTP client may be given it, and what its `user:password@`
+/// becomes: the URL without userinfo, and the `Authorization` header value
+/// (`Basic` of the userinfo as written) to send instead, if it had any. A
+/// client's own spans and logs name the URL it was given (`http.url=`,
+/// its connection pool's key); a header value is never logged.
+pub fn split_userinfo(url: &str) -> (String, Option<Secret>) {
+    use base64::Engine as _;
+    let Some((_, auth, _)) = authority(url) else {
+        return (url.to_owned(), None);
+    };
+    let Some((userinfo, _)) = auth.rsplit_once('@') else {
+        return (url.to_owned(), None);
+    };
+    let encoded = base64::engine::general_purpose::STANDARD.encode(userinfo);
+    (
+        without_userinfo(url),
+        Some(Secret::new(format!("Basic {encoded}"))),
+    )
+}
+
 /// A URL as it may be shown: no credentials, no query (a presigned URL's
 /// signature is a bearer secret until it expires), no fragment.
 pub fn shown_url(url: &str) -> String {
@@ -124,6 +144,17 @@ pub const CREDENTIAL_ENV: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn userinfo_is_split_off_into_a_basic_header() {
+        let (url, header) = split_userinfo("http://u:pass@127.0.0.1:9/api?x=1");
+        assert_eq!(url, "http://127.0.0.1:9/api?x=1");
+        assert_eq!(header.unwrap().expose(), "Basic dTpwYXNz");
+        assert_eq!(
+            split_userinfo("https://api.github.com"),
+            ("https://api.github.com".to_owned(), None)
+        );
+    }
 
     #[test]
     fn a_secret_never_formats_its_value() {

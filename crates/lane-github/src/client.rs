@@ -143,7 +143,10 @@ impl GithubClient {
     pub async fn connect(config: ClientConfig, repo: Repo) -> Result<GithubClient, GithubError> {
         let mut redactor = Redactor::default();
         let auth_kind = config.auth.kind();
-        let url = check_url(&config.api_url)?;
+        // octocrab is never given the URL's `user:password@` (its spans
+        // log `http.url=`); the client authenticates itself (a token or
+        // the App's), so the userinfo is not sent at all.
+        let url = lane_core::secret::without_userinfo(&check_url(&config.api_url)?);
         let transport = |message: String| GithubError::Transport {
             method: "BUILD".into(),
             path: "/".into(),
@@ -180,7 +183,7 @@ impl GithubClient {
                     retry: config.retry.clone(),
                     redactor: redactor.clone(),
                     login: None,
-                    api_url: config.api_url.clone(),
+                    api_url: url.clone(),
                     auth_kind,
                 };
                 let installation = match installation_id {
@@ -229,7 +232,7 @@ impl GithubClient {
             retry: config.retry,
             redactor,
             login,
-            api_url: config.api_url,
+            api_url: url,
             auth_kind,
         };
         if client.login.is_none() && auth_kind == "token" {

@@ -30,6 +30,10 @@ pub enum KubeError {
     /// The Kubernetes API refused or could not be reached.
     #[error("Kubernetes API: {0}")]
     Api(#[from] kube::Error),
+    /// The API server URL's `user:password@` could not be made a header
+    /// (the URL without it is no URL, or the userinfo no header value).
+    #[error("the Kubernetes API server URL's credentials cannot be sent as a header")]
+    ClusterUrl,
     /// The run already has a Job for this mint id, made from another lane
     /// file, wheel or configuration (its `lane.dev/spec` differs): adopting
     /// it would report results of something else.

@@ -41,7 +41,20 @@ impl KubeBackend {
     /// Connects with the ambient configuration (the pod's service account
     /// in a cluster, else `KUBECONFIG`).
     pub async fn connect(cfg: crate::KubeConfig) -> Result<KubeBackend, KubeError> {
-        let client = kube::Client::try_default().await?;
+        let mut config = kube::Config::infer()
+            .await
+            .map_err(kube::Error::InferConfig)?;
+        // The client is never given the API server URL's
+        // `user:password@` (its spans log the URL): it goes as a header.
+        let (url, basic) = lane_core::secret::split_userinfo(&config.cluster_url.to_string());
+        if let Some(b) = basic {
+            config.cluster_url = url.parse().map_err(|_| KubeError::ClusterUrl)?;
+            let mut v =
+                http::HeaderValue::from_str(b.expose()).map_err(|_| KubeError::ClusterUrl)?;
+            v.set_sensitive(true);
+            config.headers.push((http::header::AUTHORIZATION, v));
+        }
+        let client = kube::Client::try_from(config)?;
         Ok(KubeBackend::new(client, cfg))
     }
 

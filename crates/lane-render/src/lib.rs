@@ -88,6 +88,10 @@ pub struct LaneResults {
     /// Why there is no history verdict, when there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history_note: Option<String>,
+    /// Where `summary.json` and the slots' own records (`mint.json`, the
+    /// lane's plan) disagree: each fails the check.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disagreements: Vec<String>,
 }
 
 /// What the lane's history says of the run being reported

@@ -94,6 +94,8 @@ pub(crate) struct Evidence {
     pub guard_refused: bool,
     /// The orchestrator said the lane is not green.
     pub not_green: bool,
+    /// Where `summary.json` and the slots' records disagree.
+    pub disagreements: Vec<String>,
     /// The lane was cancelled before every slot minted.
     pub cancelled: bool,
     /// Every cell, in order.
@@ -122,6 +124,9 @@ pub(crate) fn decide(e: &Evidence) -> Verdict {
     }
     if e.not_green && !e.cancelled {
         failure.push("the orchestrator reported the lane not green".to_owned());
+    }
+    for d in &e.disagreements {
+        failure.push(format!("summary.json disagrees with the slots: {d}"));
     }
     for c in &e.cells {
         for rep in &c.repeats {

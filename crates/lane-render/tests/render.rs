@@ -127,6 +127,7 @@ fn lane(cells: Vec<CellResult>) -> LaneResults {
         cells,
         history: None,
         history_note: None,
+        disagreements: Vec::new(),
     }
 }
 

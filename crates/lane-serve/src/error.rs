@@ -11,6 +11,17 @@ pub enum ServeError {
         "the webhook secret is empty: set LANE_WEBHOOK_SECRET to the GitHub App's webhook secret"
     )]
     EmptySecret,
+    /// The webhook secret is shorter than [`crate::MIN_SECRET_BYTES`] (a
+    /// guessable secret lets anyone sign deliveries).
+    #[error(
+        "the webhook secret is {len} byte(s) long, shorter than the {min} lane serve accepts: set LANE_WEBHOOK_SECRET to a long random string (`openssl rand -hex 32`)"
+    )]
+    ShortSecret {
+        /// Its length, in bytes (never the secret).
+        len: usize,
+        /// The least accepted.
+        min: usize,
+    },
     /// The state folder cannot be made.
     #[error("cannot create the state folder {}", path.display())]
     StateDir {

@@ -99,11 +99,21 @@ pub(crate) fn chain(e: &(dyn std::error::Error + 'static)) -> String {
     lane_app::describe(e)
 }
 
+/// The shortest webhook secret `lane serve` accepts, in bytes.
+pub const MIN_SECRET_BYTES: usize = 16;
+
 /// Starts the service: opens the state, adopts what a restart left,
 /// starts the worker and binds the listener. Returns once it listens.
 pub fn start(config: ServeConfig) -> Result<Running, ServeError> {
-    if config.secret.expose().is_empty() {
-        return Err(ServeError::EmptySecret);
+    match config.secret.expose().len() {
+        0 => return Err(ServeError::EmptySecret),
+        len if len < MIN_SECRET_BYTES => {
+            return Err(ServeError::ShortSecret {
+                len,
+                min: MIN_SECRET_BYTES,
+            })
+        }
+        _ => {}
     }
     if config.workers == 0 {
         return Err(ServeError::Config(

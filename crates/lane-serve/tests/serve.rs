@@ -90,3 +90,20 @@ fn an_empty_secret_is_refused() {
         Err(lane_serve::ServeError::EmptySecret)
     ));
 }
+
+/// Regression (issue 19, item 6): a one-character webhook secret was
+/// accepted; one shorter than 16 bytes is refused, naming its length only.
+#[test]
+fn regression_a_one_character_secret_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    for short in ["Q", "fifteen-bytes!!"] {
+        let mut c = config(d.path());
+        c.secret = Secret::new(short);
+        let e = lane_serve::start(c).map(|_| ()).unwrap_err();
+        assert!(
+            matches!(e, lane_serve::ServeError::ShortSecret { len, min: 16 } if len == short.len()),
+            "{e}"
+        );
+        assert!(!e.to_string().contains(short), "{e}");
+    }
+}

@@ -208,7 +208,16 @@ impl S3Store {
         // rest of lane (a no-op when one is installed already).
         let _ = rustls::crypto::ring::default_provider().install_default();
 
-        let secrets: Vec<lane_core::Secret> = match &config.credentials {
+        // The client is never given the endpoint's `user:password@` (its
+        // spans and connection pool would log it): it goes as a header.
+        let (endpoint, basic) = match config.endpoint.as_deref() {
+            Some(e) => {
+                let (url, basic) = lane_core::secret::split_userinfo(e);
+                (Some(url), basic)
+            }
+            None => (None, None),
+        };
+        let mut secrets: Vec<lane_core::Secret> = match &config.credentials {
             Some(c) => std::iter::once(c.secret_access_key.clone())
                 .chain(c.session_token.clone())
                 .collect(),
@@ -218,6 +227,7 @@ impl S3Store {
                 .map(lane_core::Secret::new)
                 .collect(),
         };
+        secrets.extend(basic.clone());
         let shown: Vec<&str> = secrets.iter().map(lane_core::Secret::expose).collect();
         let setup = |e: object_store::Error| StoreError::Setup {
             location: location.clone(),
@@ -230,7 +240,15 @@ impl S3Store {
             .is_some_and(|e| e.starts_with("http://"));
         // The binary carries Mozilla's roots (as ureq does), on top of the
         // system's: the runtime image has no CA bundle.
+        let mut defaults = object_store::signer::HeaderMap::new();
+        if let Some(b) = &basic {
+            if let Ok(mut v) = object_store::signer::HeaderValue::from_str(b.expose()) {
+                v.set_sensitive(true);
+                defaults.insert(object_store::signer::HeaderName::from_static("authorization"), v);
+            }
+        }
         let mut client = ClientOptions::new()
+            .with_default_headers(defaults.clone())
             .with_timeout(config.timeout)
             .with_connect_timeout(config.timeout.min(Duration::from_secs(10)));
         for der in webpki_root_certs::TLS_SERVER_ROOT_CERTS {
@@ -282,7 +300,7 @@ impl S3Store {
                 .with_retry(retry.clone())
                 .with_conditional_put(S3ConditionalPut::ETagMatch)
                 .with_allow_http(http);
-            if let Some(e) = &config.endpoint {
+            if let Some(e) = &endpoint {
                 b = b
                     .with_endpoint(e.trim_end_matches('/'))
                     .with_virtual_hosted_style_request(false);
@@ -290,7 +308,7 @@ impl S3Store {
             b
         };
         let s3 = builder(client.clone()).build().map_err(setup)?;
-        let mut create = object_store::signer::HeaderMap::new();
+        let mut create = defaults;
         create.insert(
             object_store::signer::HeaderName::from_static("if-none-match"),
             object_store::signer::HeaderValue::from_static("*"),

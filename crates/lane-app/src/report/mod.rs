@@ -245,7 +245,7 @@ fn load(
     baseline_results: Option<&Path>,
 ) -> Result<LaneResults, AppError> {
     let version = lane.version.to_string();
-    let summary = results::summary(results_dir)?;
+    let summary = results::checked_summary(results_dir, &lane.plan())?;
     if let Some(theirs) = summary.lane.as_deref().filter(|l| *l != version) {
         return Err(AppError::ResultsOfAnotherLane {
             dir: results_dir.to_owned(),
@@ -285,6 +285,7 @@ fn load(
         cells,
         history: None,
         history_note: Some("no history store was given".to_owned()),
+        disagreements: summary.disagreements,
     })
 }
 

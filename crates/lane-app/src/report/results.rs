@@ -40,6 +40,9 @@ pub struct Summary {
     pub guard: Option<lane_core::GuardRecord>,
     pub replay: bool,
     pub cancelled: bool,
+    /// Where it and the slots' own records disagree (read against the
+    /// lane's plan by [`checked_summary`]; empty otherwise).
+    pub disagreements: Vec<String>,
 }
 
 /// A whole file of at most the report cap: `None` when it does not exist;
@@ -96,7 +99,38 @@ pub fn summary(dir: &Path) -> Result<Summary, AppError> {
         guard: s.guard,
         replay: s.replay,
         cancelled: s.cancelled,
+        disagreements: Vec::new(),
     })
+}
+
+/// Reads `summary.json` as [`summary`] does, and says where it and the
+/// slots' own records disagree, read against the lane's plan.
+pub fn checked_summary(dir: &Path, plan: &[lane_core::PlannedMint]) -> Result<Summary, AppError> {
+    let mut out = summary(dir)?;
+    if let Some(s) = read_contract::<lane_core::Summary>(&dir.join(lane_core::Summary::FILE))? {
+        out.disagreements = disagreements(dir, &s, plan)?;
+    }
+    Ok(out)
+}
+
+/// Where `summary` (the `summary.json` of `dir`) and the truth disagree:
+/// each planned slot's `mint.json` is read back and compared
+/// ([`lane_core::Summary::disagreements`]); a slot name outside the plan
+/// is never a path opened.
+pub fn disagreements(
+    dir: &Path,
+    summary: &lane_core::Summary,
+    plan: &[lane_core::PlannedMint],
+) -> Result<Vec<String>, AppError> {
+    let slots: Vec<lane_core::SlotId> = plan.iter().map(|p| p.id.slot()).collect();
+    let mut records = std::collections::BTreeMap::new();
+    for slot in &slots {
+        let file = dir.join(slot.rel_dir()).join(lane_core::MintRecord::FILE);
+        if let Some(r) = read_contract::<lane_core::MintRecord>(&file)? {
+            records.insert(slot.clone(), r);
+        }
+    }
+    Ok(summary.disagreements(&slots, &records))
 }
 
 fn subdirs(dir: &Path) -> Result<Vec<(String, PathBuf)>, AppError> {

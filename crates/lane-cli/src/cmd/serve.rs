@@ -145,7 +145,9 @@ fn check_namespace(_: &str, _: &std::path::Path) -> Result<(), AppError> {
 
 fn serve_error(e: lane_serve::ServeError) -> AppError {
     match e {
-        lane_serve::ServeError::EmptySecret => AppError::Precondition(e.to_string()),
+        lane_serve::ServeError::EmptySecret | lane_serve::ServeError::ShortSecret { .. } => {
+            AppError::Precondition(e.to_string())
+        }
         lane_serve::ServeError::Config(m) => AppError::Usage(m),
         other => AppError::Precondition(lane_app::describe(&other)),
     }

@@ -3,8 +3,36 @@
 use std::path::PathBuf;
 
 use lane_app::{AppError, StatusRequest};
+use lane_core::MintStatus;
+use serde::Serialize;
 
 use crate::output::print_json;
+
+/// One attempt as `lane status --json` prints it: the fields a slot has in
+/// `summary.json` (`lane mint --json`, `docs/schemas/summary.schema.json`)
+/// spelled as there (`slot`, `attempt`, `status`, `reason`, `wall_s`), and
+/// where the attempt stands in the run store.
+#[derive(Serialize)]
+struct StatusRow<'a> {
+    /// `<lane>/<cell>/<gpu>/r<N>`.
+    slot: String,
+    attempt: u32,
+    /// Its outcome once it ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<MintStatus>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    wall_s: Option<f64>,
+    /// Where it stands: `planned`, `submitted`, ... `gathered`.
+    state: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pid: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mint_dir: Option<&'a std::path::Path>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retry_after: Option<f64>,
+}
 
 /// Arguments of `lane status`.
 #[derive(Debug, clap::Args)]
@@ -26,7 +54,22 @@ pub fn run(args: Args) -> Result<(), AppError> {
         out: args.out,
     })?;
     if args.json {
-        return print_json(&outcome.rows);
+        let rows: Vec<StatusRow<'_>> = outcome
+            .rows
+            .iter()
+            .map(|r| StatusRow {
+                slot: r.id.slot().to_string(),
+                attempt: r.id.attempt,
+                status: r.outcome,
+                reason: r.reason.as_deref(),
+                wall_s: r.wall_s,
+                state: r.state.name(),
+                pid: r.pid,
+                mint_dir: r.mint_dir.as_deref(),
+                retry_after: r.retry_after,
+            })
+            .collect();
+        return print_json(&rows);
     }
     println!("lane {}: {} attempts", outcome.lane, outcome.rows.len());
     for r in &outcome.rows {

@@ -287,10 +287,19 @@ fn largest(root: &Path, n: usize) -> String {
     s
 }
 
-/// The last `n` lines `lane mint` said in a trial.
+/// The last `n` lines `lane mint` said in a trial that name a slot that
+/// did not mint, or an error.
 fn last_said(dir: &Path, n: usize) -> String {
     let text = std::fs::read_to_string(dir.join("lane.log")).unwrap_or_default();
-    let lines: Vec<&str> = text.lines().collect();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            l.starts_with("error")
+                || [" failed ", " crashed ", " refused ", " resource "]
+                    .iter()
+                    .any(|w| l.contains(w))
+        })
+        .collect();
     lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
@@ -482,7 +491,7 @@ fn trial(seed: u64, faults: usize, fig: &mut Figures) {
     if !green {
         fig.violations.push(format!(
             "seed {seed}: never green; lane mint said last:\n{}\nthe largest files under out:\n{}",
-            last_said(d.path(), 3),
+            last_said(d.path(), 6),
             largest(&out, 8)
         ));
     }

@@ -718,3 +718,34 @@ fn a_rig_cell_gets_the_lane_branch_exported_as_its_source() {
         stderr(&o)
     );
 }
+
+/// Regression (issue 19, item 6): `lane status --json` spelled a slot's
+/// fields its own way (`id` as an object, `outcome`) where `lane mint
+/// --json` and `summary.json` say `slot`, `attempt` and `status`. Both now
+/// spell them as `docs/schemas/summary.schema.json` does, with the same values.
+#[test]
+fn regression_status_json_spells_a_slot_as_mint_json_does() {
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), 1, 2, "");
+    let o = lane(d.path(), &["mint", "0.93.3", "--json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let minted: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let o = lane(d.path(), &["status", "0.93.3", "--json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rows: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let mints = minted["mints"].as_array().unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), mints.len());
+    for m in mints {
+        let row = rows
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["slot"] == m["slot"])
+            .unwrap_or_else(|| panic!("no status row for {m}: {rows}"));
+        for key in ["attempt", "status", "reason", "wall_s"] {
+            assert_eq!(row[key], m[key], "{key}: {row} vs {m}");
+        }
+        assert_eq!(row["state"], "gathered", "{row}");
+        assert!(row.get("id").is_none() && row.get("outcome").is_none(), "{row}");
+    }
+}

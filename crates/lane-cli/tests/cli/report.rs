@@ -382,3 +382,52 @@ fn report_of_repeats_of_graph_classes_diffs_them_class_by_class() {
     );
     insta::assert_snapshot!("report_v0_126_3_swapped_class", determinism_rows(&md));
 }
+
+/// Regression (issue 19, item 3): `lane report` took a summary edited to
+/// say green beside slots whose `mint.json` say failed, with a slot named
+/// `0.0.0/../../../etc/H200/r1` and one missing, without a word. The report
+/// reads every planned slot's record and its check fails naming each
+/// disagreement.
+#[test]
+fn regression_report_names_where_an_edited_summary_disagrees_with_its_slots() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let cp = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(h200_run())
+        .arg(&results)
+        .status()
+        .unwrap();
+    assert!(cp.success());
+    for r in ["r1", "r2"] {
+        let path = results.join(format!("rig-aot/H200/{r}/mint.json"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let failed = text.replacen("\"status\": \"minted\"", "\"status\": \"failed\"", 1);
+        assert_ne!(text, failed);
+        std::fs::write(&path, failed).unwrap();
+    }
+    let path = results.join("summary.json");
+    let mut summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mints = summary["mints"].as_array_mut().unwrap();
+    mints[2]["slot"] = "0.0.0/../../../etc/H200/r1".into();
+    mints.pop();
+    std::fs::write(&path, serde_json::to_vec_pretty(&summary).unwrap()).unwrap();
+    let lane_file = format!("{ROOT}/lanes/0.0.0.yaml");
+    let o = lane(
+        dir.path(),
+        &["report", &lane_file, "--results", &results.display().to_string()],
+    );
+    let md = std::fs::read_to_string(dir.path().join("out/lanes/0.0.0/report.md")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("out/lanes/0.0.0/report.json")).unwrap(),
+    )
+    .unwrap();
+    insta::assert_json_snapshot!("report_disagreements", json["disagreements"]);
+    assert!(
+        md.contains("summary.json disagrees with the slots: "),
+        "{md}"
+    );
+    assert!(md.contains("the check fails"), "{md}");
+    assert_eq!(code(&o), 0, "a report is written, failing: {}", stderr(&o));
+}

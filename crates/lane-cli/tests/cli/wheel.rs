@@ -374,14 +374,40 @@ fn wheel_runs_uv_found_under_a_relative_tools_dir() {
     );
 }
 
-/// `summary.json` as `lane mint` writes it (its own type), for lane 0.93.3:
-/// green or not, with the sha256 of the wheel the mints installed.
+/// The `mint:` section `write_summary` gives the lane: one cell on L4,
+/// two cold repeats (`0.93.3/rig/L4/r1`, `r2`).
+const MINT: &str = "mint:\n  gpus: [L4]\n  cold_repeats: 2\n  cells:\n    - name: rig\n      recipe: aot\n      command: [\"true\"]\n      report: report.json\n";
+
+/// The results `lane mint` writes (its own types) for lane 0.93.3, once
+/// its lane file has a `mint:` section: each planned slot's `mint.json`
+/// (minted when `green`, else failed) and `summary.json` listing them,
+/// with the sha256 of the wheel the mints installed.
 fn write_summary(d: &std::path::Path, green: bool, wheel_sha256: Option<&str>) {
     use lane_core::results::Contract;
-    let summary = lane_core::Summary {
-        lane: "0.93.3".into(),
-        green,
-        replay: false,
+    let lane_file = d.join("lanes/0.93.3.yaml");
+    let text = std::fs::read_to_string(&lane_file).unwrap();
+    if !text.contains("\nmint:") {
+        std::fs::write(&lane_file, text + MINT).unwrap();
+    }
+    let status = if green {
+        lane_core::MintStatus::Minted
+    } else {
+        lane_core::MintStatus::Failed
+    };
+    let dir = d.join("out/lanes/0.93.3/results");
+    let mut mints = Vec::new();
+    for repeat in [1, 2] {
+        write_record(&dir, repeat, status);
+        mints.push(lane_core::SlotSummary {
+            slot: format!("0.93.3/rig/L4/r{repeat}"),
+            attempt: 1,
+            status,
+            reason: String::new(),
+            wall_s: Some(1.0),
+            job_s: None,
+        });
+    }
+    let provenance = lane_core::Provenance {
         wheel: wheel_sha256.map(|sha| lane_core::WheelRef {
             file: "gen_worker-0.93.3-py3-none-any.whl".into(),
             sha256: sha.into(),
@@ -389,12 +415,75 @@ fn write_summary(d: &std::path::Path, green: bool, wheel_sha256: Option<&str>) {
             commit: None,
         }),
         guard: None,
-        mints: Vec::new(),
-        cancelled: false,
     };
-    let dir = d.join("out/lanes/0.93.3/results");
-    std::fs::create_dir_all(&dir).unwrap();
+    let summary = lane_core::Summary::of("0.93.3".into(), mints, false, &provenance, false);
     std::fs::write(dir.join("summary.json"), summary.to_json()).unwrap();
+}
+
+/// Slot `rig/L4/r<repeat>`'s `mint.json`, as `lane mint` gathers it.
+fn write_record(results: &Path, repeat: u32, status: lane_core::MintStatus) {
+    use lane_core::results::Contract;
+    // Only what `mint.json` requires; read back through its type.
+    let json = serde_json::json!({
+        "cell": "rig", "gpu": "L4", "recipe": "aot", "repeat": repeat, "attempt": 1,
+        "status": status, "reason": "", "replay": false, "attempts_wall_s": [1.0],
+    });
+    let record =
+        lane_core::MintRecord::from_json("mint.json", json.to_string().as_bytes()).unwrap();
+    let slot = results.join(format!("rig/L4/r{repeat}"));
+    std::fs::create_dir_all(&slot).unwrap();
+    std::fs::write(slot.join("mint.json"), record.to_json()).unwrap();
+}
+
+/// Regression (issue 19, item 3): `lane publish` trusted `summary.json`
+/// alone; one edited to say green, with the staged wheel's sha256, beside
+/// two slots whose `mint.json` say failed, answered "would publish". The
+/// gate re-reads every slot's record and names what disagreed; a slot name
+/// outside the plan (traversal) and a missing slot are refused too.
+#[test]
+fn regression_publish_refuses_a_green_summary_its_slots_records_contradict() {
+    use lane_core::results::Contract;
+    let l = cut_lane();
+    let d = l.path();
+    let o = lane_with(d, &["wheel", "0.93.3", "--json"], &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let sha = v["manifest"]["sha256"].as_str().unwrap();
+    let env = [
+        ("LANE_INDEX_URL", "http://127.0.0.1:9/"),
+        ("LANE_INDEX_TOKEN", TOKEN),
+    ];
+    let publish = || lane_with(d, &["publish", "0.93.3", "--dry-run"], &env);
+    write_summary(d, true, Some(sha));
+    let o = publish();
+    assert_eq!(code(&o), 0, "the truth opens the gate: {}", stderr(&o));
+    let results = d.join("out/lanes/0.93.3/results");
+    for repeat in [1, 2] {
+        write_record(&results, repeat, lane_core::MintStatus::Failed);
+    }
+    let o = publish();
+    assert_eq!(code(&o), 6, "{}{}", stdout(&o), stderr(&o));
+    let err = stderr(&o);
+    for repeat in [1, 2] {
+        let part = format!("`0.93.3/rig/L4/r{repeat}` says minted, but rig/L4/r{repeat}/mint.json says failed");
+        assert!(err.contains(&part), "{part}: {err}");
+    }
+    assert!(!stdout(&o).contains("would publish"), "{}", stdout(&o));
+    // A traversing slot name in place of r2: never opened, and r2 missing.
+    write_summary(d, true, Some(sha));
+    let path = results.join("summary.json");
+    let mut s = lane_core::Summary::from_json("summary.json", &std::fs::read(&path).unwrap()).unwrap();
+    s.mints[1].slot = "0.0.0/../../../etc/H200/r1".into();
+    std::fs::write(&path, s.to_json()).unwrap();
+    let o = publish();
+    assert_eq!(code(&o), 6, "{}", stderr(&o));
+    let err = stderr(&o);
+    for part in [
+        "$.mints[1].slot: `0.0.0/../../../etc/H200/r1` is not a slot of the plan",
+        "the planned slot `0.93.3/rig/L4/r2` is missing",
+    ] {
+        assert!(err.contains(part), "{part}: {err}");
+    }
 }
 
 /// Regression: a staged manifest whose wheel was removed from the store

@@ -1,10 +1,89 @@
 //! Walking tar (optionally gzipped) and zip archives, member by member,
 //! recursing into archives found inside them.
 
+use std::cell::{Cell, RefCell};
 use std::io::{self, Read, Seek, SeekFrom};
+use std::rc::Rc;
 
-use super::{join, ArchiveFormat, IngestError, ReadSeek, Reader, SpoolFile};
+use super::{join, ArchiveFormat, IngestError, ReadSeek, Reader, SpoolFile, RATIO_GRACE_BYTES};
 use crate::model::{ContainerInfo, SkippedEntry, SkippedKind};
+
+/// What one side's read has inflated, and the refusal once a cap is passed.
+#[derive(Debug, Default)]
+pub(super) struct Inflation {
+    total: Cell<u64>,
+    pub(super) tripped: RefCell<Option<IngestError>>,
+}
+
+/// How much a compressed stream has read: counted as it goes (gzip), or
+/// what its header says (a zip member's compressed size, which its reader
+/// never reads past).
+enum Compressed {
+    Counted(Rc<Cell<u64>>),
+    Fixed(u64),
+}
+
+/// A reader that counts what it passes on.
+struct Counting<R> {
+    inner: R,
+    n: Rc<Cell<u64>>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.n.set(self.n.get() + n as u64);
+        Ok(n)
+    }
+}
+
+/// A decompressing reader on the side's meter: past the side's budget, or
+/// past the ratio cap, it records the refusal and fails the read.
+struct Inflating<R> {
+    inner: R,
+    compressed: Compressed,
+    out: u64,
+    origin: String,
+    meter: Rc<Inflation>,
+    max_total: u64,
+    max_ratio: u64,
+}
+
+impl<R: Read> Read for Inflating<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.out += n as u64;
+        let total = self.meter.total.get() + n as u64;
+        self.meter.total.set(total);
+        let compressed = match &self.compressed {
+            Compressed::Counted(c) => c.get(),
+            Compressed::Fixed(c) => *c,
+        };
+        let refused = if total > self.max_total {
+            Some(IngestError::InflatedBudget {
+                origin: self.origin.clone(),
+                cap: self.max_total,
+            })
+        } else if self.out > RATIO_GRACE_BYTES
+            && self.out > compressed.saturating_mul(self.max_ratio)
+        {
+            Some(IngestError::InflateRatio {
+                origin: self.origin.clone(),
+                ratio: self.max_ratio,
+            })
+        } else {
+            None
+        };
+        match refused {
+            None => Ok(n),
+            Some(e) => {
+                let words = e.to_string();
+                self.meter.tripped.borrow_mut().get_or_insert(e);
+                Err(io::Error::other(words))
+            }
+        }
+    }
+}
 
 /// An archive's bytes, borrowed for the walk.
 pub(super) enum Input<'r> {
@@ -48,6 +127,19 @@ fn common_top(names: &[String]) -> Option<String> {
 }
 
 impl Reader<'_> {
+    /// `inner` (a decompressor) on this side's inflation meter.
+    fn inflating<R: Read>(&self, inner: R, compressed: Compressed, origin: &str) -> Inflating<R> {
+        Inflating {
+            inner,
+            compressed,
+            out: 0,
+            origin: origin.to_owned(),
+            meter: Rc::clone(&self.inflation),
+            max_total: self.limits.max_inflated_bytes,
+            max_ratio: self.limits.max_inflate_ratio,
+        }
+    }
+
     pub(super) fn container(
         &mut self,
         format: ArchiveFormat,
@@ -141,7 +233,16 @@ impl Reader<'_> {
         };
         let mut gzr;
         let inner: &mut dyn Read = if gz {
-            gzr = flate2::read::GzDecoder::new(r);
+            let read = Rc::new(Cell::new(0));
+            let counted = Counting {
+                inner: r,
+                n: Rc::clone(&read),
+            };
+            gzr = self.inflating(
+                flate2::read::GzDecoder::new(counted),
+                Compressed::Counted(read),
+                origin,
+            );
             &mut gzr
         } else {
             r
@@ -294,7 +395,9 @@ impl Reader<'_> {
             }
             members += 1;
             let size = e.size();
-            self.member(&path, &name, origin, &mut e, Some(size), depth)?;
+            let packed = Compressed::Fixed(e.compressed_size());
+            let mut inflating = self.inflating(&mut e, packed, &format!("{origin}: member {name}"));
+            self.member(&path, &name, origin, &mut inflating, Some(size), depth)?;
         }
         self.side.containers[slot].members = members;
         Ok(())

@@ -54,7 +54,23 @@ pub struct ReadLimits {
     /// (largest files first) is fingerprinted and named "content not
     /// compared", so memory stays bounded even when every file differs.
     pub max_total_content_bytes: u64,
+    /// All bytes read out of compressed streams while reading one side
+    /// once (every gzip stream and every zip member, a nested one counted
+    /// again at each level), at most: a diff reads each side at most twice,
+    /// so it inflates at most four times this. Beyond it the side is
+    /// refused ([`IngestError::InflatedBudget`]): CPU stays bounded on
+    /// foreign archives as memory does.
+    pub max_inflated_bytes: u64,
+    /// A compressed stream that has given more than [`RATIO_GRACE_BYTES`]
+    /// may give at most this many bytes per byte it read; more is refused
+    /// ([`IngestError::InflateRatio`]): deflate's own limit is about 1,032,
+    /// a real cell's streams inflate about 7 times.
+    pub max_inflate_ratio: u64,
 }
+
+/// What a compressed stream may give before [`ReadLimits::max_inflate_ratio`]
+/// applies to it (small members of zeros are real).
+pub const RATIO_GRACE_BYTES: u64 = 16 << 20;
 
 impl Default for ReadLimits {
     fn default() -> Self {
@@ -67,6 +83,8 @@ impl Default for ReadLimits {
             keep_small_bytes: 256 << 10,
             keep_budget_bytes: 16 << 20,
             max_total_content_bytes: 256 << 20,
+            max_inflated_bytes: 16 << 30,
+            max_inflate_ratio: 100,
         }
     }
 }
@@ -147,6 +165,24 @@ pub enum IngestError {
         origin: String,
         /// The path in the tree.
         path: String,
+    },
+    /// More bytes inflated while reading one side than its budget
+    /// ([`ReadLimits::max_inflated_bytes`]).
+    #[error("{origin}: refused: reading this side inflated more than the {cap}-byte budget (a decompression bomb?)")]
+    InflatedBudget {
+        /// The archive being inflated when the budget ran out.
+        origin: String,
+        /// The budget.
+        cap: u64,
+    },
+    /// A compressed stream inflating more than the ratio cap
+    /// ([`ReadLimits::max_inflate_ratio`]).
+    #[error("{origin}: refused: inflates to more than {ratio} times its compressed size (a decompression bomb?)")]
+    InflateRatio {
+        /// The archive, or the zip member, inflating.
+        origin: String,
+        /// The cap.
+        ratio: u64,
     },
     /// A file whose fingerprint changed between the two passes.
     #[error("{origin}: {path} changed while being read")]
@@ -317,6 +353,29 @@ pub fn read_side(
         seen: HashSet::new(),
         kept_bytes: 0,
         label: label.clone(),
+        inflation: std::rc::Rc::default(),
+    };
+    // A refusal of the inflation meter reaches here as whatever IO error
+    // the reader in between made of it: the meter's own words win.
+    let walked = walk(&mut r, source, entries, lane_folder);
+    if let Some(refused) = r.inflation.tripped.take() {
+        return Err(refused);
+    }
+    walked?;
+    r.side.skipped.sort();
+    Ok(r.side)
+}
+
+fn walk(
+    r: &mut Reader<'_>,
+    source: &mut dyn Source,
+    entries: Vec<TopEntry>,
+    lane_folder: bool,
+) -> Result<(), IngestError> {
+    let label = r.label.clone();
+    let io_err = |source: io::Error| IngestError::Io {
+        origin: label.clone(),
+        source,
     };
     for e in entries {
         match e.kind {
@@ -361,8 +420,7 @@ pub fn read_side(
             }
         }
     }
-    r.side.skipped.sort();
-    Ok(r.side)
+    Ok(())
 }
 
 /// Reads both passes of one side for a diff against `other`'s first pass:
@@ -442,6 +500,7 @@ struct Reader<'a> {
     seen: HashSet<String>,
     kept_bytes: u64,
     label: String,
+    inflation: std::rc::Rc<archive::Inflation>,
 }
 
 fn join(prefix: &str, name: &str) -> String {

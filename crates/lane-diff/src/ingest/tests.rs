@@ -163,6 +163,14 @@ fn nesting_past_the_limit_is_refused_naming_the_member() {
     assert!(e.to_string().contains(": member n.tar.gz"), "{e}");
 }
 
+/// What reading `cell` (as `cell.tar.gz`) under `limits` is refused with.
+fn refusal(cell: Vec<u8>, limits: &ReadLimits) -> String {
+    let mut src = MemSource::file("cell.tar.gz", cell);
+    read_side(&mut src, Keep::First, limits, &mut MemorySpool)
+        .unwrap_err()
+        .to_string()
+}
+
 #[test]
 fn a_member_above_the_cap_is_refused_naming_archive_and_member() {
     let cell = tar_gz(&[("metadata.json", b"{}"), ("big.bin", &[7u8; 5000])]);
@@ -170,10 +178,8 @@ fn a_member_above_the_cap_is_refused_naming_archive_and_member() {
         max_member_bytes: 4096,
         ..ReadLimits::default()
     };
-    let mut src = MemSource::file("cell.tar.gz", cell);
-    let e = read_side(&mut src, Keep::First, &limits, &mut MemorySpool).unwrap_err();
     assert_eq!(
-        e.to_string(),
+        refusal(cell, &limits),
         "cell.tar.gz: member big.bin: more than the 4096-byte cap per member"
     );
 }
@@ -332,4 +338,52 @@ fn content_beyond_the_side_budget_is_left_unloaded() {
         .map(|f| f.path.as_str())
         .collect();
     assert_eq!(loaded, ["a.so", "c.txt"]);
+}
+
+/// Regression (issue 19, item 5): a nested archive of zeros inflated
+/// whole, however little it weighed (a 40 KB cell cost `lane diff` 33 s of
+/// CPU), since only members and member counts were capped. A stream
+/// inflating past the ratio cap is refused naming it, at once.
+#[test]
+fn regression_a_nested_deflate_bomb_is_refused_by_the_ratio_cap() {
+    let zeros = vec![0u8; 32 << 20];
+    let inner = tar_gz(&[("zeros.bin", &zeros)]);
+    let bomb = tar_gz(&[("a.tar.gz", &inner), ("b.tar.gz", &inner)]);
+    assert!(bomb.len() < 200_000, "{}", bomb.len());
+    let e = read(&mut MemSource::file("bomb.tar.gz", bomb)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "bomb.tar.gz: member a.tar.gz: refused: inflates to more than 100 times its compressed size (a decompression bomb?)"
+    );
+    // The same in a `.pt2`: the zip member is metered too.
+    let mut z = zip::ZipWriter::new(io::Cursor::new(Vec::new()));
+    let deflated = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    z.start_file("m/zeros.bin", deflated).unwrap();
+    z.write_all(&zeros).unwrap();
+    let pt2 = z.finish().unwrap().into_inner();
+    let e = read(&mut MemSource::file("model.pt2", pt2)).unwrap_err();
+    assert!(
+        matches!(&e, IngestError::InflateRatio { origin, .. } if origin == "model.pt2: member zeros.bin"),
+        "{e}"
+    );
+}
+
+/// Issue 19, item 5: what one side inflates in all is bounded, whatever
+/// each stream's ratio.
+#[test]
+fn a_side_inflating_past_its_budget_is_refused() {
+    let cell = tar_gz(&[("a.bin", &[7u8; 5000]), ("b.bin", &[8u8; 5000])]);
+    let budget = 8192;
+    let refused = refusal(
+        cell,
+        &ReadLimits {
+            max_inflated_bytes: budget,
+            ..ReadLimits::default()
+        },
+    );
+    assert_eq!(
+        refused,
+        "cell.tar.gz: refused: reading this side inflated more than the 8192-byte budget (a decompression bomb?)"
+    );
 }

@@ -1,7 +1,8 @@
 //! Packed cells and artifact trees: the real H200 cell (`cell.tar.gz`)
 //! with its tar mutated and packed again, and archives built to attack the
 //! reader (members that climb out, links, pipes, duplicates, archives
-//! nested past the limit, members that inflate, a `.pt2` zip of them).
+//! nested past the limit, members that inflate, a `.pt2` zip of them, and
+//! nested deflate bombs under a time bound).
 //! Both sides go through `lane diff`'s own reading (`lane_app::diff_paths`:
 //! the folder and file sources, the spool, both passes): a report, or a
 //! refusal naming the file and the member, within bounds.
@@ -269,4 +270,93 @@ fn attacking_archives_diff_or_are_refused_naming_the_file() {
     run_serial((members(), members(), names), |(a, b, name)| {
         check(name, pack(name, &a), pack(name, &b))
     });
+}
+
+/// A `.tar.gz` whose one member `name` is `zeros` bytes of zeros (a whole
+/// number of MiB), built without compressing them: deflate blocks of one
+/// MiB of zeros, each from a fresh compressor (so it refers to nothing
+/// before it), repeated; a valid stream with its true CRC and length,
+/// about 1,000 times smaller than what it inflates to.
+fn deflate_bomb(name: &str, zeros: u64) -> Vec<u8> {
+    use flate2::{Compress, Compression, Crc, FlushCompress};
+    let raw = |bytes: &[u8], flush: FlushCompress| {
+        let mut c = Compress::new(Compression::best(), false);
+        let mut out = Vec::with_capacity(bytes.len() / 100 + 1024);
+        c.compress_vec(bytes, &mut out, flush).unwrap();
+        assert_eq!(c.total_in(), bytes.len() as u64, "one call compresses it all");
+        out
+    };
+    const MIB: usize = 1 << 20;
+    let mut header = tar::Header::new_gnu();
+    header.set_path(name).unwrap();
+    header.set_size(zeros);
+    header.set_mode(0o644);
+    header.set_cksum();
+    let header = header.as_bytes();
+    // The tar: the header, the member's zeros, two zero blocks at the end.
+    let (chunks, tail) = (zeros / MIB as u64, 1024);
+    let mut crc = Crc::new();
+    crc.update(header);
+    let mut chunk_crc = Crc::new();
+    chunk_crc.update(&[0; MIB]);
+    for _ in 0..chunks {
+        crc.combine(&chunk_crc);
+    }
+    crc.update(&[0; 1024]);
+    let chunk = raw(&[0; MIB], FlushCompress::Sync);
+    let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
+    out.extend(raw(header, FlushCompress::Sync));
+    for _ in 0..chunks {
+        out.extend_from_slice(&chunk);
+    }
+    out.extend(raw(&[0; 1024], FlushCompress::Sync));
+    out.extend(raw(&[], FlushCompress::Finish));
+    out.extend(crc.sum().to_le_bytes());
+    let len = header.len() as u64 + zeros + tail;
+    out.extend((len as u32).to_le_bytes());
+    out
+}
+
+/// Regression (issue 19, item 5): nested deflate bombs, a member of 6 GiB
+/// of zeros four times, in a `.tar.gz` and in a `.pt2`, cost `lane diff`
+/// 33 s of CPU (only members and member counts were capped); each is
+/// refused naming its file, well within a 10 s bound.
+#[test]
+fn nested_deflate_bombs_are_refused_within_a_time_bound() {
+    let _one = crate::serial();
+    let inner = deflate_bomb("zeros.bin", 6 << 30);
+    let names = ["a.tar.gz", "b.tar.gz", "c.tar.gz", "d.tar.gz"];
+    let tar = tar_of(&names.map(|n| Member::File(n.to_owned(), inner.clone())));
+    let mut tgz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    tgz.write_all(&tar).unwrap();
+    let tgz = tgz.finish().unwrap();
+    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let deflated = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for n in names {
+        z.start_file(format!("model/{n}"), deflated).unwrap();
+        z.write_all(&inner).unwrap();
+    }
+    let pt2 = z.finish().unwrap().into_inner();
+    for (name, bomb) in [("bomb.tar.gz", tgz), ("bomb.pt2", pt2)] {
+        assert!(bomb.len() < 1 << 20, "{name}: {} bytes", bomb.len());
+        let dir = tempfile::tempdir().unwrap();
+        let (pa, pb) = (dir.path().join("a").join(name), dir.path().join("b").join(name));
+        for p in [&pa, &pb] {
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, &bomb).unwrap();
+        }
+        let shown = pa.display().to_string();
+        let time_bound = lane_fuzz::Bounds {
+            watchdog: std::time::Duration::from_secs(10),
+            ..bounds(64, 2)
+        };
+        let (answer, _) = lane_fuzz::bounded("bomb", 2 * bomb.len(), &time_bound, &meter(), move || {
+            lane_app::diff_paths(&pa, &pb, 1 << 20).map_err(|e| lane_app::describe(&e))
+        })
+        .unwrap();
+        let refused = answer.map(|_| ()).unwrap_err();
+        assert!(refused.contains(&shown), "{refused}");
+        assert!(refused.contains("a decompression bomb?"), "{refused}");
+    }
 }

@@ -146,6 +146,7 @@ fn evidence_with(r: &LaneResults, h: Option<&HistoryView>) -> Evidence {
     Evidence {
         guard_refused: r.guard.as_ref().is_some_and(|g| !g.passed),
         not_green: r.green == Some(false),
+        disagreements: r.disagreements.clone(),
         cancelled: r.cancelled,
         cells,
         nothing_measured: r.cells.iter().all(|c| c.repeats.is_empty()),

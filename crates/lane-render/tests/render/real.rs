@@ -177,6 +177,7 @@ fn load() -> LaneResults {
         cells,
         history: None,
         history_note: None,
+        disagreements: Vec::new(),
     }
 }
 

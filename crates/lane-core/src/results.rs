@@ -109,8 +109,9 @@ impl Summary {
                     "{at}: `{slot}` says {}, but {file} does not exist",
                     m.status.as_str()
                 )),
-                Some(r) if (r.cell.as_str(), r.gpu.as_str(), r.repeat)
-                    != (slot.cell.as_str(), slot.gpu.as_str(), slot.repeat) =>
+                Some(r)
+                    if (r.cell.as_str(), r.gpu.as_str(), r.repeat)
+                        != (slot.cell.as_str(), slot.gpu.as_str(), slot.repeat) =>
                 {
                     out.push(format!(
                         "{file} is the record of {}/{}/r{}, not of `{slot}`",
@@ -867,5 +868,4 @@ mod tests {
             ]
         );
     }
-
 }

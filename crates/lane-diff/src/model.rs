@@ -46,7 +46,8 @@ pub enum SkippedKind {
     /// A socket or an entry type lane does not know.
     Other,
     /// lane's own record of the mint at the top of a results slot
-    /// (`mint.json`, the mint's `report.json`, `result.json`, the logs):
+    /// (`mint.json`, the mint's `report.json`, `result.json`, the logs, and
+    /// the mint's ledger lane gathered under `ledger/`):
     /// it describes the mint (its seconds, its attempt), not the cell, so
     /// it is left out of the diff and named here.
     MintRecord,

@@ -233,14 +233,14 @@ fn fetch_stored(store: &dyn ArtifactStore, b: &Bundle, dir: &Path) -> Result<(),
         let key = StoreKey::new(f.key.clone()).map_err(|source| MintError::StoredFile {
             path: f.path.clone(),
             key: f.key.clone(),
-            source,
+            source: Box::new(source),
         });
         let fetched = key.and_then(|key| {
             lane_store::get_verified(store, &key, &mut out, f.size, &f.sha256).map_err(|source| {
                 MintError::StoredFile {
                     path: f.path.clone(),
                     key: f.key.clone(),
-                    source,
+                    source: Box::new(source),
                 }
             })
         });

@@ -103,9 +103,9 @@ pub enum MintError {
         path: String,
         /// Its store key.
         key: String,
-        /// Why.
+        /// Why (boxed: a store error is large, and rare).
         #[source]
-        source: lane_store::StoreError,
+        source: Box<lane_store::StoreError>,
     },
     /// Mints ended but lane's own part failed (gathering, bundling or
     /// storing: a full disk, EIO, a permission): their reports and

@@ -237,7 +237,12 @@ impl LocalRun<'_> {
                                             None,
                                             "null",
                                         )?;
-                                        self.decide_retry(&store, &row.id, MintStatus::Crashed, on)?;
+                                        self.decide_retry(
+                                            &store,
+                                            &row.id,
+                                            MintStatus::Crashed,
+                                            on,
+                                        )?;
                                     }
                                 }
                             }

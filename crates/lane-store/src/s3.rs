@@ -244,7 +244,10 @@ impl S3Store {
         if let Some(b) = &basic {
             if let Ok(mut v) = object_store::signer::HeaderValue::from_str(b.expose()) {
                 v.set_sensitive(true);
-                defaults.insert(object_store::signer::HeaderName::from_static("authorization"), v);
+                defaults.insert(
+                    object_store::signer::HeaderName::from_static("authorization"),
+                    v,
+                );
             }
         }
         let mut client = ClientOptions::new()

@@ -353,6 +353,10 @@ fn v0_127_2_through_the_store_each_built_graph_travels_under_its_own_key() {
         assert_eq!(got.len() as u64, f.size, "{}", f.path);
         assert_eq!(lane_store::sha256_hex(&got), f.sha256, "{}", f.path);
         let local = std::fs::read(d.path().join("m").join(&f.path)).unwrap();
-        assert_eq!(got, local, "{}: the stored bytes are the gathered ones", f.path);
+        assert_eq!(
+            got, local,
+            "{}: the stored bytes are the gathered ones",
+            f.path
+        );
     }
 }

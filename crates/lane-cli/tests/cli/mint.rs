@@ -746,6 +746,9 @@ fn regression_status_json_spells_a_slot_as_mint_json_does() {
             assert_eq!(row[key], m[key], "{key}: {row} vs {m}");
         }
         assert_eq!(row["state"], "gathered", "{row}");
-        assert!(row.get("id").is_none() && row.get("outcome").is_none(), "{row}");
+        assert!(
+            row.get("id").is_none() && row.get("outcome").is_none(),
+            "{row}"
+        );
     }
 }

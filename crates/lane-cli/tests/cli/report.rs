@@ -177,10 +177,30 @@ fn report_renders_the_real_h200_run_lane_mint_gathered() {
 #[test]
 fn each_eras_device_lane_reports_what_lane_mint_gathered_there() {
     let cases = [
-        ("0.0.1", "v0.100.1", "green, 2 of 2 minted", "one aot-inductor cell"),
-        ("0.0.2", "v0.114.3", "not green, 0 of 2 minted", "compiled for the CPU"),
-        ("0.0.2", "v0.126.3", "not green, 0 of 2 minted", "compiled for the CPU"),
-        ("0.0.3", "v0.127.2", "green, 2 of 2 minted", "gen-worker compile verdict"),
+        (
+            "0.0.1",
+            "v0.100.1",
+            "green, 2 of 2 minted",
+            "one aot-inductor cell",
+        ),
+        (
+            "0.0.2",
+            "v0.114.3",
+            "not green, 0 of 2 minted",
+            "compiled for the CPU",
+        ),
+        (
+            "0.0.2",
+            "v0.126.3",
+            "not green, 0 of 2 minted",
+            "compiled for the CPU",
+        ),
+        (
+            "0.0.3",
+            "v0.127.2",
+            "green, 2 of 2 minted",
+            "gen-worker compile verdict",
+        ),
     ];
     for (version, tag, status, reason) in cases {
         let dir = tempfile::tempdir().unwrap();
@@ -191,9 +211,8 @@ fn each_eras_device_lane_reports_what_lane_mint_gathered_there() {
             &["report", &lane_file, "--results", &results, "--no-history"],
         );
         assert_eq!(code(&o), 0, "{tag}: {}", stderr(&o));
-        let md =
-            std::fs::read_to_string(dir.path().join(format!("out/lanes/{version}/report.md")))
-                .unwrap();
+        let md = std::fs::read_to_string(dir.path().join(format!("out/lanes/{version}/report.md")))
+            .unwrap();
         assert!(md.contains(status), "{tag}: {status}: {md}");
         assert!(md.contains(reason), "{tag}: {reason}: {md}");
         insta::assert_snapshot!(
@@ -416,7 +435,12 @@ fn regression_report_names_where_an_edited_summary_disagrees_with_its_slots() {
     let lane_file = format!("{ROOT}/lanes/0.0.0.yaml");
     let o = lane(
         dir.path(),
-        &["report", &lane_file, "--results", &results.display().to_string()],
+        &[
+            "report",
+            &lane_file,
+            "--results",
+            &results.display().to_string(),
+        ],
     );
     let md = std::fs::read_to_string(dir.path().join("out/lanes/0.0.0/report.md")).unwrap();
     let json: serde_json::Value = serde_json::from_str(

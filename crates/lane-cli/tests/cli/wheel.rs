@@ -465,14 +465,17 @@ fn regression_publish_refuses_a_green_summary_its_slots_records_contradict() {
     assert_eq!(code(&o), 6, "{}{}", stdout(&o), stderr(&o));
     let err = stderr(&o);
     for repeat in [1, 2] {
-        let part = format!("`0.93.3/rig/L4/r{repeat}` says minted, but rig/L4/r{repeat}/mint.json says failed");
+        let part = format!(
+            "`0.93.3/rig/L4/r{repeat}` says minted, but rig/L4/r{repeat}/mint.json says failed"
+        );
         assert!(err.contains(&part), "{part}: {err}");
     }
     assert!(!stdout(&o).contains("would publish"), "{}", stdout(&o));
     // A traversing slot name in place of r2: never opened, and r2 missing.
     write_summary(d, true, Some(sha));
     let path = results.join("summary.json");
-    let mut s = lane_core::Summary::from_json("summary.json", &std::fs::read(&path).unwrap()).unwrap();
+    let mut s =
+        lane_core::Summary::from_json("summary.json", &std::fs::read(&path).unwrap()).unwrap();
     s.mints[1].slot = "0.0.0/../../../etc/H200/r1".into();
     std::fs::write(&path, s.to_json()).unwrap();
     let o = publish();

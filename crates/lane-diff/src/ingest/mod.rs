@@ -323,8 +323,13 @@ const MINT_RECORDS: [&str; 8] = [
     "bundle.zip",
 ];
 
+/// The folder where lane keeps what it gathered of the mint's own ledger
+/// (the compile pool's share reports, the `TORCH_TRACE` logs, each named
+/// by a random suffix): telemetry of the mint, not its cell.
+const LEDGER_DIR: &str = "ledger/";
+
 fn is_mint_record(path: &str) -> bool {
-    MINT_RECORDS.contains(&path)
+    MINT_RECORDS.contains(&path) || path.starts_with(LEDGER_DIR)
 }
 
 /// Reads one side. See the module documentation.

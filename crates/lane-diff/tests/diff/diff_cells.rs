@@ -318,6 +318,48 @@ fn a_results_slot_is_diffed_as_its_cell_with_lanes_records_left_out() {
     assert!(cell.inputs.skipped_a.is_empty());
 }
 
+/// Regression: `lane diff` of the two real 0.127.2 repeats lane gathered
+/// on the H200 (`tests/data/gw-eras/README.md`, *lanes/*) counted each
+/// slot's `TORCH_TRACE` logs (`ledger/trace/dedicated_log_torch_trace_<random>.log`,
+/// four a repeat) as cell files only in one tree: 8 of its 23 unexplained
+/// differences. The ledger lane gathers is the mint's telemetry, left out
+/// and named like the other records.
+#[test]
+fn a_slots_gathered_ledger_is_a_record_of_the_mint_not_its_cell() {
+    let trace = lane_testkit::data::eras("v0.127.2/r1/trace");
+    let logs: Vec<std::path::PathBuf> = std::fs::read_dir(&trace)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let slot = |d: &Path, suffixes: &[&str]| {
+        std::fs::create_dir_all(d.join("artifacts")).unwrap();
+        std::fs::create_dir_all(d.join("ledger/trace")).unwrap();
+        std::fs::write(d.join("mint.json"), "{}").unwrap();
+        std::fs::write(d.join("artifacts/cell.bin"), b"the same cell").unwrap();
+        for (log, s) in logs.iter().zip(suffixes) {
+            let name = format!("ledger/trace/dedicated_log_torch_trace_{s}.log");
+            std::fs::copy(log, d.join(name)).unwrap();
+        }
+    };
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    slot(a.path(), &["3x7ra8h8", "_g530b1p", "ami4_ca9", "jz_8y8bg"]);
+    slot(b.path(), &["3kguj9zw", "c0_f33kg", "h6ionsnt", "s_bpa2vt"]);
+    let r = diff(a.path(), b.path());
+    assert_eq!(
+        r.verdict,
+        DeterminismVerdict::ByteIdentical,
+        "{}",
+        r.summary
+    );
+    let left_out = |s: &[lane_diff::SkippedEntry]| {
+        s.iter()
+            .filter(|e| e.kind == SkippedKind::MintRecord && e.path.starts_with("ledger/trace/"))
+            .count()
+    };
+    assert_eq!(left_out(&r.inputs.skipped_a), logs.len().min(4));
+    assert_eq!(left_out(&r.inputs.skipped_b), logs.len().min(4));
+}
+
 /// The second real dynamo pair (`h200-run-session4`): inductor's pad_mm
 /// benchmark flipped the other way (r1 pads). The decision is named with
 /// what it decided on, and the padding kernel only r1 has is put down to it.

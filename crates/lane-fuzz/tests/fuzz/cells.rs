@@ -283,7 +283,11 @@ fn deflate_bomb(name: &str, zeros: u64) -> Vec<u8> {
         let mut c = Compress::new(Compression::best(), false);
         let mut out = Vec::with_capacity(bytes.len() / 100 + 1024);
         c.compress_vec(bytes, &mut out, flush).unwrap();
-        assert_eq!(c.total_in(), bytes.len() as u64, "one call compresses it all");
+        assert_eq!(
+            c.total_in(),
+            bytes.len() as u64,
+            "one call compresses it all"
+        );
         out
     };
     const MIB: usize = 1 << 20;
@@ -341,7 +345,10 @@ fn nested_deflate_bombs_are_refused_within_a_time_bound() {
     for (name, bomb) in [("bomb.tar.gz", tgz), ("bomb.pt2", pt2)] {
         assert!(bomb.len() < 1 << 20, "{name}: {} bytes", bomb.len());
         let dir = tempfile::tempdir().unwrap();
-        let (pa, pb) = (dir.path().join("a").join(name), dir.path().join("b").join(name));
+        let (pa, pb) = (
+            dir.path().join("a").join(name),
+            dir.path().join("b").join(name),
+        );
         for p in [&pa, &pb] {
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(p, &bomb).unwrap();
@@ -351,10 +358,11 @@ fn nested_deflate_bombs_are_refused_within_a_time_bound() {
             watchdog: std::time::Duration::from_secs(10),
             ..bounds(64, 2)
         };
-        let (answer, _) = lane_fuzz::bounded("bomb", 2 * bomb.len(), &time_bound, &meter(), move || {
-            lane_app::diff_paths(&pa, &pb, 1 << 20).map_err(|e| lane_app::describe(&e))
-        })
-        .unwrap();
+        let (answer, _) =
+            lane_fuzz::bounded("bomb", 2 * bomb.len(), &time_bound, &meter(), move || {
+                lane_app::diff_paths(&pa, &pb, 1 << 20).map_err(|e| lane_app::describe(&e))
+            })
+            .unwrap();
         let refused = answer.map(|_| ()).unwrap_err();
         assert!(refused.contains(&shown), "{refused}");
         assert!(refused.contains("a decompression bomb?"), "{refused}");

@@ -115,10 +115,7 @@ fn a_pods_cell_comes_back_whole_through_s3_and_a_cap_below_it_refuses_the_slot()
         use sha2::{Digest, Sha256};
         format!("{:x}", Sha256::digest(std::fs::read(p).unwrap()))
     };
-    assert_eq!(
-        sha_of(&results.join("big/L4/r1/artifacts/cell.bin")),
-        sha
-    );
+    assert_eq!(sha_of(&results.join("big/L4/r1/artifacts/cell.bin")), sha);
 
     // A new run whose cap is below the cell: each slot is refused by name
     // before its cell is fetched, and the lane is not green.

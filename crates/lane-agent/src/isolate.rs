@@ -197,7 +197,7 @@ fn prepare_with(
                 wrapper.extend(args.iter().map(|a| (*a).to_owned()));
                 wrapper.extend(["--".into(), "sh".into(), "-c".into(), script.clone()]);
                 wrapper.push("lane-private-tmp".into());
-                match probe(&wrapper) {
+                match probe(&wrapper, dir) {
                     Ok(()) => {
                         return Ok(Prepared {
                             env,
@@ -250,6 +250,23 @@ fn script(slash: &Path, keep: &[PathBuf]) -> Result<String, String> {
     // rig's safetensors checkpoint, on the H200).
     let mut s = format!("set -e\nS={}\nW=$(pwd -P)\n", quoted(&text(slash)?));
     let mut kept: Vec<(PathBuf, PathBuf)> = Vec::new();
+    // A path written with `..` (`/tmp/x/crates/app/../../data`) is resolved
+    // through the folders before its first `..`: they must exist in the
+    // new /tmp too, or the path the mint was given does not resolve there.
+    let mut lexical: Vec<PathBuf> = Vec::new();
+    for k in keep {
+        let before_up: PathBuf = k
+            .components()
+            .take_while(|c| !matches!(c, std::path::Component::ParentDir))
+            .collect();
+        if before_up != *k && before_up.is_dir() {
+            if let Ok(rel) = before_up.strip_prefix(&tmp) {
+                if !rel.as_os_str().is_empty() {
+                    lexical.push(rel.to_owned());
+                }
+            }
+        }
+    }
     for k in keep {
         let Ok(real) = std::fs::canonicalize(k) else {
             continue;
@@ -269,12 +286,17 @@ fn script(slash: &Path, keep: &[PathBuf]) -> Result<String, String> {
             format!("\"$S\"/{}", quoted(&text(rel)?)),
         );
         if real.is_dir() {
-            s.push_str(&format!("mkdir -p {to}\nmount --bind {from} {to}\n"));
+            // Recursively: a disk mounted inside a kept folder (an `--out`
+            // on a tmpfs of its own) comes along.
+            s.push_str(&format!("mkdir -p {to}\nmount --rbind {from} {to}\n"));
         } else {
             s.push_str(&format!(
                 "mkdir -p \"$(dirname {to})\"\n: > {to}\nmount --bind {from} {to}\n"
             ));
         }
+    }
+    for rel in &lexical {
+        s.push_str(&format!("mkdir -p \"$S\"/{}\n", quoted(&text(rel)?)));
     }
     s.push_str(&format!(
         "mount --rbind \"$S\" /tmp\ntest -e /tmp/{MARKER}\ncd \"$W\"\nexec \"$@\"\n"
@@ -282,10 +304,13 @@ fn script(slash: &Path, keep: &[PathBuf]) -> Result<String, String> {
     Ok(s)
 }
 
-/// Runs the wrapper on `sh -c 'exit 0'`: it holds when that exits 0.
-fn probe(wrapper: &[String]) -> Result<(), String> {
+/// Runs the wrapper on `sh -c 'exit 0'` in the attempt's folder (where
+/// the mint will run; lane's own working directory may be a path the
+/// private `/tmp` does not keep): it holds when that exits 0.
+fn probe(wrapper: &[String], dir: &Path) -> Result<(), String> {
     let mut cmd = Command::new(&wrapper[0]);
-    cmd.args(&wrapper[1..])
+    cmd.current_dir(dir)
+        .args(&wrapper[1..])
         .args(["sh", "-c", "exit 0"])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -344,11 +369,50 @@ mod tests {
         .unwrap();
         // The mint folder is bound once (its source folder comes along);
         // a path outside /tmp needs nothing.
-        assert_eq!(s.matches("mount --bind").count(), 1, "{s}");
+        assert_eq!(s.matches("mount --rbind").count(), 2, "{s}");
         assert!(!s.contains("/etc"), "{s}");
         assert!(s.ends_with(
             "mount --rbind \"$S\" /tmp\ntest -e /tmp/.lane-private-tmp\ncd \"$W\"\nexec \"$@\"\n"
         ));
+    }
+
+    /// Regression: `./just demo` from a checkout under /tmp crashed every
+    /// mint: its replay cells name the recorded data as
+    /// `<checkout>/crates/lane-app/../../tests/data/...`, and in the private
+    /// /tmp only the resolved folder was bound, so the path as written,
+    /// which goes through `crates/lane-app`, did not resolve.
+    #[test]
+    fn a_kept_path_written_with_dot_dot_still_resolves_in_the_private_tmp() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("crates/app")).unwrap();
+        std::fs::create_dir_all(d.path().join("data")).unwrap();
+        let written = d.path().join("crates/app/../../data");
+        let s = script(&d.path().join("m/iso/slash-tmp"), &[written]).unwrap();
+        let tmp = std::fs::canonicalize("/tmp").unwrap();
+        let root = std::fs::canonicalize(d.path()).unwrap();
+        let rel = root.strip_prefix(&tmp).unwrap().display().to_string();
+        assert!(
+            s.contains(&format!("mount --rbind '{}/data'", root.display())),
+            "{s}"
+        );
+        assert!(
+            s.contains(&format!("mkdir -p \"$S\"/'{rel}/crates/app'\n")),
+            "{s}"
+        );
+    }
+
+    /// Regression: a kept folder was bound without what is mounted inside
+    /// it (`mount --bind`), so an `--out` on a disk of its own under a kept
+    /// folder vanished in the private /tmp and the mint could not enter its
+    /// own folder (`cd: can't cd`). Kept folders are bound recursively.
+    /// (With it, the probe now runs in the attempt's folder, not in lane's
+    /// own working directory, which the private /tmp need not keep.)
+    #[test]
+    fn kept_folders_are_bound_with_what_is_mounted_inside_them() {
+        let d = tempfile::tempdir().unwrap();
+        let s = script(&d.path().join("m/iso/slash-tmp"), &[d.path().to_owned()]).unwrap();
+        assert!(!s.contains("mount --bind "), "{s}");
+        assert!(s.contains("mount --rbind '"), "{s}");
     }
 
     #[test]

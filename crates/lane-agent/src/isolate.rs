@@ -298,10 +298,43 @@ fn script(slash: &Path, keep: &[PathBuf]) -> Result<String, String> {
     for rel in &lexical {
         s.push_str(&format!("mkdir -p \"$S\"/{}\n", quoted(&text(rel)?)));
     }
+    // A path given through a symlink (a recorded report linking to its
+    // twin) is bound where it leads; the link itself is made again at its
+    // own place, unless a kept folder already brings it along.
+    for k in keep {
+        let link = lexically_normal(k);
+        let (Ok(target), Ok(rel)) = (std::fs::read_link(&link), link.strip_prefix(&tmp)) else {
+            continue;
+        };
+        if kept.iter().any(|(r, _)| link.starts_with(r)) {
+            continue;
+        }
+        let to = format!("\"$S\"/{}", quoted(&text(rel)?));
+        s.push_str(&format!(
+            "mkdir -p \"$(dirname {to})\"\nln -sfn {} {to}\n",
+            quoted(&text(&target)?)
+        ));
+    }
     s.push_str(&format!(
         "mount --rbind \"$S\" /tmp\ntest -e /tmp/{MARKER}\ncd \"$W\"\nexec \"$@\"\n"
     ));
     Ok(s)
+}
+
+/// `p` with `.` and `..` taken away by their names alone (no symlink is
+/// followed): the path as the mint will walk it.
+fn lexically_normal(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// Runs the wrapper on `sh -c 'exit 0'` in the attempt's folder (where
@@ -397,6 +430,34 @@ mod tests {
         );
         assert!(
             s.contains(&format!("mkdir -p \"$S\"/'{rel}/crates/app'\n")),
+            "{s}"
+        );
+    }
+
+    /// Regression: the recorded `aot3-pair/r1/report.json` is a symlink to
+    /// its twin under `h200-run/`; only the twin was bound, so the path the
+    /// cell names did not exist in the private /tmp (`cp: cannot stat`).
+    #[test]
+    fn a_kept_symlink_is_made_again_at_its_own_place() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("real")).unwrap();
+        std::fs::create_dir_all(d.path().join("pair")).unwrap();
+        std::fs::write(d.path().join("real/report.json"), "{}").unwrap();
+        std::os::unix::fs::symlink("../real/report.json", d.path().join("pair/report.json"))
+            .unwrap();
+        let s = script(
+            &d.path().join("m/iso/slash-tmp"),
+            &[d.path().join("pair/report.json")],
+        )
+        .unwrap();
+        let tmp = std::fs::canonicalize("/tmp").unwrap();
+        let rel = std::fs::canonicalize(d.path()).unwrap();
+        let rel = rel.strip_prefix(&tmp).unwrap().display().to_string();
+        assert!(s.contains("/real/report.json' \"$S\"/"), "{s}");
+        assert!(
+            s.contains(&format!(
+                "ln -sfn '../real/report.json' \"$S\"/'{rel}/pair/report.json'\n"
+            )),
             "{s}"
         );
     }

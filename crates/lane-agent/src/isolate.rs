@@ -301,19 +301,34 @@ fn script(slash: &Path, keep: &[PathBuf]) -> Result<String, String> {
     // A path given through a symlink (a recorded report linking to its
     // twin) is bound where it leads; the link itself is made again at its
     // own place, unless a kept folder already brings it along.
+    let mut links: Vec<PathBuf> = Vec::new();
     for k in keep {
-        let link = lexically_normal(k);
-        let (Ok(target), Ok(rel)) = (std::fs::read_link(&link), link.strip_prefix(&tmp)) else {
-            continue;
-        };
-        if kept.iter().any(|(r, _)| link.starts_with(r)) {
-            continue;
+        let path = lexically_normal(k);
+        // Every folder or file on the way that is a link (`aot3-pair ->
+        // h200-run/results/rig-aot/H200`), outermost first.
+        let mut on_the_way: Vec<&Path> = path.ancestors().collect();
+        on_the_way.reverse();
+        for link in on_the_way {
+            let (Ok(target), Ok(rel)) = (std::fs::read_link(link), link.strip_prefix(&tmp)) else {
+                continue;
+            };
+            // Never made inside a bound folder (that would write on the
+            // machine's own disk): there it is already in place.
+            let parent = link.parent().and_then(|p| std::fs::canonicalize(p).ok());
+            let bound = |p: &Path| kept.iter().any(|(r, _)| p.starts_with(r));
+            if links.iter().any(|l| l == link)
+                || bound(link)
+                || parent.as_deref().is_some_and(bound)
+            {
+                continue;
+            }
+            links.push(link.to_owned());
+            let to = format!("\"$S\"/{}", quoted(&text(rel)?));
+            s.push_str(&format!(
+                "mkdir -p \"$(dirname {to})\"\nln -sfn {} {to}\n",
+                quoted(&text(&target)?)
+            ));
         }
-        let to = format!("\"$S\"/{}", quoted(&text(rel)?));
-        s.push_str(&format!(
-            "mkdir -p \"$(dirname {to})\"\nln -sfn {} {to}\n",
-            quoted(&text(&target)?)
-        ));
     }
     s.push_str(&format!(
         "mount --rbind \"$S\" /tmp\ntest -e /tmp/{MARKER}\ncd \"$W\"\nexec \"$@\"\n"
@@ -434,32 +449,36 @@ mod tests {
         );
     }
 
-    /// Regression: the recorded `aot3-pair/r1/report.json` is a symlink to
-    /// its twin under `h200-run/`; only the twin was bound, so the path the
-    /// cell names did not exist in the private /tmp (`cp: cannot stat`).
+    /// Regression: the recorded `aot3-pair` is a symlink to its twin under
+    /// `h200-run/`; only the twin was bound, so the path the cell names
+    /// (`aot3-pair/r1/report.json`) did not exist in the private /tmp (`cp:
+    /// cannot stat`). Each link on the way is made again at its place.
     #[test]
     fn a_kept_symlink_is_made_again_at_its_own_place() {
         let d = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(d.path().join("real")).unwrap();
-        std::fs::create_dir_all(d.path().join("pair")).unwrap();
-        std::fs::write(d.path().join("real/report.json"), "{}").unwrap();
-        std::os::unix::fs::symlink("../real/report.json", d.path().join("pair/report.json"))
-            .unwrap();
+        std::fs::create_dir_all(d.path().join("run/r1")).unwrap();
+        std::fs::write(d.path().join("run/r1/report.json"), "{}").unwrap();
+        std::os::unix::fs::symlink("run", d.path().join("pair")).unwrap();
+        std::os::unix::fs::symlink("report.json", d.path().join("run/r1/named.json")).unwrap();
         let s = script(
             &d.path().join("m/iso/slash-tmp"),
-            &[d.path().join("pair/report.json")],
+            &[d.path().join("pair/r1/named.json")],
         )
         .unwrap();
         let tmp = std::fs::canonicalize("/tmp").unwrap();
         let rel = std::fs::canonicalize(d.path()).unwrap();
         let rel = rel.strip_prefix(&tmp).unwrap().display().to_string();
-        assert!(s.contains("/real/report.json' \"$S\"/"), "{s}");
-        assert!(
-            s.contains(&format!(
-                "ln -sfn '../real/report.json' \"$S\"/'{rel}/pair/report.json'\n"
-            )),
-            "{s}"
-        );
+        assert!(s.contains("/run/r1/report.json' \"$S\"/"), "{s}");
+        // The folder link on the way, then the file link at its end.
+        let folder = s
+            .find(&format!("ln -sfn 'run' \"$S\"/'{rel}/pair'\n"))
+            .unwrap_or_else(|| panic!("{s}"));
+        let file = s
+            .find(&format!(
+                "ln -sfn 'report.json' \"$S\"/'{rel}/pair/r1/named.json'\n"
+            ))
+            .unwrap_or_else(|| panic!("{s}"));
+        assert!(folder < file, "{s}");
     }
 
     /// Regression: a kept folder was bound without what is mounted inside

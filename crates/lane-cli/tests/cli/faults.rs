@@ -225,24 +225,35 @@ fn violations(dir: &Path) -> String {
 /// The live pids recorded in files named `name` under `root` (agents'
 /// claims, `agent.lock`; mints' groups, `mint.pid`).
 fn recorded_pids(root: &Path, name: &str) -> Vec<i32> {
-    let mut found = Vec::new();
+    files_under(root)
+        .into_iter()
+        .filter(|(p, _)| p.file_name().is_some_and(|n| n == name))
+        .filter_map(|(p, _)| {
+            let pid: i32 = std::fs::read_to_string(&p)
+                .ok()?
+                .split_whitespace()
+                .next()?
+                .parse()
+                .ok()?;
+            Path::new(&format!("/proc/{pid}")).exists().then_some(pid)
+        })
+        .collect()
+}
+
+/// Every file under `root`, with its size.
+fn files_under(root: &Path) -> Vec<(std::path::PathBuf, u64)> {
+    let mut files = Vec::new();
     let mut stack = vec![root.to_owned()];
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.file_name().is_some_and(|n| n == name) {
-                let pid = std::fs::read_to_string(&p)
-                    .ok()
-                    .and_then(|t| t.split_whitespace().next()?.parse().ok());
-                if let Some(pid) = pid.filter(|p| Path::new(&format!("/proc/{p}")).exists()) {
-                    found.push(pid);
-                }
+            match e.metadata() {
+                Ok(m) if m.is_dir() => stack.push(e.path()),
+                Ok(m) => files.push((e.path(), m.len())),
+                Err(_) => {}
             }
         }
     }
-    found
+    files
 }
 
 /// `lane mint` started in `dir`, to be killed; what it says goes to
@@ -266,18 +277,10 @@ fn spawn_mint(dir: &Path) -> std::process::Child {
 /// The `n` largest files under `root`, with their sizes: what filled a
 /// disk that stays full.
 fn largest(root: &Path, n: usize) -> String {
-    let mut files = Vec::new();
-    let mut stack = vec![root.to_owned()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            match e.metadata() {
-                Ok(m) if m.is_dir() => stack.push(p),
-                Ok(m) => files.push((m.len(), p)),
-                Err(_) => {}
-            }
-        }
-    }
+    let mut files: Vec<(u64, std::path::PathBuf)> = files_under(root)
+        .into_iter()
+        .map(|(p, size)| (size, p))
+        .collect();
     let total: u64 = files.iter().map(|(s, _)| s).sum();
     files.sort_unstable_by(|a, b| b.cmp(a));
     let mut s = format!("{} files, {total} bytes in all", files.len());

@@ -13,7 +13,7 @@
 //! - [`t_sf`], [`t_cdf`], [`t_quantile`]: Student's t (statrs), with the
 //!   normal for infinite degrees of freedom.
 
-use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+use statrs::distribution::{ContinuousCDF, FisherSnedecor, Normal, StudentsT};
 use statrs::function::gamma::digamma;
 
 /// Degrees of freedom above which Student's t is the normal.
@@ -219,6 +219,150 @@ pub fn squeeze_var(s2: &[f64], df: &[f64]) -> (Vec<(f64, f64)>, Option<Prior>) {
     (out, prior)
 }
 
+/// The largest p of the F-test at which [`fit_f_dist_trend`] keeps a trend
+/// (0.01).
+pub const TREND_P: f64 = 0.01;
+
+/// The prior of [`fit_f_dist_trend`]: one d₀, and s₀² along the covariate.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct TrendPrior {
+    /// The prior's degrees of freedom, d₀ (infinite when the variances
+    /// spread about the trend no more than sampling explains).
+    pub df: f64,
+    /// The prior variance of each input, s₀²(covariate).
+    pub var: Vec<f64>,
+    /// Terms of the fitted polynomial (1 is limma without a covariate).
+    pub terms: usize,
+}
+
+/// limma's `fitFDist` with a covariate (limma-trend, `eBayes(trend =
+/// TRUE)`; Smyth 2004 §6, Law et al. 2014): the prior variance follows the
+/// covariate (for lane, a series' mean log-seconds: a 3 ms phase is far
+/// noisier relative to itself than a 90 s one), so hypervariable small
+/// series no longer spread the prior of the large ones. As limma, the log
+/// variances (offset as [`fit_f_dist`] does) are regressed on a basis of
+/// 1 + [n ≥ 3] + [n ≥ 6] + [n ≥ 30] terms, capped at the distinct covariate
+/// values; d₀ comes from the residuals' mean square less the sampling
+/// part. limma's basis is a natural spline; this one is a polynomial in the
+/// standardised covariate (the same number of terms), which is what the
+/// reference values in `tests/history/reference.py` compute. `None` below
+/// two usable variances or when an input is unusable (every judged series
+/// has a finite variance on at least one degree of freedom).
+pub fn fit_f_dist_trend(s2: &[f64], df: &[f64], covariate: &[f64]) -> Option<TrendPrior> {
+    let n = s2.len();
+    if n < 2
+        || df.len() != n
+        || covariate.len() != n
+        || s2
+            .iter()
+            .zip(df)
+            .zip(covariate)
+            .any(|((v, d), c)| !(v.is_finite() && c.is_finite() && d.is_finite() && *d > 1e-15))
+    {
+        return None;
+    }
+    let mut distinct: Vec<f64> = covariate.to_vec();
+    distinct.sort_by(f64::total_cmp);
+    distinct.dedup();
+    let terms =
+        (1 + usize::from(n >= 3) + usize::from(n >= 6) + usize::from(n >= 30)).min(distinct.len());
+    let vars: Vec<f64> = s2.iter().map(|v| v.max(0.0)).collect();
+    let m = median(&vars)?;
+    let m = if m == 0.0 { 1.0 } else { m };
+    let e: Vec<f64> = vars
+        .iter()
+        .zip(df)
+        .map(|(v, d)| v.max(1e-5 * m).ln() - digamma(d / 2.0) + (d / 2.0).ln())
+        .collect();
+    let rss_of =
+        |fitted: &[f64]| -> f64 { e.iter().zip(fitted).map(|(a, b)| (a - b) * (a - b)).sum() };
+    let (flat, _) = least_squares_polynomial(covariate, &e, 1)?;
+    let (mut fitted, mut rank) = least_squares_polynomial(covariate, &e, terms)?;
+    if n <= rank {
+        (fitted, rank) = (flat.clone(), 1);
+    }
+    // The trend is kept only where it explains the log variances (the
+    // nested F-test against limma's constant prior): a trend fitted to
+    // sizes that do not matter would only add noise to s₀².
+    if rank > 1 {
+        let (rss0, rss1) = (rss_of(&flat), rss_of(&fitted));
+        let (d1, d2) = ((rank - 1) as f64, (n - rank) as f64);
+        let f = ((rss0 - rss1) / d1) / (rss1 / d2).max(f64::MIN_POSITIVE);
+        let p = FisherSnedecor::new(d1, d2).map_or(1.0, |d| d.sf(f.max(0.0)));
+        if p >= TREND_P {
+            (fitted, rank) = (flat, 1);
+        }
+    }
+    let rss = rss_of(&fitted);
+    let sampling = mean(&df.iter().map(|d| trigamma(d / 2.0)).collect::<Vec<_>>())?;
+    let evar = rss / (n - rank) as f64 - sampling;
+    let (d0, shift) = if evar > 0.0 {
+        let d0 = 2.0 * trigamma_inverse(evar);
+        (d0, digamma(d0 / 2.0) - (d0 / 2.0).ln())
+    } else {
+        (f64::INFINITY, 0.0)
+    };
+    Some(TrendPrior {
+        df: d0,
+        var: fitted.iter().map(|f| (f + shift).exp()).collect(),
+        terms: rank,
+    })
+}
+
+/// The fitted values of `y` regressed by least squares on 1, z, z², …
+/// (`terms` columns, z the standardised `x`), by modified Gram–Schmidt;
+/// columns that add nothing (collinear) are dropped. Returns the fitted
+/// values and the rank.
+fn least_squares_polynomial(x: &[f64], y: &[f64], terms: usize) -> Option<(Vec<f64>, usize)> {
+    let n = x.len();
+    let centre = mean(x)?;
+    let scale = variance(x).map_or(1.0, f64::sqrt);
+    let scale = if scale > 0.0 { scale } else { 1.0 };
+    let z: Vec<f64> = x.iter().map(|v| (v - centre) / scale).collect();
+    let mut basis: Vec<Vec<f64>> = Vec::new();
+    for power in 0..terms {
+        let mut col: Vec<f64> = z.iter().map(|v| v.powi(power as i32)).collect();
+        let norm0 = col.iter().map(|c| c * c).sum::<f64>().sqrt();
+        for q in &basis {
+            let dot: f64 = col.iter().zip(q).map(|(a, b)| a * b).sum();
+            col.iter_mut().zip(q).for_each(|(a, b)| *a -= dot * b);
+        }
+        let norm = col.iter().map(|c| c * c).sum::<f64>().sqrt();
+        if norm > 1e-10 * norm0.max(1e-300) {
+            col.iter_mut().for_each(|c| *c /= norm);
+            basis.push(col);
+        }
+    }
+    let mut fitted = vec![0.0; n];
+    for q in &basis {
+        let dot: f64 = y.iter().zip(q).map(|(a, b)| a * b).sum();
+        fitted.iter_mut().zip(q).for_each(|(f, b)| *f += dot * b);
+    }
+    Some((fitted, basis.len()))
+}
+
+/// [`squeeze_var`] with the prior variance following `covariate`
+/// ([`fit_f_dist_trend`]): each variance moderated towards its own
+/// s₀²(covariate) on d₀ + d degrees of freedom.
+pub fn squeeze_var_trend(
+    s2: &[f64],
+    df: &[f64],
+    covariate: &[f64],
+) -> (Vec<(f64, f64)>, Option<TrendPrior>) {
+    let prior = fit_f_dist_trend(s2, df, covariate);
+    let out = s2
+        .iter()
+        .zip(df)
+        .enumerate()
+        .map(|(i, (v, d))| match &prior {
+            Some(p) if p.df.is_infinite() => (p.var[i], f64::INFINITY),
+            Some(p) => ((p.df * p.var[i] + d * v) / (p.df + d), p.df + d),
+            None => (*v, *d),
+        })
+        .collect();
+    (out, prior)
+}
+
 /// Benjamini–Hochberg (1995) at FDR `q`: true for each p-value the step-up
 /// procedure rejects (the largest i with p₍ᵢ₎ ≤ q·i/m, and every smaller p).
 /// NaN p-values are never rejected and count in m.
@@ -389,6 +533,63 @@ mod tests {
         assert!(post.iter().all(|(v, d)| *v == post[0].0 && d.is_infinite()));
         // One variance: no prior, nothing moderated.
         assert_eq!(squeeze_var(&[0.02], &[4.0]).0, vec![(0.02, 4.0)]);
+    }
+
+    /// limma-trend on a fixed example shaped like lane's real series
+    /// (log variances falling with the series' size), against
+    /// tests/history/reference.py's `fit_f_dist_trend`; and the constant
+    /// prior back when the covariate explains nothing.
+    #[test]
+    fn squeeze_var_trend_follows_size_and_falls_back_to_limma() {
+        let cov = [
+            4.5, 4.4, 3.4, 2.7, 2.3, 1.7, 0.9, 0.2, -0.5, -0.8, -1.5, -4.2, -5.8, -7.4,
+        ];
+        let s2 = [
+            8e-5, 1.3e-5, 1.5e-3, 2.0e-3, 4.1e-3, 5.3e-4, 6.1e-4, 3.2e-3, 1.3e-2, 3.1e-2, 2.7e-4,
+            0.19, 4.1e-3, 0.2,
+        ];
+        let want = [
+            9.543_460_942_605_273e-5,
+            0.000_104_890_688_745_354_02,
+            0.000_259_561_642_867_288_9,
+            0.000_469_365_460_561_805_45,
+            0.000_648_336_080_371_667_1,
+            0.001_030_543_779_639_247_6,
+            0.001_837_845_865_112_851_6,
+            0.002_938_350_169_330_246,
+            0.004_538_629_101_337_237,
+            0.005_410_835_997_260_019_5,
+            0.007_956_005_126_877_391,
+            0.025_482_311_561_171,
+            0.039_875_072_297_089_094,
+            0.052_111_812_610_691_935,
+        ];
+        let prior = fit_f_dist_trend(&s2, &[2.0; 14], &cov).unwrap();
+        assert_eq!(prior.terms, 3);
+        assert!(
+            close(prior.df, 1.703_506_394_797_493_6, 1e-6),
+            "d0 {}",
+            prior.df
+        );
+        for (got, want) in prior.var.iter().zip(want) {
+            assert!(close(*got, want, 1e-6), "{got} vs {want}");
+        }
+        let (post, _) = squeeze_var_trend(&s2, &[2.0; 14], &cov);
+        let d0 = prior.df;
+        assert!(close(
+            post[0].0,
+            (d0 * want[0] + 2.0 * s2[0]) / (d0 + 2.0),
+            1e-6
+        ));
+        // Sizes that do not explain the variances: limma's constant prior.
+        let s2 = [0.002, 0.020, 0.015, 0.090, 0.004, 0.060, 0.012, 0.045];
+        let cov = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
+        let prior = fit_f_dist_trend(&s2, &[4.0; 8], &cov).unwrap();
+        assert_eq!(prior.terms, 1);
+        assert!(close(prior.df, REF_D0, 1e-6));
+        assert!(prior.var.iter().all(|v| close(*v, REF_S0, 1e-6)));
+        assert!(fit_f_dist_trend(&[0.1], &[2.0], &[1.0]).is_none());
+        assert!(fit_f_dist_trend(&[0.1, f64::NAN], &[2.0, 2.0], &[1.0, 2.0]).is_none());
     }
 
     /// The prior of the fixed example, from tests/history/reference.py.

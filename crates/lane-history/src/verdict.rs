@@ -216,6 +216,10 @@ pub struct SeriesVerdict {
     /// Why there is no estimate, when there is none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<&'static str>,
+    /// For a total: the lane's series of its own parts (same cell and GPU
+    /// class) called the way the total moved, which its move is theirs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub explained_by: Vec<String>,
 }
 
 /// A lane's judgement.
@@ -230,13 +234,24 @@ pub struct LaneJudgement {
     /// The environment shift, when the lane's series moved together.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub environment_shift: Option<Shift>,
-    /// Every series of the lane, in key order.
+    /// Every series of the lane (the ledger's phases, residuals and
+    /// overlays), in key order: what regressed is said here.
     pub series: Vec<SeriesVerdict>,
+    /// The lane's totals (a mint's wall, a partition's or an AOT mint's
+    /// sum), judged the same way in their own Benjamini–Hochberg family:
+    /// a total is the sum of series above, so its move is said once, there,
+    /// and here with the series that explain it (`explained_by`).
+    pub totals: Vec<SeriesVerdict>,
 }
 
 impl LaneJudgement {
     /// The series with verdict `v`.
     pub fn with(&self, v: Verdict) -> impl Iterator<Item = &SeriesVerdict> {
         self.series.iter().filter(move |s| s.verdict == v)
+    }
+
+    /// The series, then the totals.
+    pub fn all(&self) -> impl Iterator<Item = &SeriesVerdict> {
+        self.series.iter().chain(&self.totals)
     }
 }

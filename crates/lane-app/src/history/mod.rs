@@ -150,17 +150,23 @@ pub struct HistoryCheckOutcome {
     /// The shift's numbers, when there was one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shift: Option<Shift>,
-    /// Every series' verdict with its numbers.
+    /// Every series' verdict with its numbers (the ledger's phases,
+    /// residuals and overlays: what regressed is said here).
     pub series: Vec<lane_history::SeriesVerdict>,
+    /// The totals' verdicts, each with the series that explain its move.
+    pub totals: Vec<lane_history::SeriesVerdict>,
 }
 
 impl HistoryCheckOutcome {
     /// A regression confirmed (by the other GPU class or the next lane)
-    /// is a finding (exit 7), as it fails the check run.
+    /// is a finding (exit 7), as it fails the check run: a series', or a
+    /// total's that no series explains (a mint slower by a little in every
+    /// phase).
     pub fn verdict(&self) -> Result<(), AppError> {
         let confirmed: Vec<String> = self
             .series
             .iter()
+            .chain(self.totals.iter().filter(|t| t.explained_by.is_empty()))
             .filter(|s| s.verdict == lane_history::Verdict::Regressed && s.confirmed)
             .map(|s| s.key.to_string())
             .collect();
@@ -190,6 +196,7 @@ pub fn history_check(request: &HistoryCheckRequest) -> Result<HistoryCheckOutcom
         environment_shift: judgement.environment_shift.is_some(),
         shift: judgement.environment_shift,
         series: judgement.series,
+        totals: judgement.totals,
     })
 }
 

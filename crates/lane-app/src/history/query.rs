@@ -210,7 +210,7 @@ pub fn history_show(request: &HistoryShowRequest) -> Result<HistoryShowOutcome, 
                 });
                 last_fp = Some(&first.fingerprint);
             }
-            let verdict = latest.series.iter().find(|s| s.key == key).cloned();
+            let verdict = latest.all().find(|s| s.key == key).cloned();
             series.push(SeriesHistory {
                 key,
                 line: line.clone(),
@@ -302,7 +302,7 @@ pub fn history_regressions(
             }
             judged += 1;
             let j = judge_run(&rows, lane, &acks);
-            for s in &j.series {
+            for s in j.all() {
                 for at in &s.change_points {
                     let keys = steps.entry(at.clone()).or_default();
                     if !keys.contains(&s.key) {

@@ -242,6 +242,17 @@ pub fn run(args: Args) -> Result<(), AppError> {
                 for s in &o.series {
                     println!("{}", series_line(s));
                 }
+                if !o.totals.is_empty() {
+                    println!("totals (each the sum of series above):");
+                }
+                for s in &o.totals {
+                    let by = if s.explained_by.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (explained by {})", terminal(&s.explained_by.join(", ")))
+                    };
+                    println!("{}{by}", series_line(s));
+                }
             }
             o.verdict()
         }

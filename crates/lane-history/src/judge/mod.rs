@@ -9,7 +9,9 @@
 //!    [`Policy::min_history`] is `insufficient_history`.
 //! 3. **Variance.** The lane-to-lane variance of the history's lane values,
 //!    moderated across the sibling series of the same GPU class by limma's
-//!    `squeezeVar` ([`crate::stats::squeeze_var`]). The repeat-to-repeat
+//!    `squeezeVar` with the prior following the series' size
+//!    ([`crate::stats::squeeze_var_trend`], limma-trend, kept where an
+//!    F-test says size explains the variances). The repeat-to-repeat
 //!    variance is pooled from the repeats and reported beside it, with the
 //!    noise that dominates.
 //! 4. **Environment shift.** Every lane has an effect all its series
@@ -23,7 +25,8 @@
 //!    moderated degrees of freedom, and the one-sided 95 % prediction
 //!    bounds.
 //! 6. **Calls.** Benjamini–Hochberg at [`Policy::fdr`] across the lane's
-//!    series, and the practical floor (at least [`Policy::min_ratio`] and
+//!    series (the totals, each a sum of series, in a family of their own,
+//!    returned apart with the series that explain them), and the practical floor (at least [`Policy::min_ratio`] and
 //!    [`Policy::min_seconds`]) as the smallest effect worth calling. A
 //!    CPU-bound phase ([`Policy::cpu_bound`]) minted on two GPU classes
 //!    that both moved past the floor (each with p below
@@ -46,8 +49,8 @@ use crate::row::{Ack, Fingerprint, Role, Row, RunTime, SeriesKey};
 use crate::segment::{segment, Rules, RunInfo};
 use crate::shift::detect;
 use crate::stats::{
-    benjamini_hochberg, mean, median, median_variance_factor, squeeze_var, t_cdf, t_quantile, t_sf,
-    variance,
+    benjamini_hochberg, mean, median, median_variance_factor, squeeze_var_trend, t_cdf, t_quantile,
+    t_sf, variance,
 };
 pub use crate::verdict::{
     Interval, LaneJudgement, Noise, NoiseSource, Offer, Policy, SeriesVerdict, Verdict,
@@ -145,6 +148,7 @@ fn judge(
             history_runs: 0,
             environment_shift: None,
             series: Vec::new(),
+            totals: Vec::new(),
         };
     };
     let runs = runs_of(history, &first.line, &first.run);
@@ -254,7 +258,16 @@ fn judge(
             .iter()
             .map(|&i| (prepared[i].history.len() - 1) as f64)
             .collect();
-        let (post, _) = squeeze_var(&s2, &df);
+        // The prior follows the series' size (limma-trend): small phases
+        // are noisier relative to themselves than large ones.
+        let size: Vec<f64> = members
+            .iter()
+            .map(|&i| {
+                let v: Vec<f64> = prepared[i].history.iter().map(|h| h.2).collect();
+                mean(&v).unwrap_or(0.0)
+            })
+            .collect();
+        let (post, _) = squeeze_var_trend(&s2, &df, &size);
         for (i, p) in members.iter().zip(post) {
             moderated.insert(*i, p);
         }
@@ -267,7 +280,12 @@ fn judge(
             (i, prepared[i].lane_value.unwrap_or(m) - m)
         })
         .collect();
-    let raw_values: Vec<f64> = raw.values().copied().collect();
+    // The lane's common move, over the series (a total is a sum of them).
+    let raw_values: Vec<f64> = raw
+        .iter()
+        .filter(|(i, _)| prepared[**i].role != Role::Total)
+        .map(|(_, v)| *v)
+        .collect();
     let shift = detect(&raw_values, &policy.shift);
     let common = if raw_values.len() >= policy.shift.min_series {
         median(&raw_values).unwrap_or(0.0)
@@ -318,19 +336,28 @@ fn judge(
         .collect();
 
     let order: Vec<usize> = est.keys().copied().collect();
-    let p_up: Vec<f64> = order.iter().map(|i| est[i].p_up).collect();
-    let p_down: Vec<f64> = order.iter().map(|i| est[i].p_down).collect();
-    let bh = |p: &[f64], q: f64| -> BTreeMap<usize, bool> {
-        order
-            .iter()
-            .copied()
-            .zip(benjamini_hochberg(p, q))
-            .collect()
+    // Two families: the series, and the totals (each a sum of series, so
+    // testing both in one family would count one move twice).
+    let bh = |q: f64, up: bool| -> BTreeMap<usize, bool> {
+        let mut out = BTreeMap::new();
+        for totals in [false, true] {
+            let family: Vec<usize> = order
+                .iter()
+                .copied()
+                .filter(|i| (prepared[*i].role == Role::Total) == totals)
+                .collect();
+            let p: Vec<f64> = family
+                .iter()
+                .map(|i| if up { est[i].p_up } else { est[i].p_down })
+                .collect();
+            out.extend(family.into_iter().zip(benjamini_hochberg(&p, q)));
+        }
+        out
     };
-    let (up_call, down_call) = (bh(&p_up, policy.fdr), bh(&p_down, policy.fdr));
+    let (up_call, down_call) = (bh(policy.fdr, true), bh(policy.fdr, false));
     let (up_weak, down_weak) = (
-        bh(&p_up, policy.fdr_inconclusive),
-        bh(&p_down, policy.fdr_inconclusive),
+        bh(policy.fdr_inconclusive, true),
+        bh(policy.fdr_inconclusive, false),
     );
     let floor_up =
         |e: &Est| e.delta >= policy.min_ratio.ln() && e.lane_s - e.expected_s >= policy.min_seconds;
@@ -434,6 +461,7 @@ fn judge(
                 offer: None,
                 acknowledged: p.acknowledged.map(str::to_owned),
                 note: None,
+                explained_by: Vec::new(),
             };
             let Some(e) = est.get(&i) else {
                 v.note = Some(if p.lane_value.is_none() {
@@ -479,8 +507,7 @@ fn judge(
             let cor_down = corroborated(i, false);
             let previous_agrees = |word: Verdict| {
                 previous.and_then(|prev| {
-                    prev.series
-                        .iter()
+                    prev.all()
                         .find(|s| s.key == p.key && s.verdict == word)
                         .map(|_| format!("previous_lane:{}", prev.run))
                 })
@@ -520,7 +547,12 @@ fn judge(
             v.confirmed = v.confirmed_by.is_some();
             v
         })
-        .collect();
+        .collect::<Vec<SeriesVerdict>>();
+    let (mut totals, series): (Vec<SeriesVerdict>, Vec<SeriesVerdict>) =
+        series.into_iter().partition(|s| s.role == Role::Total);
+    for t in &mut totals {
+        t.explained_by = explained_by(t, &series);
+    }
 
     LaneJudgement {
         run: first.run.clone(),
@@ -528,7 +560,33 @@ fn judge(
         history_runs: runs.len(),
         environment_shift: shift,
         series,
+        totals,
     }
+}
+
+/// The series of `total`'s own parts (same cell and GPU class; a mint's
+/// `mint/total` is made of its `phase/` series, any other total of its own
+/// group's) called the way the total moved.
+fn explained_by(total: &SeriesVerdict, series: &[SeriesVerdict]) -> Vec<String> {
+    if !matches!(total.verdict, Verdict::Regressed | Verdict::Improved) {
+        return Vec::new();
+    }
+    let group = match total.key.phase.split_once('/') {
+        Some(("mint", _)) => "phase",
+        Some((group, _)) => group,
+        None => return Vec::new(),
+    };
+    series
+        .iter()
+        .filter(|s| {
+            s.key.cell == total.key.cell
+                && s.key.gpu == total.key.gpu
+                && s.role != Role::Overlay
+                && s.key.phase.split_once('/').is_some_and(|(g, _)| g == group)
+                && s.verdict == total.verdict
+        })
+        .map(|s| s.key.phase.clone())
+        .collect()
 }
 
 #[cfg(test)]

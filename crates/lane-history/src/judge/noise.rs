@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use statrs::distribution::{ContinuousCDF, FisherSnedecor};
 
 use super::Prepared;
+use crate::row::Role;
 use crate::stats::{mean, median, variance};
 
 /// True when the lane has fewer than three repeats (its median is their
@@ -36,6 +37,8 @@ pub(super) fn repeats_disagree(p: &Prepared<'_>, max_p: f64) -> bool {
 /// Each judgeable series' history lane values less each run's common
 /// effect: the median over the series in that run of (value − the
 /// series' own mean), where at least `min_series` series hold the run.
+/// Totals are left out of the median (each is a sum of series already in
+/// it) but netted like every series.
 pub(super) fn net_of_common(
     prepared: &[Prepared<'_>],
     judgeable: &[usize],
@@ -50,7 +53,10 @@ pub(super) fn net_of_common(
         })
         .collect();
     let mut moves: Vec<Vec<f64>> = vec![Vec::new(); runs];
-    for &i in judgeable {
+    for &i in judgeable
+        .iter()
+        .filter(|&&i| prepared[i].role != Role::Total)
+    {
         for (run, _, v) in &prepared[i].history {
             moves[*run].push(v - means[&i]);
         }

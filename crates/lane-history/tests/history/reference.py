@@ -45,6 +45,29 @@ def fit_f_dist(s2, d):
     return math.inf, math.exp(emean)
 
 
+def fit_f_dist_trend(s2, d, cov, trend_p=0.01):
+    # limma::fitFDist with a covariate, a polynomial basis in place of ns()
+    s2 = np.maximum(np.asarray(s2, float), 0); d = np.asarray(d, float); cov = np.asarray(cov, float)
+    n = len(s2)
+    m = np.median(s2); m = 1.0 if m == 0 else m
+    e = np.log(np.maximum(s2, 1e-5 * m)) - special.digamma(d / 2) + np.log(d / 2)
+    terms = min(1 + (n >= 3) + (n >= 6) + (n >= 30), len(set(cov)))
+    z = (cov - cov.mean()) / cov.std(ddof=1)
+    X = np.vander(z, terms, increasing=True)
+    fit = X @ np.linalg.lstsq(X, e, rcond=None)[0]
+    rank = terms
+    rss0 = ((e - e.mean()) ** 2).sum(); rss1 = ((e - fit) ** 2).sum()
+    if rank > 1:
+        f = ((rss0 - rss1) / (rank - 1)) / (rss1 / (n - rank))
+        if stats.f.sf(f, rank - 1, n - rank) >= trend_p:
+            fit = np.full(n, e.mean()); rank = 1
+    rss = ((e - fit) ** 2).sum()
+    evar = rss / (n - rank) - np.mean(special.polygamma(1, d / 2))
+    if evar > 0:
+        d0 = 2 * trigamma_inverse(evar)
+        return d0, np.exp(fit + special.digamma(d0 / 2) - math.log(d0 / 2)), rank
+    return math.inf, np.exp(fit), rank
+
 def median_var_factor(k):
     # Var(median of k standard normals), exact by numerical integration
     if k % 2 == 1:
@@ -66,6 +89,10 @@ for x in [0.1, 0.5, 1.0, 2.5, 10.0, 1000.0]:
 s2 = [0.002, 0.020, 0.015, 0.090, 0.004, 0.060, 0.012, 0.045]
 d0, s0 = fit_f_dist(s2, np.full(8, 4.0))
 print(f"squeezeVar example: d0 = {d0!r}, s0^2 = {s0!r}")
+trend_cov = [4.5, 4.4, 3.4, 2.7, 2.3, 1.7, 0.9, 0.2, -0.5, -0.8, -1.5, -4.2, -5.8, -7.4]
+trend_s2 = [8e-5, 1.3e-5, 1.5e-3, 2.0e-3, 4.1e-3, 5.3e-4, 6.1e-4, 3.2e-3, 1.3e-2, 3.1e-2, 2.7e-4, 0.19, 4.1e-3, 0.2]
+d0, s0, rank = fit_f_dist_trend(trend_s2, np.full(14, 2.0), trend_cov)
+print(f"squeezeVar trend example: d0 = {d0!r}, terms {rank}, s0^2 = {[float(x) for x in s0]!r}")
 print(f"t.sf(2, 5) = {float(stats.t.sf(2.0, 5))!r}, t.ppf(.95, 10) = {float(stats.t.ppf(0.95, 10))!r}")
 print(f"ttest_ind_from_stats(10, 1, 5, 12, 1.5, 4) p = {stats.ttest_ind_from_stats(10, 1, 5, 12, 1.5, 4).pvalue.item()!r}")
 print("Var(median of k normals):", {k: round(median_var_factor(k), 6) for k in [3, 4, 5]})

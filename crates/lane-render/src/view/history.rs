@@ -293,7 +293,7 @@ fn at(key: &SeriesKey) -> String {
 /// The total series of a cell and GPU class, when judged.
 fn total<'a>(h: &'a LaneHistory, cell: &str, gpu: &str) -> Option<&'a SeriesVerdict> {
     h.judgement
-        .series
+        .totals
         .iter()
         .find(|s| s.key.cell == cell && s.key.gpu == gpu && s.key.phase == "mint/total")
 }
@@ -425,11 +425,15 @@ pub fn history(r: &LaneResults) -> Option<HistoryView> {
     let mut repro = Vec::new();
     let mut moved = Vec::new();
     let mut groups: BTreeMap<(String, String), Vec<&SeriesVerdict>> = BTreeMap::new();
-    for s in &j.series {
+    // A cell's table holds its totals beside its series, in key order.
+    for s in j.all() {
         groups
             .entry((s.key.cell.clone(), s.key.gpu.clone()))
             .or_default()
             .push(s);
+    }
+    for series in groups.values_mut() {
+        series.sort_by(|a, b| a.key.cmp(&b.key));
     }
     for ((cell, gpu), series) in &groups {
         if let Some(t) = total(h, cell, gpu) {
@@ -514,9 +518,11 @@ pub fn history(r: &LaneResults) -> Option<HistoryView> {
         count(Verdict::InsufficientHistory)
     );
     let name = |s: &SeriesVerdict| format!("{} {}", at(&s.key), short(&s.key.phase));
+    // A total's regression that no series explains is one of its own.
     let with = |f: &dyn Fn(&SeriesVerdict) -> bool| -> Vec<String> {
         j.series
             .iter()
+            .chain(j.totals.iter().filter(|t| t.explained_by.is_empty()))
             .filter(|s| f(s))
             .map(|s| {
                 format!(

@@ -5,6 +5,7 @@
 //! ended, fingerprints the artifacts, and writes one `result.json` as its
 //! last act (atomically), which is what the backends gather.
 
+use lane_core::layout::file;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -41,7 +42,7 @@ pub struct AgentSpec {
     /// The artifact store the result bundle goes to (`lane_store::open` location).
     pub store: Option<String>,
     /// The named run the bundle belongs to (Kubernetes), if any: see
-    /// [`crate::bundle::lane_prefix`].
+    /// [`lane_core::layout::lane_prefix`].
     pub run: Option<String>,
     /// Where the mint writes its report, relative to the mint folder
     /// (default `report.json`, given to the mint as `$LANE_REPORT_PATH`).
@@ -145,7 +146,7 @@ pub const EXIT_CLAIMED: i32 = 75;
 
 const LOCK: &str = "agent.lock";
 /// The result file the agent writes last.
-pub const RESULT: &str = "result.json";
+pub const RESULT: &str = file::RESULT;
 /// The folder of the upstream's own ledger files the agent keeps beside the
 /// report (gathered into the results folder and the bundle with it): the
 /// compile pool's share reports (`ledger/compile-pool/share-NNN/report.json`,
@@ -292,7 +293,7 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
         ("TORCHINDUCTOR_CACHE_DIR", dir.join("cache/inductor")),
         ("TRITON_CACHE_DIR", dir.join("cache/triton")),
         ("TORCH_TRACE", dir.join(LEDGER_DIR).join("trace")),
-        ("LANE_ARTIFACTS_DIR", dir.join("artifacts")),
+        ("LANE_ARTIFACTS_DIR", dir.join(file::ARTIFACTS)),
     ];
     for (_, p) in &caches {
         // Cold: every cache starts empty (a retried attempt gets a new folder anyway).
@@ -301,9 +302,9 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
         }
         std::fs::create_dir_all(p).map_err(io(p))?;
     }
-    let report_path = dir.join(spec.report.as_deref().unwrap_or("report.json"));
+    let report_path = dir.join(spec.report.as_deref().unwrap_or(file::REPORT));
     let _ = std::fs::remove_file(&report_path);
-    let _ = std::fs::remove_file(dir.join("report.json"));
+    let _ = std::fs::remove_file(dir.join(file::REPORT));
 
     // A wheel that cannot be fetched, is not the staged one, or does not
     // install is the same on every retry: the attempt fails (and says why)
@@ -333,7 +334,7 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
     let started_at = now();
     let start = Instant::now();
     let stdout_path = dir.join("stdout.log");
-    let stderr_path = dir.join("stderr.log");
+    let stderr_path = dir.join(file::STDERR);
     // The upstream's tree, for cells that run its rig: a folder as it is, or
     // the staged source archive, fetched, checked and unpacked (a pod).
     let source = match &spec.source {
@@ -478,12 +479,12 @@ fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), AgentErr
 /// error it returns is lane's own I/O (the mint's outcome is in `ended`
 /// and on disk); a mint's fault is the result's outcome.
 fn finish(spec: &AgentSpec, dir: &Path, ended: AgentResult) -> Result<AgentResult, AgentError> {
-    let report_path = dir.join(spec.report.as_deref().unwrap_or("report.json"));
+    let report_path = dir.join(spec.report.as_deref().unwrap_or(file::REPORT));
     let read = crate::report::read_report(&report_path, &spec.id.cell, &spec.recipe);
     let end = ended.end;
     // Gathering and bundles read `report.json` in the mint folder: a report
     // written elsewhere is copied there (never over the limit it was read to).
-    let canonical = dir.join("report.json");
+    let canonical = dir.join(file::REPORT);
     if report_path != canonical && !matches!(read.state, ReportState::Absent) {
         let copied = std::fs::metadata(&report_path)
             .is_ok_and(|m| m.len() <= crate::report::REPORT_LIMIT)
@@ -495,7 +496,7 @@ fn finish(spec: &AgentSpec, dir: &Path, ended: AgentResult) -> Result<AgentResul
     // The cells are the files the report names: its `artifact`, each of its
     // `entries` (0.114 on), a compile verdict's graphs (0.127 on, packed
     // under the attempt's home, where `gen-worker compile` leaves them).
-    let artifacts_dir = dir.join("artifacts");
+    let artifacts_dir = dir.join(file::ARTIFACTS);
     let own_files = std::fs::read_dir(&artifacts_dir).is_ok_and(|mut d| d.next().is_some());
     let artifact = read
         .artifact
@@ -579,7 +580,7 @@ fn finish(spec: &AgentSpec, dir: &Path, ended: AgentResult) -> Result<AgentResul
                 crate::bundle::write_bundle(store.as_ref(), spec.run.as_deref(), dir, &result)
             }
             Err(e) => lane_core::BundleState::Failed {
-                key: crate::bundle::bundle_key(&spec.id, spec.run.as_deref()),
+                key: lane_core::layout::bundle_key(&spec.id, spec.run.as_deref()),
                 error: format!("cannot open the store: {e}"),
             },
         });
@@ -672,15 +673,15 @@ fn keep_ledger_files(report_path: &Path, dir: &Path) {
         let numbered = name
             .strip_prefix("share-")
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-        let from = share.path().join("report.json");
+        let from = share.path().join(file::REPORT);
         let small = std::fs::symlink_metadata(&from)
             .is_ok_and(|m| m.is_file() && m.len() <= crate::report::REPORT_LIMIT);
         if !numbered || !small {
             continue;
         }
         let to = dir.join(LEDGER_DIR).join("compile-pool").join(&name);
-        let kept = std::fs::create_dir_all(&to)
-            .and_then(|()| std::fs::copy(&from, to.join("report.json")));
+        let kept =
+            std::fs::create_dir_all(&to).and_then(|()| std::fs::copy(&from, to.join(file::REPORT)));
         if let Err(e) = kept {
             warn!(share = %from.display(), error = %e, "could not keep a share report");
         }

@@ -11,9 +11,8 @@
 //! pod's result comes back; the local backend writes it too, so a lane's
 //! store holds every mint the same way whichever backend ran it.
 //!
-//! This module is the one place that spells the store keys of a lane's
-//! mints: [`lane_prefix`], [`slot_prefix`], [`bundle_key`], [`claim_key`],
-//! [`stored_key`].
+//! The store keys are [`lane_core::layout`]'s ([`bundle_key`],
+//! [`claim_key`], [`stored_key`]).
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -21,6 +20,7 @@ use std::path::Path;
 
 use lane_store::{ArtifactStore, Content, StoreKey};
 
+use lane_core::layout::{bundle_key, claim_key, file, slot_prefix, stored_key};
 use lane_core::results::Contract;
 use lane_core::MintId;
 use lane_core::{AgentResult, ArtifactState, BundleManifest, BundleState, StoredFile};
@@ -28,47 +28,6 @@ use lane_core::{AgentResult, ArtifactState, BundleManifest, BundleState, StoredF
 /// Files larger than this are never inlined in the bundle: they travel
 /// under keys of their own ([`stored_key`]), like every cell.
 pub const MAX_BUNDLED_FILE: u64 = 16 << 20;
-
-/// The store prefix of a lane's bundles: `lanes/<lane>/` for the local
-/// backend, `lanes/<lane>/runs/<run>/` for a named run (Kubernetes: each
-/// run mints anew and never reads another run's bundles).
-pub fn lane_prefix(lane: &str, run: Option<&str>) -> String {
-    match run {
-        Some(run) => format!("lanes/{lane}/runs/{run}/"),
-        None => format!("lanes/{lane}/"),
-    }
-}
-
-/// The store key of an attempt's bundle:
-/// `<lane prefix>mints/<cell>/<gpu>/r<N>/a<M>/bundle.zip`.
-pub fn bundle_key(id: &MintId, run: Option<&str>) -> String {
-    format!("{}a{}/bundle.zip", slot_prefix(id, run), id.attempt)
-}
-
-/// The store prefix of every bundle of one slot (all its attempts).
-pub fn slot_prefix(id: &MintId, run: Option<&str>) -> String {
-    format!(
-        "{}mints/{}/{}/r{}/",
-        lane_prefix(&id.lane, run),
-        id.cell,
-        id.gpu,
-        id.repeat
-    )
-}
-
-/// The store key of a file of an attempt that travels beside its bundle
-/// (a cell, or a file too large to inline):
-/// `<slot prefix>a<M>/files/<sha256>`. Named by its content, so a key
-/// never holds two contents, and the bundle's manifest says whose it is.
-pub fn stored_key(id: &MintId, run: Option<&str>, sha256: &str) -> String {
-    format!("{}a{}/files/{sha256}", slot_prefix(id, run), id.attempt)
-}
-
-/// The store key of an attempt's claim: `<slot prefix>a<M>/claim.json`,
-/// written (write-once) by the pod that takes the attempt number.
-pub fn claim_key(id: &MintId, run: Option<&str>) -> String {
-    format!("{}a{}/claim.json", slot_prefix(id, run), id.attempt)
-}
 
 /// What the store holds of one slot's attempts, from one LIST of its
 /// prefix: the attempts with a bundle, and those with a claim.
@@ -106,10 +65,10 @@ pub fn slot_attempts(
             continue;
         };
         match file {
-            "bundle.zip" => {
+            file::BUNDLE => {
                 out.bundled.insert(n);
             }
-            "claim.json" => {
+            file::CLAIM => {
                 out.claimed.insert(n);
             }
             _ => {}
@@ -210,7 +169,7 @@ fn attempt_files(mint_dir: &Path, result: &AgentResult) -> Vec<lane_core::FileFi
         .files
         .iter()
         .cloned()
-        .map(|f| ("artifacts", f))
+        .map(|f| (file::ARTIFACTS, f))
         .chain(ledger)
         .map(|(dir, f)| lane_core::FileFingerprint {
             path: format!("{dir}/{}", f.path),
@@ -295,7 +254,7 @@ pub fn write_bundle(
         let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
         add(&mut zip, AgentResult::FILE, &result.to_json())?;
         add(&mut zip, BundleManifest::FILE, &manifest.to_json())?;
-        for name in ["report.json", "stderr.log"] {
+        for name in [file::REPORT, file::STDERR] {
             if let Ok(bytes) = std::fs::read(mint_dir.join(name)) {
                 let keep = if name.ends_with(".log") && bytes.len() > 65_536 {
                     &bytes[bytes.len() - 65_536..]

@@ -5,6 +5,7 @@
 //! and the mint's TORCH_TRACE logs (`ledger/trace/*.log` in a slot, or a
 //! `trace/` folder beside the report; they survive `gen-worker compile`).
 
+use lane_core::layout::file;
 use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -46,7 +47,7 @@ fn share_files(pool: &Path) -> Vec<(String, PathBuf)> {
             let numbered = name
                 .strip_prefix("share-")
                 .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-            let report = e.path().join("report.json");
+            let report = e.path().join(file::REPORT);
             (numbered && report.is_file()).then_some((name, report))
         })
         .collect();

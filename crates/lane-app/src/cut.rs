@@ -269,7 +269,7 @@ fn fold_back(request: &CutRequest, lane: &lane_file::LaneFile) -> Result<CutOutc
         ));
     }
     let loaded_path = crate::lane::LoadedLane {
-        path: PathBuf::from(format!("lanes/{}.yaml", lane.version)),
+        path: lane_core::layout::lane_file(std::path::Path::new(""), lane.version.as_str()),
         lane: lane.clone(),
     };
     let repo_dir = repository(&loaded_path, request.repo.as_deref())?;

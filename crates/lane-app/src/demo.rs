@@ -126,7 +126,7 @@ fn prepare(out: &Path) -> Result<(), AppError> {
         }
         std::fs::remove_dir_all(out).map_err(|e| AppError::io(out, e))?;
     }
-    let lanes = out.join("lanes");
+    let lanes = out.join(lane_core::layout::file::LANES);
     std::fs::create_dir_all(&lanes).map_err(|e| AppError::io(lanes, e))?;
     let marker = out.join(MARKER);
     std::fs::write(&marker, "written by `lane demo`; safe to delete\n")
@@ -186,7 +186,7 @@ pub fn demo(
         &request.exe,
         &recordings,
     );
-    let lane_path = out.join("lanes/0.93.3.yaml");
+    let lane_path = lane_core::layout::lane_file(out, "0.93.3");
     std::fs::write(&lane_path, &text).map_err(|e| AppError::io(&lane_path, e))?;
     let lane = lane_file::parse(&lane_path.display().to_string(), &text)?;
     let repo = lane_git::repo::open(&up.path)?;
@@ -288,7 +288,7 @@ pub fn demo(
         what: "lane mint 0.93.3 (local backend; cells replay real gen-worker mints recorded on an H200: labelled replay)",
     });
     let stop = AtomicBool::new(false);
-    let lane_out = out.join("lanes/0.93.3");
+    let lane_out = lane_core::layout::lane_out(out, "0.93.3");
     let lane_out = std::path::absolute(&lane_out).map_err(|e| AppError::io(lane_out, e))?;
     // What the lane mints with, as `lane mint` records it: this wheel, and
     // the guards on release/0.93.3's head.
@@ -327,7 +327,7 @@ pub fn demo(
             });
         }
     })?;
-    let results = lane_mint::local::results_dir(&lane_out);
+    let results = lane_core::layout::results_dir(&lane_out);
     let _ = writeln!(
         report,
         "## Mints (replay: real gen-worker 0.93.3 mints recorded on an H200, no compile ran here)\n\nLane {}: {}.\n",

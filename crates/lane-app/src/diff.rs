@@ -18,6 +18,7 @@
 //! read from (a [`Spool`]), and lets the library stream, fingerprint and
 //! load only the content it needs, in two passes.
 
+use lane_core::layout::file;
 use std::fs::File;
 use std::io::{self, BufReader};
 use std::path::{Path, PathBuf};
@@ -147,7 +148,7 @@ struct ClassedMint {
 /// The graph classes `side` holds, when it is a folder whose `report.json`
 /// has `entries` (gen-worker 0.114+); `None` for anything else (a cell).
 fn classes_of(side: &Path) -> Result<Option<ClassedMint>, AppError> {
-    let report = side.join("report.json");
+    let report = side.join(file::REPORT);
     let is_report = std::fs::symlink_metadata(&report).is_ok_and(|m| m.is_file());
     if !side.is_dir() || !is_report {
         return Ok(None);
@@ -218,7 +219,7 @@ fn locate(
     if name.is_empty() || name == "." || name == ".." || name.contains(['\\', '\0']) {
         return Err(invalid(report, format!("{at}[1]: {named:?} names no file")));
     }
-    for dir in [side.to_owned(), side.join("artifacts")] {
+    for dir in [side.to_owned(), side.join(file::ARTIFACTS)] {
         let p = dir.join(name);
         match std::fs::symlink_metadata(&p) {
             Ok(m) if m.is_file() => return Ok(p),
@@ -307,15 +308,15 @@ pub fn diff_repeats(a: &Path, b: &Path, max_content_bytes: u64) -> Result<PairDi
             Ok(PairDiff::Classes(r))
         }
         (None, None) => Ok(PairDiff::Cells(Box::new(diff_with(
-            &a.join("artifacts"),
-            &b.join("artifacts"),
+            &a.join(file::ARTIFACTS),
+            &b.join(file::ARTIFACTS),
             &limits,
             [None, None],
         )?))),
         (Some(m), None) | (None, Some(m)) => {
             let other = if m.dir == a { b } else { a };
             Err(invalid(
-                &other.join("report.json"),
+                &other.join(file::REPORT),
                 format!(
                     "names no graph classes (entries) while {} names them: the two repeats are not mints of one kind",
                     escape(&m.report.display().to_string())

@@ -78,10 +78,9 @@ pub fn init(request: &InitRequest) -> Result<InitOutcome, AppError> {
         None => lane_git::remote::clone_or_fetch(&crate::lane::cache_root(), &upstream)?,
     };
     let repo = lane_git::repo::open(&repo_dir)?;
-    let path = request
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("lanes/{version}.yaml")));
+    let path = request.out.clone().unwrap_or_else(|| {
+        lane_core::layout::lane_file(std::path::Path::new(""), &version.to_string())
+    });
     let (explained, started, yaml) = match &request.from_tag {
         Some(tag) => {
             let e = lane_git::init::explain(

@@ -21,7 +21,7 @@ pub fn lane_path(arg: &str) -> Result<PathBuf, AppError> {
     }
     let cwd = std::env::current_dir().map_err(|e| AppError::io(".", e))?;
     for dir in cwd.ancestors() {
-        let candidate = dir.join("lanes").join(format!("{arg}.yaml"));
+        let candidate = lane_core::layout::lane_file(dir, arg);
         if candidate.is_file() {
             return Ok(candidate);
         }

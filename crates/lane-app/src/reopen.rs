@@ -41,7 +41,7 @@ pub fn reopen(request: &ReopenRequest) -> Result<ReopenOutcome, AppError> {
         ));
     }
     let loaded = load(&request.lane)?;
-    let out = request.out.join("lanes").join(loaded.lane.version.as_str());
+    let out = lane_core::layout::lane_out(&request.out, loaded.lane.version.as_str());
     // Checked whole first, so a bad slot re-opens none.
     lane_mint::local::reopen(&loaded.lane, &out, &request.slots, true)?;
     let reopened = lane_mint::local::reopen(&loaded.lane, &out, &request.slots, request.dry_run)?;

@@ -7,6 +7,7 @@
 //! (its cells set `LANE_REPLAY=1`). It lets the demo run the whole pipeline
 //! with no GPU.
 
+use lane_core::layout::file;
 use std::path::{Path, PathBuf};
 
 use crate::error::AppError;
@@ -36,10 +37,7 @@ fn repeats(dir: &Path) -> Result<Vec<PathBuf>, AppError> {
         .filter_map(Result::ok)
         .filter_map(|e| {
             let n = e.file_name().to_str()?.strip_prefix('r')?.parse().ok()?;
-            e.path()
-                .join("report.json")
-                .is_file()
-                .then(|| (n, e.path()))
+            e.path().join(file::REPORT).is_file().then(|| (n, e.path()))
         })
         .collect();
     out.sort();
@@ -65,7 +63,7 @@ pub fn replay(request: &ReplayRequest) -> Result<(), AppError> {
     std::thread::sleep(std::time::Duration::from_secs_f64(
         request.seconds.clamp(0.0, 3600.0),
     ));
-    let recorded_report = slot.join("report.json");
+    let recorded_report = slot.join(file::REPORT);
     let bytes = std::fs::read(&recorded_report).map_err(|e| AppError::io(&recorded_report, e))?;
     // The cell goes where the recorded report says the child packed it.
     let named = serde_json::from_slice::<serde_json::Value>(&bytes)
@@ -76,7 +74,7 @@ pub fn replay(request: &ReplayRequest) -> Result<(), AppError> {
         let file = Path::new(&named)
             .file_name()
             .ok_or_else(|| usage(format!("the recorded artifact `{named}` has no file name")))?;
-        let from = slot.join("artifacts").join(file);
+        let from = slot.join(file::ARTIFACTS).join(file);
         let to = Path::new(&named);
         if to.is_absolute() || named.split('/').any(|c| c == "..") {
             return Err(usage(format!(

@@ -27,8 +27,8 @@ pub struct StatusOutcome {
 /// precondition).
 pub fn status(request: &StatusRequest) -> Result<StatusOutcome, AppError> {
     let loaded = load(&request.lane)?;
-    let out = request.out.join("lanes").join(loaded.lane.version.as_str());
-    let path = lane_mint::local::store_path(&out);
+    let out = lane_core::layout::lane_out(&request.out, loaded.lane.version.as_str());
+    let path = lane_core::layout::runs_db(&out);
     if !path.exists() {
         return Err(AppError::Precondition(format!(
             "no run of lane {} in {} (run `lane mint` first)",

@@ -16,7 +16,9 @@
 //!   or kept as written;
 //! - [`environment`]: the environment a mint ran in (GPU, driver, CUDA,
 //!   torch, triton, upstream, image, node), as its agent recorded it;
-//! - [`hex`]: lowercase hex of digests.
+//! - [`hex`]: lowercase hex of digests;
+//! - [`layout`]: every path, file name and store key of a lane's run,
+//!   results and history.
 //!
 //! What it must not touch: no filesystem, no processes, no clock, no
 //! network, no async runtime, no other lane crate. It takes values and
@@ -26,6 +28,7 @@ pub mod causes;
 pub mod environment;
 pub mod hex;
 pub mod id;
+pub mod layout;
 pub mod progress;
 pub mod recipe;
 pub mod results;

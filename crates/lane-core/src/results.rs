@@ -553,22 +553,22 @@ pub trait Contract: Serialize + DeserializeOwned + JsonSchema {
 }
 
 impl Contract for Summary {
-    const FILE: &'static str = "summary.json";
+    const FILE: &'static str = crate::layout::file::SUMMARY;
     const WHAT: &'static str = "not lane's summary.json";
 }
 
 impl Contract for MintRecord {
-    const FILE: &'static str = "mint.json";
+    const FILE: &'static str = crate::layout::file::MINT_RECORD;
     const WHAT: &'static str = "not lane's mint.json";
 }
 
 impl Contract for AgentResult {
-    const FILE: &'static str = "result.json";
+    const FILE: &'static str = crate::layout::file::RESULT;
     const WHAT: &'static str = "not lane's result.json";
 }
 
 impl Contract for BundleManifest {
-    const FILE: &'static str = "manifest.json";
+    const FILE: &'static str = crate::layout::file::MANIFEST;
     const WHAT: &'static str = "not lane's bundle manifest.json";
 }
 

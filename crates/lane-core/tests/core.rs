@@ -181,3 +181,175 @@ fn the_crate_graph_keeps_its_layers() {
         );
     }
 }
+
+/// ARCHITECTURE.md's code map, layer by layer (0 = the core): a crate may
+/// depend on its own layer or one above it (a lower number), never below.
+/// lane-fixture is dev-only, an optional dependency of lane-app's `demo`.
+const LAYERS: &[(&str, u8)] = &[
+    ("lane-core", 0),
+    ("lane-file", 1),
+    ("lane-json", 1),
+    ("lane-ledger", 1),
+    ("lane-history", 1),
+    ("lane-diff", 1),
+    ("lane-kube-job", 1),
+    ("lane-render", 1),
+    ("lane-webhook", 1),
+    ("lane-wire", 1),
+    ("lane-git", 2),
+    ("lane-store", 2),
+    ("lane-github", 2),
+    ("lane-wheel", 2),
+    ("lane-agent", 2),
+    ("lane-sqlite", 2),
+    ("lane-mint", 3),
+    ("lane-kube", 3),
+    ("lane-app", 4),
+    ("lane-serve", 5),
+    ("lane-cli", 6),
+    ("lane-testkit", 7),
+    ("lane-fixture", 7),
+    ("lane-fuzz", 7),
+];
+
+/// Every workspace crate's direct normal dependencies on lane crates
+/// (`cargo metadata`), with whether each is optional.
+fn direct_lane_deps() -> std::collections::BTreeMap<String, Vec<(String, bool)>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(lane_testkit::tools::root())
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let deps = p["dependencies"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|d| d["kind"].is_null())
+                .filter_map(|d| {
+                    let name = d["name"].as_str()?;
+                    name.starts_with("lane-")
+                        .then(|| (name.to_owned(), d["optional"] == true))
+                })
+                .collect();
+            (p["name"].as_str().unwrap().to_owned(), deps)
+        })
+        .collect()
+}
+
+/// The layer test covers every crate: each is placed in a layer, and none
+/// depends on a layer below its own (what let lane-serve reach into
+/// lane-mint for its SQLite policy).
+#[test]
+fn every_crate_depends_only_on_its_layer_or_above() {
+    let layer = |name: &str| LAYERS.iter().find(|(n, _)| *n == name).map(|(_, l)| *l);
+    let graph = direct_lane_deps();
+    let unplaced: Vec<&String> = graph.keys().filter(|c| layer(c).is_none()).collect();
+    assert!(unplaced.is_empty(), "crates with no layer: {unplaced:?}");
+    let mut wrong = Vec::new();
+    for (krate, deps) in &graph {
+        let own = layer(krate).unwrap();
+        for (dep, optional) in deps {
+            let theirs = layer(dep).unwrap();
+            let dev_only = dep == "lane-fixture" && *optional;
+            if theirs > own && !dev_only {
+                wrong.push(format!("{krate} (layer {own}) -> {dep} (layer {theirs})"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    // The edges the issue found climbing back: serve never reaches the
+    // backends, the app never the service.
+    let serve: Vec<&str> = graph["lane-serve"].iter().map(|d| d.0.as_str()).collect();
+    assert!(
+        !serve.contains(&"lane-mint") && !serve.contains(&"lane-kube"),
+        "{serve:?}"
+    );
+}
+
+/// What `lane_core::layout` owns is spelled nowhere else: no crate's code
+/// (tests aside, which say what is on disk) writes a file name of a run's
+/// slot, results folder or bundle, a store-key prefix or a history key.
+#[test]
+fn no_path_file_name_or_store_key_of_a_run_is_spelled_outside_the_layout() {
+    const SPELLED: &[&str] = &[
+        "\"report.json\"",
+        "\"mint.json\"",
+        "\"summary.json\"",
+        "\"result.json\"",
+        "\"bundle.zip\"",
+        "\"claim.json\"",
+        "\"runs.sqlite\"",
+        "\"artifacts\"",
+        "\"lanes/",
+        "\"history/",
+        "/bundle.zip",
+        "/claim.json",
+    ];
+    let root = lane_testkit::tools::root().join("crates");
+    let mut found = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            if path.is_dir() {
+                // Only library and binary code: tests, benches, examples
+                // and test data say what is on disk in their own words.
+                let name = path.file_name().unwrap().to_string_lossy();
+                if !["tests", "benches", "examples", "target", "data"].contains(&name.as_ref())
+                    && !rel.starts_with("lane-testkit")
+                    && !rel.starts_with("lane-fuzz")
+                {
+                    stack.push(path);
+                }
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs")
+                || rel == "lane-core/src/layout.rs"
+                || rel.ends_with("/tests.rs")
+            {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let code = text.split("#[cfg(test)]\nmod tests").next().unwrap();
+            for (n, line) in code.lines().enumerate() {
+                let trimmed = line.trim_start();
+                if trimmed.starts_with("//") {
+                    continue;
+                }
+                for s in SPELLED {
+                    if line.contains(s) {
+                        found.push(format!("crates/{rel}:{}: {}", n + 1, line.trim()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "spelled outside lane_core::layout:\n{}",
+        found.join("\n")
+    );
+}

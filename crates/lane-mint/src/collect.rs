@@ -18,6 +18,7 @@
 //! dropped: it is recorded as crashed, with what the caller knows of it
 //! ([`NoBundle`]: the Job's reason, its seconds, the pod log's tail).
 
+use lane_core::layout::file;
 use std::collections::BTreeSet;
 use std::io::{Cursor, Read, Write};
 use std::path::{Component, Path, PathBuf};
@@ -28,7 +29,8 @@ use tracing::warn;
 
 use crate::error::MintError;
 use crate::gather::{gather, write_summary};
-use lane_agent::bundle::{bundle_key, stored_key, MAX_BUNDLED_FILE};
+use lane_agent::bundle::MAX_BUNDLED_FILE;
+use lane_core::layout::{bundle_key, stored_key};
 use lane_core::results::Contract;
 use lane_core::MintId;
 use lane_core::{AgentResult, BundleManifest, BundleState};
@@ -164,8 +166,10 @@ fn attempt_path(path: &str) -> bool {
         Component::Normal(n) => n.to_str(),
         _ => None,
     });
-    matches!(top, Some("artifacts") | Some(lane_agent::agent::LEDGER_DIR))
-        && p.components().count() >= 2
+    matches!(
+        top,
+        Some(file::ARTIFACTS) | Some(lane_agent::agent::LEDGER_DIR)
+    ) && p.components().count() >= 2
         && p.components().all(|c| matches!(c, Component::Normal(_)))
         && !path.contains('\\')
 }
@@ -294,9 +298,9 @@ fn unpack(
                 format!("entry `{}` would leave the mint folder", entry.name()),
             ));
         };
-        let keep = rel == Path::new("report.json")
-            || rel == Path::new("stderr.log")
-            || rel.starts_with("artifacts")
+        let keep = rel == Path::new(file::REPORT)
+            || rel == Path::new(file::STDERR)
+            || rel.starts_with(file::ARTIFACTS)
             || rel.starts_with(lane_agent::agent::LEDGER_DIR);
         if !keep {
             continue;
@@ -323,13 +327,13 @@ fn unpack(
             ));
         }
         std::fs::write(&to, &bytes).map_err(io(&to))?;
-        if let Ok(a) = rel.strip_prefix("artifacts") {
+        if let Ok(a) = rel.strip_prefix(file::ARTIFACTS) {
             present.insert(a.to_string_lossy().into_owned());
         }
     }
     fetch_stored(store, b, dir)?;
     for f in &b.manifest.stored {
-        if let Ok(a) = Path::new(&f.path).strip_prefix("artifacts") {
+        if let Ok(a) = Path::new(&f.path).strip_prefix(file::ARTIFACTS) {
             present.insert(a.to_string_lossy().into_owned());
         }
     }
@@ -354,7 +358,7 @@ pub fn ended_slots(
 ) -> Result<std::collections::BTreeSet<String>, MintError> {
     let prefix = format!(
         "{}mints/",
-        lane_agent::bundle::lane_prefix(lane.version.as_str(), run)
+        lane_core::layout::lane_prefix(lane.version.as_str(), run)
     );
     let keys = store
         .list(&prefix)
@@ -362,7 +366,7 @@ pub fn ended_slots(
     let keys: std::collections::BTreeSet<&str> = keys.iter().map(String::as_str).collect();
     let mut ended = std::collections::BTreeSet::new();
     for planned in lane.plan() {
-        let slot = lane_agent::bundle::slot_prefix(&planned.id, run);
+        let slot = lane_core::layout::slot_prefix(&planned.id, run);
         let last = keys
             .iter()
             .filter_map(|k| {
@@ -411,14 +415,14 @@ pub fn collect(
     limits: &FetchLimits,
     no_bundle: &mut dyn FnMut(&MintId) -> NoBundle,
 ) -> Result<Summary, MintError> {
-    let results = crate::local::results_dir(out);
+    let results = lane_core::layout::results_dir(out);
     let mut mints = Vec::new();
     let mut replay = false;
     for planned in lane.plan() {
         let first = planned.id;
         let recipe = planned.recipe;
         let slot = lane_agent::bundle::slot_attempts(store, &first, run).map_err(store_err(
-            format!("listing {}", lane_agent::bundle::slot_prefix(&first, run)),
+            format!("listing {}", lane_core::layout::slot_prefix(&first, run)),
         ))?;
         let attempts = slot.known();
         let bundled = slot.bundled;

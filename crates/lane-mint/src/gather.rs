@@ -3,6 +3,7 @@
 //! `mint.json`, `artifacts/`, the upstream's ledger files in `ledger/`), replacing the slot atomically (written beside
 //! it, then renamed), and `summary.json` says whether the lane is green.
 
+use lane_core::layout::file;
 use std::path::{Path, PathBuf};
 
 use lane_core::results::Contract;
@@ -36,11 +37,6 @@ fn copy_tree(from: &Path, to: &Path) -> Result<(), MintError> {
     Ok(())
 }
 
-/// The slot folder of a result.
-pub fn slot_dir(results: &Path, cell: &str, gpu: &str, repeat: u32) -> PathBuf {
-    results.join(cell).join(gpu).join(format!("r{repeat}"))
-}
-
 /// Copies a finished attempt into its slot of the results folder.
 /// `wall_s` is the attempt's measured seconds (`None`: not measured);
 /// `job_s` the seconds of a Job that left no bundle.
@@ -55,7 +51,7 @@ pub fn gather(
     attempts_wall_s: Vec<f64>,
 ) -> Result<PathBuf, MintError> {
     let id = &result.id;
-    let slot = slot_dir(results, &id.cell, &id.gpu, id.repeat);
+    let slot = lane_core::layout::slot_dir(results, &id.cell, &id.gpu, id.repeat);
     let parent = slot.parent().expect("a slot has a parent");
     std::fs::create_dir_all(parent).map_err(io(parent))?;
     let tmp = parent.join(format!(".r{}.tmp", id.repeat));
@@ -63,11 +59,11 @@ pub fn gather(
         std::fs::remove_dir_all(&tmp).map_err(io(&tmp))?;
     }
     std::fs::create_dir_all(&tmp).map_err(io(&tmp))?;
-    let report = mint_dir.join("report.json");
+    let report = mint_dir.join(file::REPORT);
     if report.is_file() {
-        std::fs::copy(&report, tmp.join("report.json")).map_err(io(&report))?;
+        std::fs::copy(&report, tmp.join(file::REPORT)).map_err(io(&report))?;
     }
-    copy_tree(&mint_dir.join("artifacts"), &tmp.join("artifacts"))?;
+    copy_tree(&mint_dir.join(file::ARTIFACTS), &tmp.join(file::ARTIFACTS))?;
     let ledger = mint_dir.join(lane_agent::agent::LEDGER_DIR);
     if ledger.is_dir() {
         copy_tree(&ledger, &tmp.join(lane_agent::agent::LEDGER_DIR))?;

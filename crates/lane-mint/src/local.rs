@@ -10,6 +10,7 @@
 //! makes a second agent for the same attempt refuse to run, so no mint is
 //! ever billed twice.
 
+use lane_core::layout::{self, file};
 use lane_file::{Cell, LaneFile};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -59,16 +60,6 @@ fn now() -> f64 {
         .unwrap_or(0.0)
 }
 
-/// Paths of a lane's run.
-pub fn store_path(out: &Path) -> PathBuf {
-    out.join("runs.sqlite")
-}
-
-/// The results folder of a lane's run.
-pub fn results_dir(out: &Path) -> PathBuf {
-    out.join("results")
-}
-
 impl LocalRun<'_> {
     fn cell(&self, name: &str) -> Option<&Cell> {
         self.lane
@@ -88,7 +79,7 @@ impl LocalRun<'_> {
         let m = self.lane.mint.as_ref().ok_or_else(|| MintError::NoMatrix {
             lane: self.lane.version.to_string(),
         })?;
-        let store = RunStore::open(&store_path(&self.out))?;
+        let store = RunStore::open(&layout::runs_db(&self.out))?;
         let planned = self.lane.plan();
         for p in &planned {
             store.ensure_planned(&p.id)?;
@@ -282,7 +273,7 @@ impl LocalRun<'_> {
             });
         }
         let summary = self.summary(&store)?;
-        write_summary(&results_dir(&self.out), &summary)?;
+        write_summary(&layout::results_dir(&self.out), &summary)?;
         Ok(summary)
     }
 
@@ -552,11 +543,11 @@ impl LocalRun<'_> {
         let Some(recipe) = self.cell(&row.id.cell).map(|c| c.recipe) else {
             return Ok(());
         };
-        match lane_core::AgentResult::from_json("result.json", json.as_bytes()) {
+        match lane_core::AgentResult::from_json(file::RESULT, json.as_bytes()) {
             Ok(result) => {
                 let wall = result.wall_s;
                 gather(
-                    &results_dir(&self.out),
+                    &layout::results_dir(&self.out),
                     &dir,
                     &result,
                     wall,
@@ -575,7 +566,7 @@ impl LocalRun<'_> {
                     String::new(),
                 );
                 gather(
-                    &results_dir(&self.out),
+                    &layout::results_dir(&self.out),
                     &dir,
                     &result,
                     row.wall_s,
@@ -608,7 +599,7 @@ impl LocalRun<'_> {
                 .collect();
             let total = (!walls.is_empty()).then(|| walls.iter().sum());
             if let Some(json) = store.result_json(&row.id)? {
-                replay |= lane_core::AgentResult::from_json("result.json", json.as_bytes())
+                replay |= lane_core::AgentResult::from_json(file::RESULT, json.as_bytes())
                     .is_ok_and(|r| r.replay);
             }
             mints.push(SlotSummary {
@@ -659,7 +650,7 @@ pub fn reopen(
     slots: &[String],
     dry_run: bool,
 ) -> Result<Vec<Reopened>, MintError> {
-    let path = store_path(out);
+    let path = layout::runs_db(out);
     if !path.is_file() {
         return Err(MintError::NeverMinted { path });
     }

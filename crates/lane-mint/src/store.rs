@@ -119,35 +119,7 @@ fn migrations() -> rusqlite_migration::Migrations<'static> {
     ])
 }
 
-/// Why a SQLite store of lane's did not open.
-#[derive(Debug)]
-pub enum OpenFailure {
-    /// SQLite refused the file or a setting.
-    Sqlite(rusqlite::Error),
-    /// Its schema is not one this lane can use, or a migration failed.
-    Schema(rusqlite_migration::Error),
-}
-
-/// Opens (or creates) a SQLite file the way every store of lane's is kept:
-/// WAL with `synchronous = FULL` (a record whose transaction returned
-/// survives a crash or power cut), a 10 s busy timeout for the other
-/// processes that share it, and `migrations` run to the latest.
-pub fn open_sqlite(
-    path: &Path,
-    migrations: &rusqlite_migration::Migrations<'_>,
-) -> Result<Connection, OpenFailure> {
-    let mut conn = Connection::open(path).map_err(OpenFailure::Sqlite)?;
-    conn.busy_timeout(std::time::Duration::from_secs(10))
-        .map_err(OpenFailure::Sqlite)?;
-    conn.pragma_update(None, "journal_mode", "WAL")
-        .map_err(OpenFailure::Sqlite)?;
-    conn.pragma_update(None, "synchronous", "FULL")
-        .map_err(OpenFailure::Sqlite)?;
-    migrations
-        .to_latest(&mut conn)
-        .map_err(OpenFailure::Schema)?;
-    Ok(conn)
-}
+pub use lane_sqlite::{open_sqlite, OpenFailure};
 
 impl RunStore {
     /// Opens (or creates) the store at `path`.

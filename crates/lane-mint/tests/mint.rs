@@ -292,7 +292,7 @@ fn a_bundle_whose_entry_would_leave_the_mint_folder_is_refused_on_its_slot_alone
     let store = lane_store::open(&location).unwrap();
     store
         .put_atomic(
-            &lane_store::StoreKey::new(lane_agent::bundle::bundle_key(&sdxl(), None)).unwrap(),
+            &lane_store::StoreKey::new(lane_core::layout::bundle_key(&sdxl(), None)).unwrap(),
             lane_store::Content::Bytes(&bytes),
         )
         .unwrap();

@@ -1,5 +1,5 @@
 //! The service's state, one SQLite file (`<state>/serve.sqlite`), its
-//! schema by `user_version` (as lane-mint's run store):
+//! schema by `user_version` (as lane-mint's run store; both open through lane-sqlite):
 //!
 //! - `deliveries`: every `X-GitHub-Delivery` id accepted (a replay is
 //!   refused, also after a restart);
@@ -132,12 +132,12 @@ impl Store {
         })?;
         let path = dir.join("serve.sqlite");
         // One policy for lane's SQLite files (WAL, synchronous FULL).
-        let conn = lane_mint::store::open_sqlite(&path, &migrations()).map_err(|f| match f {
-            lane_mint::store::OpenFailure::Sqlite(source) => ServeError::State {
+        let conn = lane_sqlite::open_sqlite(&path, &migrations()).map_err(|f| match f {
+            lane_sqlite::OpenFailure::Sqlite(source) => ServeError::State {
                 path: path.clone(),
                 source,
             },
-            lane_mint::store::OpenFailure::Schema(source) => ServeError::StateSchema {
+            lane_sqlite::OpenFailure::Schema(source) => ServeError::StateSchema {
                 path: path.clone(),
                 source,
             },

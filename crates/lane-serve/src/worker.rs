@@ -5,6 +5,7 @@
 //! thread of its own, at most `workers` at once and one per pull request,
 //! so a `/lane cancel` is read while the lane mints.
 
+use lane_core::layout;
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -379,15 +380,12 @@ fn diff(
     gpu: &str,
 ) -> Result<String, String> {
     let lane = lane_of(ctx, gh, row)?;
-    let slots = ctx
-        .out
-        .join("lanes")
-        .join(&lane)
-        .join("results")
-        .join(cell)
-        .join(gpu);
-    let (a, b) = (slots.join("r1"), slots.join("r2"));
-    if !a.join("artifacts").is_dir() || !b.join("artifacts").is_dir() {
+    let results = layout::results_dir(&layout::lane_out(&ctx.out, &lane));
+    let (a, b) = (
+        layout::slot_dir(&results, cell, gpu, 1),
+        layout::slot_dir(&results, cell, gpu, 2),
+    );
+    if !a.join(layout::file::ARTIFACTS).is_dir() || !b.join(layout::file::ARTIFACTS).is_dir() {
         return Err(format!(
             "lane {lane} has no two cold repeats of {cell} on {gpu} with artifacts to diff (mint it first)."
         ));

@@ -52,7 +52,7 @@ impl std::fmt::Display for StoreKey {
 
 /// The key of `file` staged for `lane` at `commit`: `lanes/<lane>/<commit>/<file>`.
 pub fn lane_key(lane: &str, commit: &str, file: &str) -> Result<StoreKey, StoreError> {
-    StoreKey::new(format!("lanes/{lane}/{commit}/{file}"))
+    StoreKey::new(lane_core::layout::staged_key(lane, commit, file))
 }
 
 #[cfg(test)]

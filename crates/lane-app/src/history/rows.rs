@@ -19,6 +19,7 @@
 //! - **Rows.** Only repeats that minted: a failed or crashed mint's seconds
 //!   are not comparable with a minted one's.
 
+use lane_core::layout::file;
 use std::path::Path;
 
 use lane_core::{EnvFingerprint, MintStatus};
@@ -71,7 +72,7 @@ pub fn run_of(
         (Some(l), _) | (None, Some(l)) => l.to_owned(),
         (None, None) => {
             return Err(AppError::invalid(
-                dir.join("summary.json").display(),
+                dir.join(file::SUMMARY).display(),
                 "no summary.json says which lane these results are of",
             ))
         }
@@ -87,7 +88,7 @@ pub fn run_of(
             Some(date) => RunTime::parse(date).map_err(|e| {
                 AppError::invalid(dir.join("../env.json").display(), format!("date: {e}"))
             })?,
-            None => modified(&dir.join("summary.json"))?,
+            None => modified(&dir.join(file::SUMMARY))?,
         },
     };
     let recorded: Vec<&EnvFingerprint> = records
@@ -192,10 +193,10 @@ fn digest(dir: &Path, cells: &[CellResult]) -> Result<String, AppError> {
             Err(e) => Err(AppError::io(path, e)),
         }
     };
-    add("summary.json".to_owned())?;
+    add(file::SUMMARY.to_owned())?;
     for c in cells {
         for r in &c.repeats {
-            for file in ["mint.json", "report.json"] {
+            for file in [file::MINT_RECORD, file::REPORT] {
                 add(format!("{}/{}/r{}/{file}", c.cell, c.gpu, r.repeat))?;
             }
         }

@@ -13,6 +13,7 @@
 //! its newest [`RETAIN_RUNS`] runs; adding a run removes the older ones
 //! and the acknowledgements of the runs removed.
 
+use lane_core::layout;
 use lane_history::{read_acks, read_rows, write_rows, Ack, Row};
 use lane_store::{ArtifactStore, Content, PutOutcome, StoreKey};
 
@@ -80,26 +81,22 @@ impl<'a> HistoryStore<'a> {
     }
 
     fn runs_prefix(line: &str) -> String {
-        format!("history/{}/runs/", segment(line))
-    }
-
-    fn acks_prefix(line: &str) -> String {
-        format!("history/{}/acks/", segment(line))
+        layout::history_runs_prefix(&segment(line))
     }
 
     /// The key of `run` of `line`.
     pub fn run_key(line: &str, run: &str) -> String {
-        format!("{}{}.jsonl", Self::runs_prefix(line), segment(run))
+        layout::history_run_key(&segment(line), &segment(run))
     }
 
     /// Every line that has a run, sorted.
     pub fn lines(&self) -> Result<Vec<String>, AppError> {
         let mut lines: Vec<String> = self
             .store
-            .list("history/")?
+            .list(layout::HISTORY_PREFIX)?
             .iter()
             .filter_map(|k| {
-                let rest = k.strip_prefix("history/")?;
+                let rest = k.strip_prefix(layout::HISTORY_PREFIX)?;
                 let (line, tail) = rest.split_once('/')?;
                 tail.starts_with("runs/").then(|| line.to_owned())
             })
@@ -147,7 +144,7 @@ impl<'a> HistoryStore<'a> {
             if self.store.remove(&key(k.clone())?)? {
                 removed.push(k);
             }
-            let acks = format!("{}{}.", Self::acks_prefix(line), segment(run));
+            let acks = layout::history_acks_of(&segment(line), &segment(run));
             for a in self.store.list(&acks)? {
                 if self.store.remove(&key(a.clone())?)? {
                     removed.push(a);
@@ -170,7 +167,10 @@ impl<'a> HistoryStore<'a> {
     /// Every acknowledgement of `line`.
     pub fn acks(&self, line: &str) -> Result<Vec<Ack>, AppError> {
         let mut out = Vec::new();
-        for k in self.store.list(&Self::acks_prefix(line))? {
+        for k in self
+            .store
+            .list(&layout::history_acks_prefix(&segment(line)))?
+        {
             out.extend(self.read(&k, read_acks)?);
         }
         Ok(out)
@@ -196,12 +196,7 @@ impl<'a> HistoryStore<'a> {
         let mut text = serde_json::to_string(ack).map_err(AppError::Json)?;
         text.push('\n');
         let digest = lane_store::sha256_hex(text.as_bytes());
-        let k = format!(
-            "{}{}.{}.jsonl",
-            Self::acks_prefix(line),
-            segment(&ack.run),
-            &digest[..12]
-        );
+        let k = layout::history_ack_key(&segment(line), &segment(&ack.run), &digest[..12]);
         let put = self
             .store
             .put_atomic(&key(k.clone())?, Content::Bytes(text.as_bytes()))?;

@@ -126,7 +126,7 @@ fn keep_run_spec(
     let bytes = serde_json::to_vec_pretty(&specs).map_err(AppError::Json)?;
     let key = format!(
         "{}spec.json",
-        lane_agent::bundle::lane_prefix(lane.version.as_str(), Some(run))
+        lane_core::layout::lane_prefix(lane.version.as_str(), Some(run))
     );
     let store_key =
         lane_store::StoreKey::new(key.clone()).map_err(|e| AppError::Usage(e.to_string()))?;
@@ -383,7 +383,7 @@ impl Backend for KubeBackend {
             },
             &mut no_bundle,
         )?;
-        let prefix = lane_agent::bundle::lane_prefix(lane.version.as_str(), Some(run_id));
+        let prefix = lane_core::layout::lane_prefix(lane.version.as_str(), Some(run_id));
         self.kept = Some((store, prefix));
         let jobs = ends
             .iter()

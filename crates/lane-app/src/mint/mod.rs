@@ -4,6 +4,7 @@
 //! Crash-safe: run again, it re-attaches to running mints and never
 //! submits a duplicate.
 
+use lane_core::layout::file;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -161,7 +162,7 @@ pub fn mint(
     // writes it (`Summary::of`): the report says cancelled, not failed.
     let minted = backend.mint(&loaded, request, on)?;
     let out = lane_out(request, &loaded)?;
-    let results = lane_mint::local::results_dir(&out);
+    let results = lane_core::layout::results_dir(&out);
     // The run joins the lane's history in the store its mints used (the
     // kube backend's; else --store, else <out>/store), and is judged there.
     let location = history_location(request);
@@ -217,7 +218,7 @@ fn history_location(request: &MintRequest) -> String {
 
 /// The lane's run folder, `<out>/lanes/<version>/`, absolute.
 fn lane_out(request: &MintRequest, loaded: &LoadedLane) -> Result<PathBuf, AppError> {
-    let out = request.out.join("lanes").join(loaded.lane.version.as_str());
+    let out = lane_core::layout::lane_out(&request.out, loaded.lane.version.as_str());
     std::path::absolute(&out).map_err(|e| AppError::io(out, e))
 }
 
@@ -240,9 +241,9 @@ fn keep(
     results: &Path,
     files: &LaneReportFiles,
 ) -> Result<String, AppError> {
-    let summary = results.join("summary.json");
+    let summary = results.join(file::SUMMARY);
     for (name, path) in [
-        ("summary.json", &summary),
+        (file::SUMMARY, &summary),
         ("report/report.md", &files.markdown),
         ("report/report.json", &files.json),
         ("report/report.html", &files.html),

@@ -89,7 +89,7 @@ impl Backend for StandIn {
             &Default::default(),
             stopped,
         );
-        let results = lane_mint::local::results_dir(&lane_out(request, loaded)?);
+        let results = lane_core::layout::results_dir(&lane_out(request, loaded)?);
         std::fs::create_dir_all(&results).unwrap();
         let json = serde_json::to_string_pretty(&summary).unwrap();
         std::fs::write(results.join(Summary::FILE), json).unwrap();

@@ -85,6 +85,7 @@ fn no_github() -> AppError {
     )
 }
 
+use lane_core::layout::{self, file};
 use std::path::{Path, PathBuf};
 
 use lane_ledger::NoiseRule;
@@ -255,11 +256,9 @@ fn load(
     }
     let mut cells = results::cells(results_dir, results::Diffs::Make)?;
     let baseline_dir = baseline_results.map(Path::to_path_buf).or_else(|| {
-        lane.baseline.as_ref().map(|b| {
-            PathBuf::from("out/lanes")
-                .join(b.to_string())
-                .join("results")
-        })
+        lane.baseline
+            .as_ref()
+            .map(|b| layout::results_dir(&layout::lane_out(Path::new("out"), &b.to_string())))
     });
     if let Some(dir) = baseline_dir.as_ref().filter(|d| d.is_dir()) {
         let base = results::cells(dir, results::Diffs::Skip)?;
@@ -320,9 +319,9 @@ pub fn write_lane_report(
     let recorded = with_history(&mut model, results, history);
     let rendered = render_comment(&model, &RenderOptions::default());
     let files = LaneReportFiles {
-        markdown: out_dir.join("report.md"),
-        json: out_dir.join("report.json"),
-        html: out_dir.join("report.html"),
+        markdown: out_dir.join(file::LANE_REPORT_MD),
+        json: out_dir.join(file::LANE_REPORT_JSON),
+        html: out_dir.join(file::LANE_REPORT_HTML),
         unreadable: results::unreadable(&model.cells),
         history: recorded,
     };
@@ -338,11 +337,11 @@ pub fn report(request: &ReportRequest) -> Result<ReportOutcome, AppError> {
     let loaded = &crate::lane::load(&request.lane)?;
     let lane = &loaded.lane;
     let version = lane.version.to_string();
-    let lane_out = PathBuf::from("out/lanes").join(&version);
+    let lane_out = layout::lane_out(Path::new("out"), &version);
     let results_dir = request
         .results
         .clone()
-        .unwrap_or_else(|| lane_out.join("results"));
+        .unwrap_or_else(|| layout::results_dir(&lane_out));
     let mut results = load(lane, &results_dir, request.baseline_results.as_deref())?;
     let store = request
         .history
@@ -359,11 +358,11 @@ pub fn report(request: &ReportRequest) -> Result<ReportOutcome, AppError> {
     let md_path = request
         .out
         .clone()
-        .unwrap_or_else(|| lane_out.join("report.md"));
+        .unwrap_or_else(|| lane_out.join(file::LANE_REPORT_MD));
     write(&md_path, &rendered.body)?;
     let dir = md_path.parent().unwrap_or(Path::new(""));
-    let json_path = dir.join("report.json");
-    let html_path = dir.join("report.html");
+    let json_path = dir.join(file::LANE_REPORT_JSON);
+    let html_path = dir.join(file::LANE_REPORT_HTML);
     write_json_and_html(&results, &json_path, &html_path)?;
 
     let mut output = ReportOutcome {

@@ -11,6 +11,7 @@
 //! A missing report becomes `MintBreakdown::missing` (no numbers), never
 //! zeros; a report that does not parse is an invalid input (exit 3).
 
+use lane_core::layout::file;
 use std::path::{Path, PathBuf};
 
 use lane_diff::DEFAULT_MAX_CONTENT_BYTES;
@@ -237,7 +238,7 @@ fn cell(cell: &str, gpu: &str, dir: &Path, diffs: Diffs) -> Result<CellResult, A
         if recipe.is_none() {
             recipe = record.as_ref().map(|m| m.recipe.as_str().to_owned());
         }
-        let mut breakdown = breakdown(&p.join("report.json"), &label)?;
+        let mut breakdown = breakdown(&p.join(file::REPORT), &label)?;
         if let Some(m) = &record {
             // What lane's own record says beside the report: a command that
             // failed under a minted report, cells with no GPU code, a repeat
@@ -256,7 +257,7 @@ fn cell(cell: &str, gpu: &str, dir: &Path, diffs: Diffs) -> Result<CellResult, A
     // and the cell says which repeat kept none.
     let kept: Vec<bool> = first_two
         .iter()
-        .map(|p| std::fs::read_dir(p.join("artifacts")).is_ok_and(|mut d| d.next().is_some()))
+        .map(|p| std::fs::read_dir(p.join(file::ARTIFACTS)).is_ok_and(|mut d| d.next().is_some()))
         .collect();
     let not_diffed = not_diffed(&runs, &repeats);
     // A pair the diff cannot read is said on its cell; the lane still reports.
@@ -306,7 +307,7 @@ fn not_diffed(runs: &[(u32, PathBuf)], repeats: &[RepeatResult]) -> Option<Strin
         .iter()
         .take(2)
         .filter(|(_, p)| {
-            !std::fs::read_dir(p.join("artifacts")).is_ok_and(|mut d| d.next().is_some())
+            !std::fs::read_dir(p.join(file::ARTIFACTS)).is_ok_and(|mut d| d.next().is_some())
         })
         .map(|(n, _)| {
             let status = repeats

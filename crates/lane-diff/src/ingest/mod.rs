@@ -20,6 +20,7 @@
 mod archive;
 
 use archive::Input;
+use lane_core::layout::file;
 
 use std::collections::{BTreeSet, HashSet};
 use std::io::{self, Read, Seek, Write};
@@ -313,14 +314,14 @@ pub enum Keep<'p> {
 /// The files lane (or its agent) writes at the top of a results slot or
 /// an attempt's folder, beside the cell.
 const MINT_RECORDS: [&str; 8] = [
-    "mint.json",
-    "report.json",
-    "result.json",
+    file::MINT_RECORD,
+    file::REPORT,
+    file::RESULT,
     "agent.log",
     "agent.lock",
     "stdout.log",
-    "stderr.log",
-    "bundle.zip",
+    file::STDERR,
+    file::BUNDLE,
 ];
 
 /// The folder where lane keeps what it gathered of the mint's own ledger
@@ -349,7 +350,7 @@ pub fn read_side(
     // lane's records beside the cell: they are not the cell.
     let lane_folder = entries
         .iter()
-        .any(|e| matches!(e.path.as_str(), "mint.json" | "result.json"));
+        .any(|e| matches!(e.path.as_str(), file::MINT_RECORD | file::RESULT));
     let mut r = Reader {
         keep,
         limits,

@@ -12,7 +12,9 @@
 # Usage: crates/lane-ledger/benches/trace_vs_tlparse.sh [TRACE_MB] [TREE_MB]
 # Env:   BENCH_RUNS (default 5), BENCH_CORE (default 0), TLPARSE (a tlparse
 #        binary; else `tlparse` on PATH; else installed with
-#        `cargo install tlparse --locked` into a temporary root).
+#        `cargo install tlparse --locked` into a temporary root; `none`
+#        leaves tlparse out). TREE_MB 0 leaves the diff benchmark out (and
+#        the build of lane-cli).
 # Temporary files live under one mktemp directory, removed on exit.
 set -euo pipefail
 
@@ -25,11 +27,16 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/lane-ledger-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
 TARGET_DIR=$(cd "$ROOT" && cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
-(cd "$ROOT" && cargo build --release -q -p lane-ledger --example trace_metrics && cargo build --release -q -p lane-cli)
+(cd "$ROOT" && cargo build --release -q -p lane-ledger --example trace_metrics)
+if [[ "$TREE_MB" != 0 ]]; then
+    (cd "$ROOT" && cargo build --release -q -p lane-cli)
+fi
 LANE_TRACE="$TARGET_DIR/release/examples/trace_metrics"
 LANE="$TARGET_DIR/release/lane"
 
-if [[ -n "${TLPARSE:-}" ]]; then
+if [[ "${TLPARSE:-}" == none ]]; then
+    TLPARSE=
+elif [[ -n "${TLPARSE:-}" ]]; then
     :
 elif command -v tlparse >/dev/null; then
     TLPARSE=$(command -v tlparse)
@@ -76,22 +83,27 @@ for _ in $(seq "$RUNS"); do
     cp "$WORK/out.txt" "$WORK/lane-out.txt"
 done
 # tlparse writes a report about twice the input's size: run it once.
-measure tlparse "$TLPARSE" "$WORK/trace.log" -o "$WORK/tl_out" --overwrite --no-browser >>"$WORK/runs.txt"
-TL_OUT=$(du -sm "$WORK/tl_out" | cut -f1)
-rm -rf "$WORK/tl_out"
+if [[ -n "$TLPARSE" ]]; then
+    measure tlparse "$TLPARSE" "$WORK/trace.log" -o "$WORK/tl_out" --overwrite --no-browser >>"$WORK/runs.txt"
+    TL_OUT=$(du -sm "$WORK/tl_out" | cut -f1)
+    rm -rf "$WORK/tl_out"
+fi
 
 read -r CAT_S CAT_K <<<"$(best cat)"
 read -r LANE_S LANE_K <<<"$(best lane)"
-read -r TL_S TL_K <<<"$(best tlparse)"
 mbps() { python3 -c "print(round($TRACE_BYTES / $1 / 1e6))"; }
 ratio() { python3 -c "print(round($1 / $2, 2))"; }
 
-echo "trace: $TRACE_BYTES bytes ($COPIES copies of $(basename "$SRC")), core $CORE, best of $RUNS (tlparse: 1 run)"
+echo "trace: $TRACE_BYTES bytes ($COPIES copies of $(basename "$SRC")), core $CORE, best of $RUNS${TLPARSE:+ (tlparse: 1 run)}"
 printf '%-28s %9s %10s %12s\n' "reader" "seconds" "MB/s" "peak RSS KiB"
 printf '%-28s %9s %10s %12s\n' "cat > /dev/null" "$CAT_S" "$(mbps "$CAT_S")" "$CAT_K"
 printf '%-28s %9s %10s %12s\n' "lane (trace_metrics)" "$LANE_S" "$(mbps "$LANE_S")" "$LANE_K"
-printf '%-28s %9s %10s %12s\n' "tlparse $("$TLPARSE" --version | cut -d' ' -f2)" "$TL_S" "$(mbps "$TL_S")" "$TL_K"
-echo "lane / cat speed: $(ratio "$CAT_S" "$LANE_S"); lane / tlparse speed: $(ratio "$TL_S" "$LANE_S"); tlparse output ${TL_OUT} MB"
+echo "lane / cat speed: $(ratio "$CAT_S" "$LANE_S")"
+if [[ -n "$TLPARSE" ]]; then
+    read -r TL_S TL_K <<<"$(best tlparse)"
+    printf '%-28s %9s %10s %12s\n' "tlparse $("$TLPARSE" --version | cut -d' ' -f2)" "$TL_S" "$(mbps "$TL_S")" "$TL_K"
+    echo "lane / tlparse speed: $(ratio "$TL_S" "$LANE_S"); tlparse output ${TL_OUT} MB"
+fi
 echo "lane says: $(cut -c1-240 "$WORK/lane-out.txt")"
 
 # Flat memory: the same reader on a tenth of the file.
@@ -99,6 +111,7 @@ head -c $(( TRACE_BYTES / 10 )) "$WORK/trace.log" >"$WORK/small.log"
 read -r _ SMALL_S SMALL_K <<<"$(measure lane-small "$LANE_TRACE" "$WORK/small.log")"
 echo "peak RSS on a tenth of the trace: $SMALL_K KiB (full: $LANE_K KiB)"
 rm -f "$WORK/trace.log" "$WORK/small.log"
+if [[ "$TREE_MB" == 0 ]]; then exit 0; fi
 
 echo "== building two ${TREE_MB} MB artifact trees" >&2
 for side in a b; do

@@ -114,7 +114,7 @@ pub(crate) fn read_trace_file(
     options: &TraceOptions,
 ) -> Result<TraceMetrics, AppError> {
     let file = File::open(path).map_err(|e| AppError::io(path, e))?;
-    let reader = BufReader::with_capacity(1 << 20, file);
+    let reader = BufReader::with_capacity(lane_ledger::trace::READ_BUFFER_BYTES, file);
     let mut metrics =
         lane_ledger::parse_trace(reader, options).map_err(|source| AppError::Trace {
             path: path.to_owned(),

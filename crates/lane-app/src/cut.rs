@@ -360,14 +360,11 @@ fn open_pr(lane: &lane_file::LaneFile, pr: PrRequest) -> Result<OpenedPr, AppErr
         title: pr.title,
         body: pr.body,
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(AppError::Runtime)?;
-    let opened = runtime.block_on(async {
+    let opened = lane_runtime::block_on_here(async {
         let client = lane_github::GithubClient::connect(config, repo).await?;
         client.open_pull(&spec).await
-    })?;
+    })
+    .map_err(AppError::Runtime)??;
     tracing::info!(
         number = opened.number,
         created = opened.created,

@@ -119,7 +119,7 @@ pub fn diff(request: &DiffRequest) -> Result<DiffOutcome, AppError> {
             } else {
                 &request.a
             };
-            return Err(invalid(
+            return Err(AppError::invalid_file(
                 other,
                 format!(
                     "{}'s report names graph classes (entries) and this side is no such mint: a mint of graph classes is diffed against another",
@@ -159,7 +159,7 @@ fn classes_of(side: &Path) -> Result<Option<ClassedMint>, AppError> {
     let Some(entries) = value.get("entries") else {
         return Ok(None);
     };
-    let bad = |at: String, what: &str| invalid(&report, format!("{at}: {what}"));
+    let bad = |at: String, what: &str| AppError::invalid_file(&report, format!("{at}: {what}"));
     let list = entries.as_array().ok_or_else(|| {
         bad(
             "$.entries".into(),
@@ -217,14 +217,17 @@ fn locate(
 ) -> Result<PathBuf, AppError> {
     let name = named.rsplit('/').next().unwrap_or("");
     if name.is_empty() || name == "." || name == ".." || name.contains(['\\', '\0']) {
-        return Err(invalid(report, format!("{at}[1]: {named:?} names no file")));
+        return Err(AppError::invalid_file(
+            report,
+            format!("{at}[1]: {named:?} names no file"),
+        ));
     }
     for dir in [side.to_owned(), side.join(file::ARTIFACTS)] {
         let p = dir.join(name);
         match std::fs::symlink_metadata(&p) {
             Ok(m) if m.is_file() => return Ok(p),
             Ok(m) if m.file_type().is_symlink() => {
-                return Err(invalid(
+                return Err(AppError::invalid_file(
                     &p,
                     format!("graph class {key:?}: a symbolic link, never followed"),
                 ))
@@ -232,7 +235,7 @@ fn locate(
             _ => {}
         }
     }
-    Err(invalid(
+    Err(AppError::invalid_file(
         report,
         format!("{at}: graph class {key:?}: its file {name:?} is neither beside the report nor under artifacts/"),
     ))
@@ -249,11 +252,14 @@ fn check_digest(file: &Path, key: &str, expected: &str, max_bytes: u64) -> Resul
     )
     .map_err(|e| AppError::io(file, e))?;
     if n > max_bytes {
-        return Err(invalid(file, format!("more than the {max_bytes}-byte cap")));
+        return Err(AppError::invalid_file(
+            file,
+            format!("more than the {max_bytes}-byte cap"),
+        ));
     }
     let got = format!("{:x}", hasher.finalize());
     if got != expected {
-        return Err(invalid(
+        return Err(AppError::invalid_file(
             file,
             format!("its sha256 is {got}; the report names {expected} for graph class {key:?}"),
         ));
@@ -280,7 +286,7 @@ fn diff_mints(
         } else {
             &b.report
         };
-        invalid(report, e)
+        AppError::invalid_file(report, e)
     })?;
     pairing.diff_each(|p| {
         diff_with(
@@ -315,7 +321,7 @@ pub fn diff_repeats(a: &Path, b: &Path, max_content_bytes: u64) -> Result<PairDi
         )?))),
         (Some(m), None) | (None, Some(m)) => {
             let other = if m.dir == a { b } else { a };
-            Err(invalid(
+            Err(AppError::invalid_file(
                 &other.join(file::REPORT),
                 format!(
                     "names no graph classes (entries) while {} names them: the two repeats are not mints of one kind",
@@ -398,16 +404,13 @@ fn diff_with(
     // The pure diff knows its trees as A and B: name the file the user gave.
     diff_sides(&side_a, &side_b).map_err(|e| {
         let path = if e.side() == "A" { a } else { b };
-        invalid(path, e)
+        AppError::invalid_file(path, e)
     })
 }
 
-fn invalid(path: &Path, e: impl std::fmt::Display) -> AppError {
-    AppError::invalid(escape(&path.display().to_string()), e)
-}
-
 fn open_source(path: &Path, side: &str) -> Result<Box<dyn Source>, AppError> {
-    let meta = std::fs::metadata(path).map_err(|e| invalid(path, format!("tree {side}: {e}")))?;
+    let meta = std::fs::metadata(path)
+        .map_err(|e| AppError::invalid_file(path, format!("tree {side}: {e}")))?;
     let label = path.display().to_string();
     if meta.is_dir() {
         Ok(Box::new(DirSource {
@@ -566,7 +569,7 @@ fn push_config(side: &mut CellSide, path: String, bytes: Vec<u8>) {
 fn add_configs(side: &mut CellSide, path: &Path, max_bytes: u64) -> Result<(), AppError> {
     if path.is_dir() {
         let mut entries = Vec::new();
-        walk(path, path, &mut entries).map_err(|e| invalid(path, e))?;
+        walk(path, path, &mut entries).map_err(|e| AppError::invalid_file(path, e))?;
         for e in entries {
             let keep = matches!(e.kind, TopKind::File)
                 && (e.name.ends_with(".best_config") || e.name.ends_with(".py"));
@@ -574,35 +577,37 @@ fn add_configs(side: &mut CellSide, path: &Path, max_bytes: u64) -> Result<(), A
                 continue;
             }
             let p = path.join(&e.path);
-            let len = std::fs::metadata(&p).map_err(|x| invalid(&p, x))?.len();
+            let len = std::fs::metadata(&p)
+                .map_err(|x| AppError::invalid_file(&p, x))?
+                .len();
             if len > max_bytes {
-                return Err(invalid(
+                return Err(AppError::invalid_file(
                     &p,
                     format!("above the {max_bytes}-byte content cap"),
                 ));
             }
-            let bytes = std::fs::read(&p).map_err(|x| invalid(&p, x))?;
+            let bytes = std::fs::read(&p).map_err(|x| AppError::invalid_file(&p, x))?;
             push_config(side, format!("configs/{}", e.path), bytes);
         }
         return Ok(());
     }
     let Some(value) = crate::report::results::read_json(path)? else {
-        return Err(invalid(path, "no such file"));
+        return Err(AppError::invalid_file(path, "no such file"));
     };
     let Some(configs) = value.get("best_configs").and_then(|v| v.as_object()) else {
-        return Err(invalid(
+        return Err(AppError::invalid_file(
             path,
             "$.best_configs: expected an object of best_config files",
         ));
     };
     for (name, cfg) in configs {
         if !cfg.is_object() {
-            return Err(invalid(
+            return Err(AppError::invalid_file(
                 path,
                 format!("$.best_configs[{name:?}]: expected an object"),
             ));
         }
-        let text = serde_json::to_vec(cfg).map_err(|e| invalid(path, e))?;
+        let text = serde_json::to_vec(cfg).map_err(|e| AppError::invalid_file(path, e))?;
         push_config(side, format!("configs/{}", name.replace('/', "_")), text);
     }
     Ok(())

@@ -290,6 +290,15 @@ pub fn describe(err: &(dyn std::error::Error + 'static)) -> String {
 }
 
 impl AppError {
+    /// An invalid input file: its path (made inert for a terminal: a path
+    /// is foreign text) and what is wrong with it.
+    pub fn invalid_file(path: &std::path::Path, problem: impl std::fmt::Display) -> AppError {
+        AppError::invalid(
+            lane_render::escape::terminal(&path.display().to_string()),
+            problem,
+        )
+    }
+
     /// An invalid input at `at` (a file, and where in it).
     pub fn invalid(at: impl std::fmt::Display, problem: impl std::fmt::Display) -> AppError {
         AppError::InvalidInput {

@@ -125,10 +125,6 @@ pub fn ledger(request: &LedgerRequest) -> Result<LedgerOutcome, AppError> {
     })
 }
 
-fn invalid(path: &Path, e: impl std::fmt::Display) -> AppError {
-    AppError::invalid(path.display(), e)
-}
-
 /// What one input gave.
 enum Input {
     /// A breakdown (of a report, a trace, or of no report at all).
@@ -227,7 +223,7 @@ fn is_report(path: &Path) -> Result<bool, AppError> {
 /// A TORCH_TRACE directory: every `*.log` in it (one per process), merged.
 fn read_trace_dir(dir: &Path) -> Result<MintBreakdown, AppError> {
     let Some(merged) = trace_logs(dir)? else {
-        return Err(invalid(
+        return Err(AppError::invalid_file(
             dir,
             "no TORCH_TRACE logs (*.log) in this directory",
         ));

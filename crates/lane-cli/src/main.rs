@@ -136,7 +136,14 @@ fn main() -> ExitCode {
     };
     install_tracing();
     let json = cli.command.json();
-    let result = match cli.command {
+    // The process's one async runtime, built here and handed down: every
+    // async edge (GitHub, Kubernetes, S3, lane serve) runs on it.
+    let started = lane_runtime::build()
+        .map(|rt| {
+            let _ = lane_runtime::install(rt);
+        })
+        .map_err(lane_app::AppError::Runtime);
+    let result = started.and_then(|()| match cli.command {
         Command::Init(args) => cmd::init::run(args),
         Command::Cut(args) => cmd::cut::run(args),
         Command::Guard(args) => cmd::guard::run(args),
@@ -159,7 +166,7 @@ fn main() -> ExitCode {
         Command::History(args) => cmd::history::run(args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => cmd::serve::run(args),
-    };
+    });
     match result {
         Ok(()) => ExitCode::from(Exit::Ok.code()),
         Err(err) => {

@@ -202,6 +202,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("lane-wheel", 2),
     ("lane-agent", 2),
     ("lane-sqlite", 2),
+    ("lane-runtime", 2),
     ("lane-mint", 3),
     ("lane-kube", 3),
     ("lane-app", 4),
@@ -284,6 +285,47 @@ fn every_crate_depends_only_on_its_layer_or_above() {
     );
 }
 
+/// Every line of the crates' library and binary code (tests, benches,
+/// examples, test data and the dev-only crates left out, and each file's
+/// `#[cfg(test)] mod tests` and comments), with its place.
+fn code_lines() -> Vec<(String, String)> {
+    let root = lane_testkit::tools::root().join("crates");
+    let mut lines = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            if path.is_dir() {
+                let name = path.file_name().unwrap().to_string_lossy();
+                if !["tests", "benches", "examples", "target", "data"].contains(&name.as_ref())
+                    && !rel.starts_with("lane-testkit")
+                    && !rel.starts_with("lane-fuzz")
+                    && !rel.starts_with("lane-fixture")
+                {
+                    stack.push(path);
+                }
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") || rel.ends_with("/tests.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let code = text.split("#[cfg(test)]\nmod tests").next().unwrap();
+            for (n, line) in code.lines().enumerate() {
+                if !line.trim_start().starts_with("//") {
+                    lines.push((format!("crates/{rel}:{}", n + 1), line.trim().to_owned()));
+                }
+            }
+        }
+    }
+    lines
+}
+
 /// What `lane_core::layout` owns is spelled nowhere else: no crate's code
 /// (tests aside, which say what is on disk) writes a file name of a run's
 /// slot, results folder or bundle, a store-key prefix or a history key.
@@ -303,53 +345,36 @@ fn no_path_file_name_or_store_key_of_a_run_is_spelled_outside_the_layout() {
         "/bundle.zip",
         "/claim.json",
     ];
-    let root = lane_testkit::tools::root().join("crates");
-    let mut found = Vec::new();
-    let mut stack = vec![root.clone()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            let rel = path
-                .strip_prefix(&root)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            if path.is_dir() {
-                // Only library and binary code: tests, benches, examples
-                // and test data say what is on disk in their own words.
-                let name = path.file_name().unwrap().to_string_lossy();
-                if !["tests", "benches", "examples", "target", "data"].contains(&name.as_ref())
-                    && !rel.starts_with("lane-testkit")
-                    && !rel.starts_with("lane-fuzz")
-                {
-                    stack.push(path);
-                }
-                continue;
-            }
-            if path.extension().is_none_or(|e| e != "rs")
-                || rel == "lane-core/src/layout.rs"
-                || rel.ends_with("/tests.rs")
-            {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap();
-            let code = text.split("#[cfg(test)]\nmod tests").next().unwrap();
-            for (n, line) in code.lines().enumerate() {
-                let trimmed = line.trim_start();
-                if trimmed.starts_with("//") {
-                    continue;
-                }
-                for s in SPELLED {
-                    if line.contains(s) {
-                        found.push(format!("crates/{rel}:{}: {}", n + 1, line.trim()));
-                    }
-                }
-            }
-        }
-    }
+    let found: Vec<String> = code_lines()
+        .into_iter()
+        .filter(|(at, _)| !at.starts_with("crates/lane-core/src/layout.rs:"))
+        .filter(|(_, line)| SPELLED.iter().any(|s| line.contains(s)))
+        .map(|(at, line)| format!("{at}: {line}"))
+        .collect();
     assert!(
         found.is_empty(),
         "spelled outside lane_core::layout:\n{}",
+        found.join("\n")
+    );
+}
+
+/// One runtime per process: no crate's code builds a tokio runtime but
+/// lane-runtime (the binary builds the one it hands down there).
+#[test]
+fn no_crate_builds_a_runtime_but_lane_runtime() {
+    let found: Vec<String> = code_lines()
+        .into_iter()
+        .filter(|(at, _)| !at.starts_with("crates/lane-runtime/"))
+        .filter(|(_, line)| {
+            ["runtime::Builder", "Runtime::new(", "#[tokio::main"]
+                .iter()
+                .any(|s| line.contains(s))
+        })
+        .map(|(at, line)| format!("{at}: {line}"))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "runtimes built outside lane-runtime:\n{}",
         found.join("\n")
     );
 }

@@ -27,14 +27,16 @@ fn main() {
             std::process::exit(1)
         });
         let start = Instant::now();
-        let metrics =
-            match lane_ledger::parse_trace(BufReader::with_capacity(1 << 20, file), &options) {
-                Ok(m) => m,
-                Err(e) => {
-                    eprintln!("{path}: {e}");
-                    std::process::exit(3)
-                }
-            };
+        let metrics = match lane_ledger::parse_trace(
+            BufReader::with_capacity(lane_ledger::trace::READ_BUFFER_BYTES, file),
+            &options,
+        ) {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                std::process::exit(3)
+            }
+        };
         let secs = start.elapsed().as_secs_f64();
         let b = lane_ledger::from_trace(&path, &metrics);
         println!(

@@ -9,7 +9,8 @@ use lane_github::{Auth, ClientConfig, GithubClient, PullInfo, Reaction, Repo};
 
 /// A thread's GitHub connection.
 pub(crate) struct Github {
-    rt: tokio::runtime::Runtime,
+    /// The process's one runtime (this thread blocks on it).
+    rt: &'static tokio::runtime::Runtime,
     clients: HashMap<String, GithubClient>,
 }
 
@@ -17,9 +18,7 @@ impl Github {
     /// A connection for this thread.
     pub(crate) fn new() -> std::io::Result<Github> {
         Ok(Github {
-            rt: tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()?,
+            rt: lane_runtime::get()?,
             clients: HashMap::new(),
         })
     }
@@ -43,7 +42,7 @@ impl Github {
                 }
             }
         }
-        Some((&self.rt, self.clients.get(repo)?))
+        Some((self.rt, self.clients.get(repo)?))
     }
 
     /// `login`'s permission on `repo`, as GitHub's API answers it; `Err`

@@ -160,14 +160,10 @@ pub fn start(config: ServeConfig) -> Result<Running, ServeError> {
         jobs: tx.clone(),
         worker_alive: alive,
     });
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|source| ServeError::Start {
-            what: "async runtime",
-            source,
-        })?;
+    let runtime = lane_runtime::get().map_err(|source| ServeError::Start {
+        what: "async runtime",
+        source,
+    })?;
     let listen = config.listen;
     let listener = runtime
         .block_on(tokio::net::TcpListener::bind(listen))

@@ -473,25 +473,19 @@ fn poster(repo: String, pr: u64, lane: String, total: usize, every: Duration, rx
 
 fn request(ctx: &Ctx, row: &CommandRow, m: &Mint, stop: Arc<AtomicBool>) -> MintRequest {
     MintRequest {
-        lane: lane_file(ctx, &m.version.to_string()).display().to_string(),
-        out: ctx.out.clone(),
         kube_config: ctx.kube_config.clone(),
-        run_id: format!("serve-{}", row.id),
         // As `lane mint --post`; without credentials nothing can be posted
         // (said once at the first answer), and the lane still mints.
         post: lane_github::Auth::from_env().is_some(),
-        head_sha: None,
-        concurrency: None,
-        wheel: None,
-        wheel_key: None,
-        store: None,
-        source: None,
-        repo: None,
         cells: m.cells.iter().map(|c| c.as_str().to_owned()).collect(),
         gpus: m.gpus.iter().map(|g| g.as_str().to_owned()).collect(),
-        dry_run: false,
         agent: ctx.agent.clone(),
         stop,
+        ..MintRequest::new(
+            lane_file(ctx, &m.version.to_string()).display().to_string(),
+            ctx.out.clone(),
+            format!("serve-{}", row.id),
+        )
     }
 }
 

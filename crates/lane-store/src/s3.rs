@@ -2,10 +2,9 @@
 //! AWS credential chain, SigV4, bounded retries, conditional writes,
 //! multipart uploads, pagination and presigning are its. What is lane's:
 //!
-//! - The trait is sync. The store owns a small tokio runtime and blocks on
-//!   the client's futures; called from inside another runtime (lane-app's
-//!   kube backend is async) it blocks on a scoped thread of its own
-//!   instead, so it never starts a runtime within a runtime.
+//! - The trait is sync. The store blocks on the client's futures on the
+//!   process's one runtime (`lane_runtime::block_on`: from inside an
+//!   async caller, such as lane-app's kube backend, on a scoped thread).
 //! - Write-once. A put is `If-None-Match: *` (`PutMode::Create`); when the
 //!   key is taken the stored sha256 (`x-amz-meta-sha256`, or the stored
 //!   bytes hashed when it is missing) decides between `AlreadyThere` and
@@ -151,8 +150,6 @@ pub struct S3Store {
     create_only: AmazonS3,
     /// The secret values known to the store, scrubbed from error text.
     secrets: Vec<lane_core::Secret>,
-    /// `Some` until drop.
-    runtime: Option<tokio::runtime::Runtime>,
 }
 
 impl std::fmt::Debug for S3Store {
@@ -160,16 +157,6 @@ impl std::fmt::Debug for S3Store {
         f.debug_struct("S3Store")
             .field("config", &self.config)
             .finish_non_exhaustive()
-    }
-}
-
-impl Drop for S3Store {
-    fn drop(&mut self) {
-        // Dropping a runtime blocks, which panics inside an async context;
-        // its threads only ever run this store's requests.
-        if let Some(rt) = self.runtime.take() {
-            rt.shutdown_background();
-        }
     }
 }
 
@@ -320,40 +307,28 @@ impl S3Store {
             .with_credentials(std::sync::Arc::clone(s3.credentials()))
             .build()
             .map_err(setup)?;
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .thread_name("lane-s3")
-            .enable_all()
-            .build()
-            .map_err(|source| StoreError::Io {
-                what: "starting the S3 client's threads".into(),
-                source,
-            })?;
+        // The client's threads are the process's runtime's, started now
+        // so that a failure to start them is this store's error.
+        lane_runtime::get().map_err(|source| StoreError::Io {
+            what: "starting the S3 client's threads".into(),
+            source,
+        })?;
         Ok(S3Store {
             config,
             s3,
             create_only,
             secrets,
-            runtime: Some(runtime),
         })
     }
 
-    /// Runs `fut` to completion on the store's runtime: on this thread, or
-    /// on a scoped thread when this one is inside a runtime already.
+    /// Runs `fut` to completion on the process's runtime (started when the
+    /// store was opened).
     fn block_on<F>(&self, fut: F) -> F::Output
     where
         F: Future + Send,
         F::Output: Send,
     {
-        let rt = self.runtime.as_ref().expect("the runtime lives until drop");
-        if tokio::runtime::Handle::try_current().is_err() {
-            return rt.block_on(fut);
-        }
-        std::thread::scope(|s| {
-            s.spawn(|| rt.block_on(fut))
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-        })
+        lane_runtime::block_on(fut).expect("the runtime started when the store opened")
     }
 
     /// `e`, scrubbed of this store's secrets.

@@ -20,15 +20,12 @@ use crate::lane::LoadedLane;
 /// How much of a pod's log stands in for a missing bundle.
 const LOG_TAIL_BYTES: i64 = 64 * 1024;
 
-fn invalid(path: &Path, e: impl std::fmt::Display) -> AppError {
-    AppError::invalid(path.display(), e)
-}
-
 /// Reads the kube backend's configuration (YAML, `docs/kubernetes.md`).
 pub fn load_config(path: &Path) -> Result<KubeConfig, AppError> {
-    let text = std::fs::read_to_string(path).map_err(|e| invalid(path, e))?;
-    let cfg: KubeConfig = serde_yaml::from_str(&text).map_err(|e| invalid(path, e))?;
-    cfg.check().map_err(|e| invalid(path, e))?;
+    let text = std::fs::read_to_string(path).map_err(|e| AppError::invalid_file(path, e))?;
+    let cfg: KubeConfig =
+        serde_yaml::from_str(&text).map_err(|e| AppError::invalid_file(path, e))?;
+    cfg.check().map_err(|e| AppError::invalid_file(path, e))?;
     Ok(cfg)
 }
 
@@ -271,11 +268,9 @@ fn prepare(loaded: &LoadedLane, request: &MintRequest) -> Result<Prepared, AppEr
     })
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, AppError> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(AppError::Runtime)
+/// `fut` run on the process's one runtime.
+fn block_on<F: std::future::Future>(fut: F) -> Result<F::Output, AppError> {
+    lane_runtime::block_on_here(fut).map_err(AppError::Runtime)
 }
 
 impl Backend for KubeBackend {
@@ -328,16 +323,15 @@ impl Backend for KubeBackend {
             .filter(|(_, m)| !ended.contains(&m.id.slot().to_string()))
             .map(|(j, _)| j)
             .collect();
-        let rt = runtime()?;
         let lane_name = lane.version.to_string();
         let unschedulable_after = Duration::from_secs(cfg.unschedulable_after_s);
-        let (backend, ends) = rt.block_on(async {
+        let (backend, ends) = block_on(async {
             let backend = lane_kube::KubeBackend::connect(cfg.clone()).await?;
             let ends = backend
                 .run_lane(&lane_name, run_id, wanted, unschedulable_after, on)
                 .await?;
             Ok::<_, lane_kube::KubeError>((backend, ends))
-        })?;
+        })??;
 
         // Every Job has ended: gather each slot from its bundles in the store.
         let provenance = lane_core::Provenance {
@@ -350,8 +344,9 @@ impl Backend for KubeBackend {
             let job = end
                 .map(|e| e.job.clone())
                 .unwrap_or_else(|| lane_kube::job_name(id, run_id));
-            let log_tail = match rt.block_on(backend.mint_log(&job, LOG_TAIL_BYTES)) {
-                Ok(log) => log,
+            let log_tail = match block_on(backend.mint_log(&job, LOG_TAIL_BYTES)) {
+                Ok(Ok(log)) => log,
+                Ok(Err(e)) => Some(format!("(the pod log could not be read: {e})")),
                 Err(e) => Some(format!("(the pod log could not be read: {e})")),
             };
             NoBundle {
@@ -415,10 +410,10 @@ impl Backend for KubeBackend {
             .clone()
             .ok_or_else(|| AppError::Usage("lane cancel needs --kube-config FILE".to_owned()))?;
         let namespace = cfg.namespace.clone();
-        let report = runtime()?.block_on(async {
+        let report = block_on(async {
             let backend = lane_kube::KubeBackend::connect(cfg).await?;
             backend.cancel(lane).await
-        })?;
+        })??;
         Ok(Cancelled {
             lane: lane.to_owned(),
             namespace,

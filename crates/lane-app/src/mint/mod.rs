@@ -67,6 +67,38 @@ pub struct MintRequest {
     pub stop: Arc<AtomicBool>,
 }
 
+impl MintRequest {
+    /// A request to mint `lane` under `out` as run `run_id`, with every
+    /// other choice at its default: the lane's whole matrix, the local
+    /// backend, nothing posted, no wheel, store or source given, no agent
+    /// command (the caller names its own), never stopped.
+    pub fn new(
+        lane: impl Into<String>,
+        out: impl Into<PathBuf>,
+        run_id: impl Into<String>,
+    ) -> Self {
+        MintRequest {
+            lane: lane.into(),
+            out: out.into(),
+            kube_config: None,
+            run_id: run_id.into(),
+            post: false,
+            head_sha: None,
+            concurrency: None,
+            wheel: None,
+            wheel_key: None,
+            store: None,
+            source: None,
+            repo: None,
+            cells: Vec::new(),
+            gpus: Vec::new(),
+            dry_run: false,
+            agent: Vec::new(),
+            stop: Arc::default(),
+        }
+    }
+}
+
 /// What `lane mint` did.
 #[derive(Debug)]
 pub enum MintOutcome {

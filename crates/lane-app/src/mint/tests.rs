@@ -4,7 +4,6 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
 
 use lane_core::results::Contract;
 use lane_core::{MintStatus, Progress, SlotSummary, Summary};
@@ -15,25 +14,7 @@ use crate::Exit;
 const PROBE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../lanes/0.0.0.yaml");
 
 fn request(out: &Path) -> MintRequest {
-    MintRequest {
-        lane: PROBE.into(),
-        out: out.to_owned(),
-        kube_config: None,
-        run_id: "manual".into(),
-        post: false,
-        head_sha: None,
-        concurrency: None,
-        wheel: None,
-        wheel_key: None,
-        store: None,
-        source: None,
-        repo: None,
-        cells: vec![],
-        gpus: vec![],
-        dry_run: false,
-        agent: vec![],
-        stop: Arc::default(),
-    }
+    MintRequest::new(PROBE, out, "manual")
 }
 
 /// Ends every slot of the plan as `status`, as a backend gathers them.

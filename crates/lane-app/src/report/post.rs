@@ -125,12 +125,8 @@ fn post(
 ) -> Result<(), AppError> {
     let auth = Auth::from_env().ok_or(lane_github::GithubError::NoCredentials)?;
     let config = ClientConfig::from_env(auth);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(AppError::Runtime)?;
     let marker = marker(version);
-    runtime.block_on(async {
+    lane_runtime::block_on_here(async {
         let client = GithubClient::connect(config, repo.clone()).await?;
         for t in targets {
             let outcome = client.upsert_comment(*t, &marker, body).await?;
@@ -144,6 +140,7 @@ fn post(
         }
         Ok::<_, AppError>(())
     })
+    .map_err(AppError::Runtime)?
 }
 
 impl From<lane_github::CommentOutcome> for PostedComment {

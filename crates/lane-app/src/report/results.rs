@@ -28,10 +28,6 @@ fn io(path: &Path, e: std::io::Error) -> AppError {
     AppError::io(path, e)
 }
 
-fn invalid(path: &Path, e: impl std::fmt::Display) -> AppError {
-    AppError::invalid(path.display(), e)
-}
-
 /// `summary.json`, when present.
 #[derive(Debug, Default)]
 pub struct Summary {
@@ -53,7 +49,7 @@ fn read_capped(path: &Path) -> Result<Option<Vec<u8>>, AppError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io(path, e)),
         Ok(m) if m.len() > DEFAULT_MAX_REPORT_BYTES => {
-            return Err(invalid(path, "file above the 256 MiB cap"))
+            return Err(AppError::invalid_file(path, "file above the 256 MiB cap"))
         }
         Ok(_) => {}
     }
@@ -77,7 +73,7 @@ pub(crate) fn read_json(path: &Path) -> Result<Option<Value>, AppError> {
         return Ok(None);
     };
     serde_json::from_slice(&bytes).map(Some).map_err(|e| {
-        invalid(
+        AppError::invalid_file(
             path,
             format!(
                 "invalid JSON at line {}, column {}: {e}",

@@ -143,20 +143,12 @@ pub fn classify_with_cells(
     // (packages, not opaque files) and hold none were compiled for the CPU
     // whatever their metadata's `sm` says (gen-worker 0.114-0.126's rig on
     // the H200). The report's `minted` is checked like its digests are.
-    let inspected: Vec<u64> = cells
-        .iter()
-        .filter_map(|c| match c {
-            ArtifactState::Gathered { cubins, .. } => *cubins,
-            ArtifactState::NotGathered { .. } => None,
-        })
-        .collect();
-    if !inspected.is_empty() && inspected.iter().all(|n| *n == 0) {
+    if let Some(inspected) = lane_core::results::cells_without_gpu_code(cells.iter().copied()) {
         return (
             MintStatus::Failed,
             format!(
-                "{reason}, but none of its {} cell(s) holds GPU code (no `.cubin`, no CUDA fat \
-                 binary): it compiled for the CPU",
-                inspected.len()
+                "{reason}, but {}",
+                lane_core::results::no_gpu_code_sentence(inspected)
             ),
         );
     }

@@ -63,6 +63,29 @@ impl EnvFingerprint {
         out
     }
 
+    /// The fields that differ between two fingerprints, where both were
+    /// recorded: `(field, before, after)`. Empty means "no known change".
+    pub fn changes(&self, after: &EnvFingerprint) -> Vec<(&'static str, String, String)> {
+        const NAMES: [&str; 8] = [
+            "gpu_model",
+            "driver",
+            "cuda",
+            "torch",
+            "triton",
+            "upstream",
+            "image_digest",
+            "node",
+        ];
+        NAMES
+            .into_iter()
+            .zip(self.fields().into_iter().zip(after.fields()))
+            .filter_map(|(name, pair)| match pair {
+                (Some(a), Some(b)) if a != b => Some((name, a.clone(), b.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
     fn fields(&self) -> [Option<&String>; 8] {
         [
             self.gpu_model.as_ref(),

@@ -335,6 +335,32 @@ pub struct StoredFile {
     pub sha256: String,
 }
 
+/// How many of `cells` lane looked into (packages, not opaque files),
+/// when it looked into at least one and none holds GPU code: a mint on a
+/// GPU class claims GPU code, so such cells were compiled for the CPU
+/// whatever their metadata's `sm` says (gen-worker 0.114-0.126's rig on
+/// the H200). `None` when any holds GPU code or none could be looked into.
+pub fn cells_without_gpu_code<'a>(
+    cells: impl IntoIterator<Item = &'a ArtifactState>,
+) -> Option<usize> {
+    let inspected: Vec<u64> = cells
+        .into_iter()
+        .filter_map(|c| match c {
+            ArtifactState::Gathered { cubins, .. } => *cubins,
+            ArtifactState::NotGathered { .. } => None,
+        })
+        .collect();
+    (!inspected.is_empty() && inspected.iter().all(|n| *n == 0)).then_some(inspected.len())
+}
+
+/// The sentence that says so: `none of its N cell(s) holds GPU code (no
+/// `.cubin`, no CUDA fat binary): it compiled for the CPU`.
+pub fn no_gpu_code_sentence(inspected: usize) -> String {
+    format!(
+        "none of its {inspected} cell(s) holds GPU code (no `.cubin`, no CUDA fat binary): it compiled for the CPU"
+    )
+}
+
 /// What became of the artifact a report names.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "kind")]

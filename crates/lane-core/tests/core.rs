@@ -119,14 +119,15 @@ fn the_crate_graph_keeps_its_layers() {
     ] {
         assert!(!webhook.contains(io), "lane-webhook pulls in {io}");
     }
-    // The history method is a pure model: no lane crate (lane-ledger is
-    // only its tests'), no runtime, client, store or process crate.
+    // The history method is a pure model: on the core's nouns only (the
+    // environment fingerprint is lane-core's; lane-ledger is only its
+    // tests'), no runtime, client, store or process crate.
     let history = graph(&["-p", "lane-history"]);
     let lane: Vec<_> = history.iter().filter(|c| c.starts_with("lane-")).collect();
     assert_eq!(
         lane,
-        ["lane-history"],
-        "lane-history depends on no lane crate"
+        ["lane-core", "lane-history"],
+        "lane-history depends on lane-core only"
     );
     for io in ["tokio", "hyper", "ureq", "rusqlite", "git2", "nix", "rand"] {
         assert!(!history.contains(io), "lane-history pulls in {io}");

@@ -117,60 +117,11 @@ impl<'de> Deserialize<'de> for RunTime {
     }
 }
 
-/// The environment a run minted in. A field that was not recorded is
-/// absent: absent is "unknown", never "changed".
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Fingerprint {
-    /// The GPU model (`NVIDIA H200`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gpu_model: Option<String>,
-    /// The driver version.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub driver: Option<String>,
-    /// The CUDA version.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cuda: Option<String>,
-    /// torch's version.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub torch: Option<String>,
-    /// triton's version.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub triton: Option<String>,
-    /// The upstream's version (gen-worker).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub upstream: Option<String>,
-    /// The image's digest.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub image_digest: Option<String>,
-    /// The node (or node type) it ran on.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub node: Option<String>,
-}
-
-impl Fingerprint {
-    /// The fields that differ between two fingerprints, where both were
-    /// recorded: `(field, before, after)`. Empty means "no known change".
-    pub fn changes(&self, after: &Fingerprint) -> Vec<(&'static str, String, String)> {
-        let pairs = [
-            ("gpu_model", &self.gpu_model, &after.gpu_model),
-            ("driver", &self.driver, &after.driver),
-            ("cuda", &self.cuda, &after.cuda),
-            ("torch", &self.torch, &after.torch),
-            ("triton", &self.triton, &after.triton),
-            ("upstream", &self.upstream, &after.upstream),
-            ("image_digest", &self.image_digest, &after.image_digest),
-            ("node", &self.node, &after.node),
-        ];
-        pairs
-            .into_iter()
-            .filter_map(|(name, a, b)| match (a, b) {
-                (Some(a), Some(b)) if a != b => Some((name, a.clone(), b.clone())),
-                _ => None,
-            })
-            .collect()
-    }
-}
+/// The environment a run minted in: lane-core's record of it, the one
+/// type a mint's `result.json`, its `mint.json` and a history row share. A
+/// field that was not recorded is absent: absent is "unknown", never
+/// "changed".
+pub use lane_core::EnvFingerprint as Fingerprint;
 
 /// A series: one (cell, GPU class, phase).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

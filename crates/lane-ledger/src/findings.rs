@@ -412,7 +412,7 @@ fn era_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
 /// GPU mint whose cells hold no GPU code, an attempt whose coldness is not
 /// guaranteed. The caller adds them to the attempt's breakdown.
 pub fn record_findings(record: &lane_core::MintRecord) -> Vec<Finding> {
-    use lane_core::{ArtifactState, TmpIsolation};
+    use lane_core::TmpIsolation;
     let mut out = Vec::new();
     let minted = record.status == MintStatus::Minted;
     if let (true, Some(code)) = (minted, record.exit_code.filter(|c| *c != 0)) {
@@ -432,24 +432,22 @@ pub fn record_findings(record: &lane_core::MintRecord) -> Vec<Finding> {
             .subject("exit_code"),
         );
     }
-    let inspected: Vec<u64> = record
-        .artifact
-        .iter()
-        .chain(record.entries.iter())
-        .filter_map(|c| match c {
-            ArtifactState::Gathered { cubins, .. } => *cubins,
-            ArtifactState::NotGathered { .. } => None,
+    let no_gpu_code = minted
+        .then(|| {
+            lane_core::results::cells_without_gpu_code(
+                record.artifact.iter().chain(record.entries.iter()),
+            )
         })
-        .collect();
-    if minted && !inspected.is_empty() && inspected.iter().all(|n| *n == 0) {
+        .flatten();
+    if let Some(inspected) = no_gpu_code {
         out.push(
             Finding::new(
                 FindingKind::NoGpuCode,
                 Severity::Warning,
                 format!(
-                    "minted on {} but none of its {} cell(s) holds GPU code (no `.cubin`, no CUDA fat binary): it compiled for the CPU, whatever its metadata's `sm` says",
+                    "minted on {} but {}, whatever its metadata's `sm` says",
                     quote(&record.gpu, SHORT_MAX_CHARS),
-                    inspected.len()
+                    lane_core::results::no_gpu_code_sentence(inspected)
                 ),
             )
             .subject("cells"),

@@ -99,7 +99,7 @@ pub fn run_of(
     let fingerprint = if recorded.is_empty() {
         env_json.as_ref().map(from_env_json).unwrap_or_default()
     } else {
-        convert(&EnvFingerprint::common(recorded))
+        EnvFingerprint::common(recorded)
     };
     let id = format!(
         "{}-{}-{}",
@@ -204,16 +204,6 @@ fn digest(dir: &Path, cells: &[CellResult]) -> Result<String, AppError> {
     Ok(lane_core::hex::hex(&h.finalize()))
 }
 
-/// lane-core's record of an environment as history keeps it: the two
-/// types are the same fields by the same names (lane-history depends on no
-/// lane crate, so it has its own), converted through their JSON, which a
-/// test holds field by field.
-pub fn convert(e: &EnvFingerprint) -> Fingerprint {
-    serde_json::to_value(e)
-        .and_then(serde_json::from_value)
-        .unwrap_or_default()
-}
-
 /// The `env.json` a recorded run keeps beside its results folder
 /// (`tests/data/gw-0.93.3-h200/*/env.json`): `gpu`, `nvidia_smi`
 /// (`name, driver, memory`), `cuda`, `torch`, `triton`, `gen_worker`.
@@ -295,27 +285,6 @@ impl Rows {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_environment_field_reaches_the_history() {
-        let all = |i: usize| Some(format!("v{i}"));
-        let e = EnvFingerprint {
-            gpu_model: all(1),
-            driver: all(2),
-            cuda: all(3),
-            torch: all(4),
-            triton: all(5),
-            upstream: all(6),
-            image_digest: all(7),
-            node: all(8),
-        };
-        let f = convert(&e);
-        assert_eq!(
-            serde_json::to_value(&f).unwrap(),
-            serde_json::to_value(&e).unwrap()
-        );
-        assert_eq!(f.node.as_deref(), Some("v8"));
-    }
 
     #[test]
     fn a_line_is_major_and_minor() {

@@ -248,6 +248,13 @@ pub fn check_before(
         .find_commit(base)
         .and_then(|c| c.tree())
         .ctx(|| format!("tree of {base}"))?;
+    let checked: Vec<Checked> = picks
+        .iter()
+        .map(|p| Checked {
+            id: p.commit,
+            subject: p.subject.clone(),
+        })
+        .collect();
     let mut verdicts = Vec::new();
     for guard in &lane.guards {
         let mut v = GuardVerdict {
@@ -266,24 +273,7 @@ pub fn check_before(
                 });
                 continue;
             }
-            let fpid = patch_ids.of(repo, &fc)?;
-            let mut clean = true;
-            for p in picks {
-                let pc = repo
-                    .find_commit(p.commit)
-                    .ctx(|| format!("reading {}", p.commit))?;
-                let same =
-                    p.commit == fc.id() || (fpid.is_some() && patch_ids.of(repo, &pc)? == fpid);
-                if same {
-                    clean = false;
-                    v.refusals.push(GuardRefusal::PatchEquivalent {
-                        forbidden: fc.id().to_string(),
-                        commit: p.commit.to_string(),
-                        subject: p.subject.clone(),
-                    });
-                }
-            }
-            if clean {
+            if no_patch_of(repo, &fc, &checked, patch_ids, &mut v)? {
                 v.proven.push(format!(
                     "{} is not reachable from {} and no pick carries its patch",
                     short(fc.id()),
@@ -293,20 +283,7 @@ pub fn check_before(
         }
         if !guard.frozen_paths.is_empty() {
             let before = v.refusals.len();
-            for p in picks {
-                let pc = repo
-                    .find_commit(p.commit)
-                    .ctx(|| format!("reading {}", p.commit))?;
-                for path in changed_paths(repo, &pc)? {
-                    if guard.frozen_paths.iter().any(|fp| fp.covers(&path)) {
-                        v.refusals.push(GuardRefusal::FrozenPathTouched {
-                            commit: p.commit.to_string(),
-                            subject: p.subject.clone(),
-                            path,
-                        });
-                    }
-                }
-            }
+            frozen_touched(repo, guard, &checked, &mut v)?;
             if v.refusals.len() == before {
                 v.proven
                     .push(format!("no pick touches {}", frozen_list(guard)));
@@ -338,7 +315,16 @@ pub fn check_after(
         .find_commit(head)
         .and_then(|c| c.tree())
         .ctx(|| format!("tree of {head}"))?;
-    let own = commits_between(repo, base, head)?;
+    let own: Vec<Checked> = commits_between(repo, base, head)?
+        .into_iter()
+        .map(|id| {
+            let c = repo.find_commit(id).ctx(|| format!("reading {id}"))?;
+            Ok(Checked {
+                id,
+                subject: subject(&c),
+            })
+        })
+        .collect::<Result<_, GitError>>()?;
     let mut verdicts = Vec::new();
     for guard in &lane.guards {
         let mut v = GuardVerdict {
@@ -357,20 +343,7 @@ pub fn check_after(
                 });
                 continue;
             }
-            let fpid = patch_ids.of(repo, &fc)?;
-            let mut clean = true;
-            for id in &own {
-                let c = repo.find_commit(*id).ctx(|| format!("reading {id}"))?;
-                if fpid.is_some() && patch_ids.of(repo, &c)? == fpid {
-                    clean = false;
-                    v.refusals.push(GuardRefusal::PatchEquivalent {
-                        forbidden: fc.id().to_string(),
-                        commit: id.to_string(),
-                        subject: subject(&c),
-                    });
-                }
-            }
-            if clean {
+            if no_patch_of(repo, &fc, &own, patch_ids, &mut v)? {
                 v.proven.push(format!(
                     "{} is not reachable from {head_name} and none of its {} own commits carries its patch",
                     short(fc.id()),
@@ -380,18 +353,7 @@ pub fn check_after(
         }
         if !guard.frozen_paths.is_empty() {
             let before = v.refusals.len();
-            for id in &own {
-                let c = repo.find_commit(*id).ctx(|| format!("reading {id}"))?;
-                for path in changed_paths(repo, &c)? {
-                    if guard.frozen_paths.iter().any(|fp| fp.covers(&path)) {
-                        v.refusals.push(GuardRefusal::FrozenPathTouched {
-                            commit: id.to_string(),
-                            subject: subject(&c),
-                            path,
-                        });
-                    }
-                }
-            }
+            frozen_touched(repo, guard, &own, &mut v)?;
             for fp in &guard.frozen_paths {
                 let a = entry_id(&base_tree, fp.as_str());
                 let b = entry_id(&head_tree, fp.as_str());
@@ -428,6 +390,61 @@ pub fn check_after(
         stage: GuardStage::After,
         verdicts,
     })
+}
+
+/// A commit a guard pass checks: a pick before the cut, a lane's own
+/// commit after it.
+struct Checked {
+    id: Oid,
+    subject: String,
+}
+
+/// True when none of `commits` is the forbidden commit `fc` or carries its
+/// patch; each that does is a refusal in `v`.
+fn no_patch_of(
+    repo: &Repository,
+    fc: &git2::Commit<'_>,
+    commits: &[Checked],
+    patch_ids: &mut PatchIds,
+    v: &mut GuardVerdict,
+) -> Result<bool, GitError> {
+    let fpid = patch_ids.of(repo, fc)?;
+    let mut clean = true;
+    for c in commits {
+        let commit = repo.find_commit(c.id).ctx(|| format!("reading {}", c.id))?;
+        if c.id == fc.id() || (fpid.is_some() && patch_ids.of(repo, &commit)? == fpid) {
+            clean = false;
+            v.refusals.push(GuardRefusal::PatchEquivalent {
+                forbidden: fc.id().to_string(),
+                commit: c.id.to_string(),
+                subject: c.subject.clone(),
+            });
+        }
+    }
+    Ok(clean)
+}
+
+/// Each path of `guard`'s frozen paths that one of `commits` changes is a
+/// refusal in `v`.
+fn frozen_touched(
+    repo: &Repository,
+    guard: &Guard,
+    commits: &[Checked],
+    v: &mut GuardVerdict,
+) -> Result<(), GitError> {
+    for c in commits {
+        let commit = repo.find_commit(c.id).ctx(|| format!("reading {}", c.id))?;
+        for path in changed_paths(repo, &commit)? {
+            if guard.frozen_paths.iter().any(|fp| fp.covers(&path)) {
+                v.refusals.push(GuardRefusal::FrozenPathTouched {
+                    commit: c.id.to_string(),
+                    subject: c.subject.clone(),
+                    path,
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 fn frozen_list(guard: &Guard) -> String {

@@ -167,24 +167,14 @@ pub fn continue_cut(repo: &Repository, lane: &LaneFile) -> Result<CutReport, Git
         sign: state.sign,
         lane_file: state.lane_file.clone(),
     };
-    let mut report = CutReport {
-        lane: state.lane.clone(),
-        base: lane.base.to_string(),
-        base_commit: state.base.clone(),
-        branch: state.branch.clone(),
-        tag: state.tag.then(|| lane.tag_name()),
-        status: CutStatus::Planned,
-        picks: Vec::new(),
-        guards_before: None,
-        guards_after: None,
-        version_files: Vec::new(),
-        changelog: None,
-        files_changed: Vec::new(),
-        head: None,
-        written: true,
-        signed: false,
-        landed: None,
-    };
+    let mut report = CutReport::planned(
+        state.lane.clone(),
+        lane.base.to_string(),
+        state.base.clone(),
+        state.branch.clone(),
+        state.tag.then(|| lane.tag_name()),
+        true,
+    );
     let mut patch_ids = PatchIds::default();
     let private = crate::cut::on_disk(repo)?;
     let repo = &private;
@@ -221,11 +211,7 @@ pub fn continue_cut(repo: &Repository, lane: &LaneFile) -> Result<CutReport, Git
         next_state.save(repo)?;
         report.picks = progress.reports;
         for p in &state.picks[next + 1..] {
-            report.picks.push(PickReport {
-                pick: p.clone(),
-                outcome: PickOutcome::NotReached,
-                adapted: None,
-            });
+            report.picks.push(PickReport::not_reached(p));
         }
         report.status = CutStatus::Stopped;
         report.head = Some(last_good.to_string());

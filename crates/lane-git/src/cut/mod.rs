@@ -299,24 +299,14 @@ pub fn cut(repo: &Repository, lane: &LaneFile, opts: &CutOptions) -> Result<CutR
     let base = resolve_commit(repo, "base tag", lane.base.as_str())?;
     let branch = lane.branch_name();
     let tag = lane.tag_name();
-    let mut report = CutReport {
-        lane: lane.version.to_string(),
-        base: lane.base.to_string(),
-        base_commit: base.id().to_string(),
-        branch: branch.clone(),
-        tag: opts.tag.then(|| tag.clone()),
-        status: CutStatus::Planned,
-        picks: Vec::new(),
-        guards_before: None,
-        guards_after: None,
-        version_files: Vec::new(),
-        changelog: None,
-        files_changed: Vec::new(),
-        head: None,
-        written: false,
-        signed: false,
-        landed: None,
-    };
+    let mut report = CutReport::planned(
+        lane.version.to_string(),
+        lane.base.to_string(),
+        base.id().to_string(),
+        branch.clone(),
+        opts.tag.then(|| tag.clone()),
+        false,
+    );
     let mut patch_ids = PatchIds::default();
 
     // An existing branch is never moved: either it already is this cut, or we refuse.
@@ -375,14 +365,7 @@ pub fn cut(repo: &Repository, lane: &LaneFile, opts: &CutOptions) -> Result<CutR
     report.guards_before = Some(before);
     if refused {
         report.status = CutStatus::Refused;
-        report.picks = picks
-            .iter()
-            .map(|p| PickReport {
-                pick: p.clone(),
-                outcome: PickOutcome::NotReached,
-                adapted: None,
-            })
-            .collect();
+        report.picks = picks.iter().map(PickReport::not_reached).collect();
         return Ok(report);
     }
 
@@ -400,11 +383,7 @@ pub fn cut(repo: &Repository, lane: &LaneFile, opts: &CutOptions) -> Result<CutR
         if let PickRun::Conflict { index, paths } = run {
             report.picks = progress.reports;
             for p in &picks[index + 1..] {
-                report.picks.push(PickReport {
-                    pick: p.clone(),
-                    outcome: PickOutcome::NotReached,
-                    adapted: None,
-                });
+                report.picks.push(PickReport::not_reached(p));
             }
             // A bare repository has no work tree to lay a conflict in.
             if opts.dry_run || opts.on_conflict == OnConflict::Abort || repo.is_bare() {

@@ -235,6 +235,50 @@ pub struct CutReport {
     pub landed: Option<Landed>,
 }
 
+impl CutReport {
+    /// A cut of `lane` from `base` (at `base_commit`) onto `branch`, with
+    /// `tag` when one was asked, planned and nothing decided yet; `written`
+    /// when the cut already wrote (a cut resumed with `--continue`).
+    pub fn planned(
+        lane: String,
+        base: String,
+        base_commit: String,
+        branch: String,
+        tag: Option<String>,
+        written: bool,
+    ) -> CutReport {
+        CutReport {
+            lane,
+            base,
+            base_commit,
+            branch,
+            tag,
+            status: CutStatus::Planned,
+            picks: Vec::new(),
+            guards_before: None,
+            guards_after: None,
+            version_files: Vec::new(),
+            changelog: None,
+            files_changed: Vec::new(),
+            head: None,
+            written,
+            signed: false,
+            landed: None,
+        }
+    }
+}
+
+impl PickReport {
+    /// `pick`, not reached: a pick before it stopped the cut.
+    pub fn not_reached(pick: &ResolvedPick) -> PickReport {
+        PickReport {
+            pick: pick.clone(),
+            outcome: PickOutcome::NotReached,
+            adapted: None,
+        }
+    }
+}
+
 /// Where a trunk lane's cut landed on the default branch.
 #[derive(Debug, Clone, Serialize)]
 pub struct Landed {

@@ -16,16 +16,19 @@
 //! This is the IO edge of `lane_diff`: it lists folders and
 //! opens files (a [`Source`]), gives nested zips a temporary file to be
 //! read from (a [`Spool`]), and lets the library stream, fingerprint and
-//! load only the content it needs, in two passes.
+//! load only the content it needs, in two passes: both sides at once, one
+//! thread each, the second pass reading from what the first spooled.
 
 use lane_core::layout::file;
 use std::fs::File;
 use std::io::{self, BufReader};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 
 use lane_diff::content_plan;
 use lane_diff::ingest::{
-    complete_side, read_side, Keep, Opened, ReadLimits, Source, Spool, SpoolFile, TopEntry, TopKind,
+    complete_side_retained, read_side_retaining, Opened, ReadLimits, Source, Spool, SpoolFile,
+    TopEntry, TopKind,
 };
 use lane_diff::{
     diff_sides, pair_classes, ArtifactFile, CellSide, DeterminismReport, DeterminismVerdict,
@@ -385,14 +388,7 @@ fn diff_with(
     limits: &ReadLimits,
     extra_configs: [Option<&Path>; 2],
 ) -> Result<DeterminismReport, AppError> {
-    let mut src_a = open_source(a, "A")?;
-    let mut src_b = open_source(b, "B")?;
-    let mut spool = TempSpool;
-    let mut side_a = read_side(&mut *src_a, Keep::First, limits, &mut spool)?;
-    let mut side_b = read_side(&mut *src_b, Keep::First, limits, &mut spool)?;
-    let plan = content_plan(&side_a.tree, &side_b.tree, limits.max_content_bytes);
-    complete_side(&mut side_a, &plan.a, &mut *src_a, limits, &mut spool)?;
-    complete_side(&mut side_b, &plan.b, &mut *src_b, limits, &mut spool)?;
+    let (mut side_a, mut side_b) = read_both(a, b, limits)?;
     for (side, extra) in [
         (&mut side_a, extra_configs[0]),
         (&mut side_b, extra_configs[1]),
@@ -406,6 +402,55 @@ fn diff_with(
         let path = if e.side() == "A" { a } else { b };
         AppError::invalid_file(path, e)
     })
+}
+
+/// Reads both sides at once, one thread each: each side's first pass,
+/// the content plan from both, then each side's second pass, which reads
+/// what the plan needs from the zips its first pass spooled (a packed
+/// cell is inflated once). The errors are those of reading A then B in
+/// turn: A's, when both fail.
+fn read_both(a: &Path, b: &Path, limits: &ReadLimits) -> Result<(CellSide, CellSide), AppError> {
+    type FirstPass = mpsc::Sender<CellSide>;
+    type Plan = mpsc::Receiver<(CellSide, Vec<String>)>;
+    // One side, in its own thread: `None` when the other side failed
+    // before the plan was made.
+    let side = |path: &Path, name: &str, first: FirstPass, plan: Plan| {
+        let mut src = open_source(path, name)?;
+        let mut spool = TempSpool;
+        let (side, retained) = read_side_retaining(&mut *src, limits, &mut spool)?;
+        if first.send(side).is_err() {
+            return Ok(None);
+        }
+        drop(first);
+        let Ok((mut side, plan)) = plan.recv() else {
+            return Ok(None);
+        };
+        complete_side_retained(&mut side, &plan, &mut *src, limits, &mut spool, retained)?;
+        Ok::<_, AppError>(Some(side))
+    };
+    let (first_a, from_a) = mpsc::channel();
+    let (first_b, from_b) = mpsc::channel();
+    let (plan_a, to_a) = mpsc::channel();
+    let (plan_b, to_b) = mpsc::channel();
+    let (got_a, got_b) = std::thread::scope(|s| {
+        let ta = s.spawn(|| side(a, "A", first_a, to_a));
+        let tb = s.spawn(|| side(b, "B", first_b, to_b));
+        if let (Ok(sa), Ok(sb)) = (from_a.recv(), from_b.recv()) {
+            let plan = content_plan(&sa.tree, &sb.tree, limits.max_content_bytes);
+            // A side that has gone (failed) is reported by its join.
+            let _ = plan_a.send((sa, plan.a));
+            let _ = plan_b.send((sb, plan.b));
+        }
+        drop((plan_a, plan_b));
+        let join = |t: std::thread::ScopedJoinHandle<'_, _>| {
+            t.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+        };
+        (join(ta), join(tb))
+    });
+    match (got_a?, got_b?) {
+        (Some(sa), Some(sb)) => Ok((sa, sb)),
+        _ => unreachable!("a side stops before its plan only when the other failed"),
+    }
 }
 
 fn open_source(path: &Path, side: &str) -> Result<Box<dyn Source>, AppError> {

@@ -3,8 +3,15 @@
 # (tests/data/gw-0.93.3-h200/aot-pair/r{1,2}/cell.tar.gz), then lane alone on
 # GB-sized cells made from it by repetition: the same weights in both
 # sides (memory flat in the cell's size), and every weight differing
-# (memory bounded by the per-side content budget). Wall time best of BENCH_RUNS, peak RSS from
-# /usr/bin/time -v; everything pinned to one core when BENCH_CORE is set.
+# (memory bounded by the per-side content budget), each beside its
+# floor: the same two archives inflated and hashed by the fastest tools
+# on the machine (pigz, else gzip, into sha256sum), both sides in
+# parallel, one pass. The floor inflates the outer gzip only: the .pt2
+# inside is stored (not deflated), so that is all the inflating there is.
+# Wall time best of BENCH_RUNS, peak RSS from /usr/bin/time -v (for the
+# floor, of its largest process); everything pinned to BENCH_CORE when
+# set (a core list: lane reads both sides at once and the floor runs both
+# in parallel, so give both the same two cores, e.g. 0,1).
 #
 # Usage: crates/lane-diff/benches/diff_vs_diffoscope.sh [SHARDS]
 #   SHARDS       weight shards added to each side's model.pt2 (default 300:
@@ -12,9 +19,10 @@
 #   LANE         the lane binary (default target/release/lane; build it
 #                with `cargo build --release -p lane-cli`)
 #   DIFFOSCOPE   the diffoscope command (default: diffoscope on PATH; see
-#                docs/performance.md for the venv and Debian packages)
+#                docs/performance.md for the venv and Debian packages);
+#                its row is left out when there is none
 #   BENCH_RUNS   runs per measurement (default 3)
-#   BENCH_CORE   a core to pin to with taskset (default: none)
+#   BENCH_CORE   the cores to pin to with taskset -c (default: none)
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../../.." && pwd)"
@@ -29,7 +37,10 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 [ -x "$lane" ] || { echo "no lane binary at $lane (cargo build --release -p lane-cli)" >&2; exit 2; }
-command -v "$diffoscope" >/dev/null || { echo "no diffoscope ($diffoscope)" >&2; exit 2; }
+have_diffoscope=1
+command -v "$diffoscope" >/dev/null || { echo "no diffoscope ($diffoscope): its row is left out" >&2; have_diffoscope=; }
+unzip_cmd="gzip -dc"
+if command -v pigz >/dev/null; then unzip_cmd="pigz -dc"; fi
 
 # measure LABEL CMD...: best wall of $runs, and the peak RSS of that run.
 measure() {
@@ -94,12 +105,27 @@ echo "| --- | --- | --- |"
 measure "lane diff, real aot pair (text)" "$lane" diff "$pair/r1/cell.tar.gz" "$pair/r2/cell.tar.gz"
 lane_real="$(cat "$work/last")"
 measure "lane diff --json, real aot pair" "$lane" diff --json "$pair/r1/cell.tar.gz" "$pair/r2/cell.tar.gz"
-measure "diffoscope, real aot pair (text)" "$diffoscope" --text "$work/diffoscope.txt" "$pair/r1/cell.tar.gz" "$pair/r2/cell.tar.gz"
-diffo_real="$(cat "$work/last")"
+if [ -n "$have_diffoscope" ]; then
+  measure "diffoscope, real aot pair (text)" "$diffoscope" --text "$work/diffoscope.txt" "$pair/r1/cell.tar.gz" "$pair/r2/cell.tar.gz"
+  diffo_real="$(cat "$work/last")"
+fi
+# The floor: both archives inflated ($unzip_cmd) and hashed (sha256sum),
+# one pass each, the two sides in parallel.
+floor='for f in "$@"; do '"$unzip_cmd"' "$f" | sha256sum >/dev/null & done; wait'
+measure "floor: $unzip_cmd into sha256sum, both sides in parallel, big pair" bash -c "$floor" floor "$work/big/r1/cell.tar.gz" "$work/big/r2/cell.tar.gz"
+floor_big="$(cat "$work/last")"
 measure "lane diff, big pair ($shards shards, same weights)" "$lane" diff "$work/big/r1/cell.tar.gz" "$work/big/r2/cell.tar.gz"
 big_verdict="$(grep -m1 '^verdict' "$work/out" || true)"
+lane_big="$(cat "$work/last")"
+measure "floor: $unzip_cmd into sha256sum, both sides in parallel, worst pair" bash -c "$floor" floor "$work/worst/r1/cell.tar.gz" "$work/worst/r2/cell.tar.gz"
+floor_worst="$(cat "$work/last")"
 measure "lane diff, worst pair ($shards shards, every one differs)" "$lane" diff "$work/worst/r1/cell.tar.gz" "$work/worst/r2/cell.tar.gz"
+lane_worst="$(cat "$work/last")"
 echo
 echo "big pair: $big_verdict"
 echo "worst pair: $(grep -m1 '^verdict' "$work/out" || true)"
-awk -v l="$lane_real" -v d="$diffo_real" 'BEGIN { printf "diffoscope / lane on the real pair: %.1fx\n", d / l }'
+awk -v l="$lane_big" -v f="$floor_big" 'BEGIN { printf "lane / floor, big pair: %.2fx\n", l / f }'
+awk -v l="$lane_worst" -v f="$floor_worst" 'BEGIN { printf "lane / floor, worst pair: %.2fx\n", l / f }'
+if [ -n "$have_diffoscope" ]; then
+  awk -v l="$lane_real" -v d="$diffo_real" 'BEGIN { printf "diffoscope / lane on the real pair: %.1fx\n", d / l }'
+fi

@@ -5,7 +5,10 @@ use std::cell::{Cell, RefCell};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::rc::Rc;
 
-use super::{join, ArchiveFormat, IngestError, ReadSeek, Reader, SpoolFile, RATIO_GRACE_BYTES};
+use super::{
+    join, ArchiveFormat, IngestError, ReadSeek, Reader, RetainedZip, SpoolFile, RATIO_GRACE_BYTES,
+    RETAINED_MEMORY_BYTES, RETAINED_SPOOLS,
+};
 use crate::model::{ContainerInfo, SkippedEntry, SkippedKind};
 
 /// What one side's read has inflated, and the refusal once a cap is passed.
@@ -82,6 +85,23 @@ impl<R: Read> Read for Inflating<R> {
                 Err(io::Error::other(words))
             }
         }
+    }
+}
+
+/// `io::copy` with a buffer large enough that a spooled zip costs few
+/// reads of its decompressor and few writes (`io::copy`'s is 8 KiB).
+fn copy_large(r: &mut dyn Read, w: &mut dyn io::Write) -> io::Result<u64> {
+    let mut buf = vec![0u8; 256 * 1024];
+    let mut n = 0u64;
+    loop {
+        let k = match r.read(&mut buf) {
+            Ok(0) => return Ok(n),
+            Ok(k) => k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        w.write_all(&buf[..k])?;
+        n += k as u64;
     }
 }
 
@@ -163,31 +183,64 @@ impl Reader<'_> {
             (ArchiveFormat::Tar, Input::Seekable(r)) => self.tar(r, false, prefix, origin, depth),
             (ArchiveFormat::Zip, Input::Seekable(r)) => self.zip(r, prefix, origin, depth),
             (ArchiveFormat::Zip, Input::Stream(r)) => {
-                let mut spooled = self.spool_stream(r, size, origin)?;
-                self.zip(&mut spooled, prefix, origin, depth)
+                let (mut spooled, in_memory) = self.spool_stream(r, size, origin)?;
+                self.zip(&mut spooled, prefix, origin, depth)?;
+                self.retain_spool(spooled, in_memory, prefix, origin, depth);
+                Ok(())
             }
         }
     }
 
-    /// Copies a nested zip where its central directory can be reached.
+    /// Keeps a zip the first pass spooled, for the second, within the
+    /// retention limits.
+    fn retain_spool(
+        &mut self,
+        file: Box<dyn SpoolFile>,
+        in_memory: Option<u64>,
+        prefix: &str,
+        origin: &str,
+        depth: usize,
+    ) {
+        let Some(kept) = self.retain.as_deref_mut() else {
+            return;
+        };
+        match in_memory {
+            Some(n) if kept.memory_bytes + n > RETAINED_MEMORY_BYTES => return,
+            Some(n) => kept.memory_bytes += n,
+            None if kept.zips.len() >= RETAINED_SPOOLS => return,
+            None => {}
+        }
+        kept.zips.push(RetainedZip {
+            prefix: prefix.to_owned(),
+            origin: origin.to_owned(),
+            depth,
+            file,
+        });
+    }
+
+    /// Copies a nested zip where its central directory can be reached;
+    /// with its size when the copy is in memory.
     fn spool_stream(
         &mut self,
         r: &mut dyn Read,
         size: Option<u64>,
         origin: &str,
-    ) -> Result<Box<dyn SpoolFile>, IngestError> {
+    ) -> Result<(Box<dyn SpoolFile>, Option<u64>), IngestError> {
         let io_err = |source: io::Error| IngestError::Io {
             origin: origin.to_owned(),
             source,
         };
-        let mut f: Box<dyn SpoolFile> = match size {
-            Some(s) if s <= self.limits.max_spool_memory_bytes => Box::new(io::Cursor::new(
-                Vec::with_capacity(usize::try_from(s).unwrap_or(0)),
-            )),
-            _ => self.spool.create().map_err(io_err)?,
+        let (mut f, in_memory): (Box<dyn SpoolFile>, _) = match size {
+            Some(s) if s <= self.limits.max_spool_memory_bytes => (
+                Box::new(io::Cursor::new(Vec::with_capacity(
+                    usize::try_from(s).unwrap_or(0),
+                ))),
+                Some(s),
+            ),
+            _ => (self.spool.create().map_err(io_err)?, None),
         };
         let cap = self.limits.max_member_bytes;
-        let n = io::copy(&mut r.take(cap + 1), &mut f).map_err(io_err)?;
+        let n = copy_large(&mut r.take(cap + 1), &mut f).map_err(io_err)?;
         if n > cap {
             // `origin` is "<outer>: member <name>": the error names both.
             let (outer, member) = origin
@@ -200,7 +253,7 @@ impl Reader<'_> {
             });
         }
         f.seek(SeekFrom::Start(0)).map_err(io_err)?;
-        Ok(f)
+        Ok((f, in_memory.map(|_| n)))
     }
 
     /// The archive's row, listed before what it holds (outermost first).
@@ -345,7 +398,7 @@ impl Reader<'_> {
         }
     }
 
-    fn zip(
+    pub(super) fn zip(
         &mut self,
         r: &mut dyn ReadSeek,
         prefix: &str,

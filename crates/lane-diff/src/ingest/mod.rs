@@ -340,6 +340,66 @@ pub fn read_side(
     limits: &ReadLimits,
     spool: &mut dyn Spool,
 ) -> Result<CellSide, IngestError> {
+    read_side_keeping(source, keep, limits, spool, None)
+}
+
+/// The first pass of [`read_side`], keeping the nested zips it spooled
+/// (within [`RETAINED_MEMORY_BYTES`] in memory, [`RETAINED_SPOOLS`] in
+/// the edge's spool) for [`complete_side_retained`]: the second pass then
+/// reads the members it needs from them, without inflating the archive
+/// around them again (a packed cell's `.pt2` is most of its bytes).
+pub fn read_side_retaining(
+    source: &mut dyn Source,
+    limits: &ReadLimits,
+    spool: &mut dyn Spool,
+) -> Result<(CellSide, Retained), IngestError> {
+    let mut retained = Retained::default();
+    let side = read_side_keeping(source, Keep::First, limits, spool, Some(&mut retained))?;
+    Ok((side, retained))
+}
+
+/// The nested zips a first pass spooled, kept for its second pass (see
+/// [`read_side_retaining`]). Dropping it frees them (a spool on disk is
+/// an unlinked temporary file: nothing is left behind).
+#[derive(Default)]
+pub struct Retained {
+    zips: Vec<RetainedZip>,
+    memory_bytes: u64,
+}
+
+impl std::fmt::Debug for Retained {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let paths: Vec<&str> = self.zips.iter().map(|z| z.prefix.as_str()).collect();
+        f.debug_struct("Retained")
+            .field("zips", &paths)
+            .field("memory_bytes", &self.memory_bytes)
+            .finish()
+    }
+}
+
+/// One spooled zip: where it sits in the tree, and its bytes.
+struct RetainedZip {
+    prefix: String,
+    origin: String,
+    depth: usize,
+    file: Box<dyn SpoolFile>,
+}
+
+/// Spooled zips in memory kept for the second pass, in bytes per side, at
+/// most (beyond it, they are dropped and read again if needed).
+pub const RETAINED_MEMORY_BYTES: u64 = 64 << 20;
+
+/// Spooled zips in the edge's spool kept for the second pass, per side, at
+/// most (each holds a temporary file open).
+pub const RETAINED_SPOOLS: usize = 64;
+
+fn read_side_keeping(
+    source: &mut dyn Source,
+    keep: Keep<'_>,
+    limits: &ReadLimits,
+    spool: &mut dyn Spool,
+    retain: Option<&mut Retained>,
+) -> Result<CellSide, IngestError> {
     let label = source.label();
     let io_err = |source: io::Error| IngestError::Io {
         origin: label.clone(),
@@ -360,6 +420,7 @@ pub fn read_side(
         kept_bytes: 0,
         label: label.clone(),
         inflation: std::rc::Rc::default(),
+        retain,
     };
     // A refusal of the inflation meter reaches here as whatever IO error
     // the reader in between made of it: the meter's own words win.
@@ -439,6 +500,20 @@ pub fn complete_side(
     limits: &ReadLimits,
     spool: &mut dyn Spool,
 ) -> Result<(), IngestError> {
+    complete_side_retained(first, plan, source, limits, spool, Retained::default())
+}
+
+/// [`complete_side`] after [`read_side_retaining`]: what the plan needs
+/// inside a retained zip is read from it; only the rest is read from the
+/// source again.
+pub fn complete_side_retained(
+    first: &mut CellSide,
+    plan: &[String],
+    source: &mut dyn Source,
+    limits: &ReadLimits,
+    spool: &mut dyn Spool,
+    mut retained: Retained,
+) -> Result<(), IngestError> {
     let wanted: BTreeSet<&str> = plan.iter().map(String::as_str).collect();
     for f in &mut first.tree.files {
         if !wanted.contains(f.path.as_str()) {
@@ -474,13 +549,37 @@ pub fn complete_side(
     if missing.is_empty() {
         return Ok(());
     }
-    let second = read_side(source, Keep::Only(&missing), limits, spool)?;
-    let mut loaded: std::collections::HashMap<String, ArtifactFile> = second
-        .tree
-        .files
-        .into_iter()
-        .map(|f| (f.path.clone(), f))
-        .collect();
+    // Each path from the innermost retained zip holding it; the rest
+    // from the source.
+    let mut groups: Vec<BTreeSet<String>> = vec![BTreeSet::new(); retained.zips.len()];
+    let mut rest = BTreeSet::new();
+    for p in &missing {
+        let holder = retained
+            .zips
+            .iter()
+            .enumerate()
+            .filter(|(_, z)| z.prefix.is_empty() || is_under(p, &z.prefix))
+            .max_by_key(|(_, z)| z.prefix.len())
+            .map(|(i, _)| i);
+        match holder {
+            Some(i) => groups[i].insert(p.clone()),
+            None => rest.insert(p.clone()),
+        };
+    }
+    let mut loaded: std::collections::HashMap<String, ArtifactFile> =
+        std::collections::HashMap::new();
+    for (z, group) in retained.zips.iter_mut().zip(&groups) {
+        if group.is_empty() {
+            continue;
+        }
+        let side = read_retained(z, group, &source.label(), limits, spool)?;
+        loaded.extend(side.tree.files.into_iter().map(|f| (f.path.clone(), f)));
+    }
+    drop(retained);
+    if !rest.is_empty() {
+        let second = read_side(source, Keep::Only(&rest), limits, spool)?;
+        loaded.extend(second.tree.files.into_iter().map(|f| (f.path.clone(), f)));
+    }
     for f in &mut first.tree.files {
         if !missing.contains(&f.path) {
             continue;
@@ -498,6 +597,45 @@ pub fn complete_side(
     Ok(())
 }
 
+/// Whether `path` lies under the folder (or archive) `prefix`.
+fn is_under(path: &str, prefix: &str) -> bool {
+    path.strip_prefix(prefix)
+        .is_some_and(|r| r.starts_with('/'))
+}
+
+/// Reads the members of a retained zip that `wanted` names.
+fn read_retained(
+    z: &mut RetainedZip,
+    wanted: &BTreeSet<String>,
+    label: &str,
+    limits: &ReadLimits,
+    spool: &mut dyn Spool,
+) -> Result<CellSide, IngestError> {
+    z.file
+        .seek(io::SeekFrom::Start(0))
+        .map_err(|source| IngestError::Io {
+            origin: z.origin.clone(),
+            source,
+        })?;
+    let mut r = Reader {
+        keep: Keep::Only(wanted),
+        limits,
+        spool,
+        side: CellSide::default(),
+        seen: HashSet::new(),
+        kept_bytes: 0,
+        label: label.to_owned(),
+        inflation: std::rc::Rc::default(),
+        retain: None,
+    };
+    let read = r.zip(&mut z.file, &z.prefix, &z.origin, z.depth);
+    if let Some(refused) = r.inflation.tripped.take() {
+        return Err(refused);
+    }
+    read?;
+    Ok(r.side)
+}
+
 struct Reader<'a> {
     keep: Keep<'a>,
     limits: &'a ReadLimits,
@@ -507,6 +645,8 @@ struct Reader<'a> {
     kept_bytes: u64,
     label: String,
     inflation: std::rc::Rc<archive::Inflation>,
+    /// Where a first pass keeps the zips it spooled.
+    retain: Option<&'a mut Retained>,
 }
 
 fn join(prefix: &str, name: &str) -> String {

@@ -387,3 +387,92 @@ fn a_side_inflating_past_its_budget_is_refused() {
         "cell.tar.gz: refused: reading this side inflated more than the 8192-byte budget (a decompression bomb?)"
     );
 }
+
+/// A source that counts how often its files are opened.
+struct CountingOpens(MemSource, usize);
+
+impl Source for CountingOpens {
+    fn label(&self) -> String {
+        self.0.label()
+    }
+    fn entries(&mut self) -> io::Result<Vec<TopEntry>> {
+        self.0.entries()
+    }
+    fn open(&mut self, path: &str) -> io::Result<Opened> {
+        self.1 += 1;
+        // A stream, as a packed cell on disk is read.
+        match self.0.open(path)? {
+            Opened::Seekable(s) => Ok(Opened::Stream(Box::new(s))),
+            s => Ok(s),
+        }
+    }
+}
+
+#[test]
+fn the_second_pass_reads_a_spooled_pt2_without_inflating_the_cell_again() {
+    let so = vec![3u8; 400_000];
+    let big = vec![4u8; 400_000];
+    let pt2 = zip_of(&[("m/w.so", &so), ("m/k.cubin", b"k")]);
+    let cell = tar_gz(&[
+        ("metadata.json", b"{}"),
+        ("model.pt2", &pt2),
+        ("big.bin", &big),
+    ]);
+    let limits = ReadLimits::default();
+    for (plan, opens) in [
+        (vec!["model.pt2/w.so"], 1),
+        (vec!["model.pt2/w.so", "big.bin"], 2),
+    ] {
+        let mut src = CountingOpens(MemSource::file("cell.tar.gz", cell.clone()), 0);
+        let (mut first, retained) =
+            read_side_retaining(&mut src, &limits, &mut MemorySpool).unwrap();
+        let kept = format!(
+            "Retained {{ zips: [\"model.pt2\"], memory_bytes: {} }}",
+            pt2.len()
+        );
+        assert_eq!(format!("{retained:?}"), kept);
+        let plan: Vec<String> = plan.into_iter().map(str::to_owned).collect();
+        complete_side_retained(
+            &mut first,
+            &plan,
+            &mut src,
+            &limits,
+            &mut MemorySpool,
+            retained,
+        )
+        .unwrap();
+        assert_eq!(src.1, opens, "{plan:?}");
+        for f in &first.tree.files {
+            let want = plan.contains(&f.path);
+            assert_eq!(f.content.is_some(), want, "{}", f.path);
+        }
+        let w = first
+            .tree
+            .files
+            .iter()
+            .find(|f| f.path == "model.pt2/w.so")
+            .unwrap();
+        assert_eq!(w.content.as_deref(), Some(&so[..]));
+    }
+}
+
+#[test]
+fn a_retained_zip_read_again_is_checked_against_the_first_pass() {
+    let pt2 = zip_of(&[("m/w.so", &[5u8; 400_000])]);
+    let cell = tar_gz(&[("model.pt2", &pt2)]);
+    let limits = ReadLimits::default();
+    let mut src = MemSource::file("cell.tar.gz", cell);
+    let (mut first, retained) = read_side_retaining(&mut src, &limits, &mut MemorySpool).unwrap();
+    first.tree.files[0].sha256 = "0".repeat(64);
+    let plan = vec!["model.pt2/w.so".to_owned()];
+    let e = complete_side_retained(
+        &mut first,
+        &plan,
+        &mut src,
+        &limits,
+        &mut MemorySpool,
+        retained,
+    )
+    .unwrap_err();
+    assert!(matches!(e, IngestError::Changed { .. }), "{e}");
+}

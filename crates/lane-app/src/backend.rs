@@ -74,14 +74,14 @@ pub struct Minted {
     /// The lane's summary (also `results/summary.json`).
     pub summary: Summary,
     /// Each mint id's Job (Kubernetes backend); `None` for the local backend.
-    pub jobs: Option<BTreeMap<String, JobState>>,
+    pub jobs: Option<BTreeMap<String, JobEnd>>,
     /// Slots not minted again because their result is final already.
     pub ended: Vec<String>,
 }
 
 /// A Job's end, as `lane mint --json` shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct JobState {
+pub struct JobEnd {
     /// The Job's name.
     pub job: String,
     /// Its final state, in words.

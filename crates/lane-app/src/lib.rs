@@ -44,7 +44,7 @@ mod status;
 mod wheel;
 
 pub use agent::{agent, AgentOutcome, AgentRequest};
-pub use backend::{Backend, Cancelled, DryRun, JobState, Minted};
+pub use backend::{Backend, Cancelled, DryRun, JobEnd, Minted};
 #[cfg(feature = "kube")]
 pub use cancel::{cancel, CancelOutcome, CancelRequest};
 pub use cut::{cut, CutOutcome, CutRequest};

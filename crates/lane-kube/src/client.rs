@@ -83,24 +83,24 @@ pub fn check_spec(wanted: &Job, existing: &Job) -> Result<(), KubeError> {
 
 /// The Kubernetes backend: one client, one configuration (the namespace).
 #[derive(Clone)]
-pub struct KubeBackend {
+pub struct KubeClient {
     client: Client,
     cfg: KubeConfig,
 }
 
-impl std::fmt::Debug for KubeBackend {
+impl std::fmt::Debug for KubeClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("KubeBackend")
+        f.debug_struct("KubeClient")
             .field("namespace", &self.cfg.namespace)
             .finish_non_exhaustive()
     }
 }
 
-impl KubeBackend {
+impl KubeClient {
     /// A backend over `client` (see `kube::Client::try_default` for the
     /// in-cluster or kubeconfig client).
-    pub fn new(client: Client, cfg: KubeConfig) -> KubeBackend {
-        KubeBackend { client, cfg }
+    pub fn new(client: Client, cfg: KubeConfig) -> KubeClient {
+        KubeClient { client, cfg }
     }
 
     /// The configuration.

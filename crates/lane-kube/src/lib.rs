@@ -1,6 +1,6 @@
 //! lane's Kubernetes client: it submits the Jobs `lane-kube-job` builds
 //! (create with adoption, list a lane's Jobs, cancel, the capped pod log:
-//! [`KubeBackend`]) and watches them to their end ([`watch_lane`],
+//! [`KubeClient`]) and watches them to their end ([`watch_lane`],
 //! [`LaneView`], [`job_state`]). The Job builder is re-exported, so one
 //! `use lane_kube::...` reaches both.
 //!
@@ -14,7 +14,7 @@ mod run;
 mod watch;
 
 pub use client::{
-    mint_id_of, still_to_create, CancelReport, KubeBackend, Submitted, LABEL_JOB_NAME,
+    mint_id_of, still_to_create, CancelReport, KubeClient, Submitted, LABEL_JOB_NAME,
 };
 // The pure Job builder, re-exported: what this crate submits and watches.
 pub use lane_kube_job::*;

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 use tracing::warn;
 
-use crate::client::{still_to_create, KubeBackend, Submitted};
+use crate::client::{still_to_create, KubeClient, Submitted};
 use crate::watch::{job_seconds, watch_lane, JobState, LaneView};
 use crate::KubeError;
 
@@ -37,10 +37,10 @@ pub struct JobEnd {
     pub seconds: Option<f64>,
 }
 
-impl KubeBackend {
+impl KubeClient {
     /// Connects with the ambient configuration (the pod's service account
     /// in a cluster, else `KUBECONFIG`).
-    pub async fn connect(cfg: crate::KubeConfig) -> Result<KubeBackend, KubeError> {
+    pub async fn connect(cfg: crate::KubeConfig) -> Result<KubeClient, KubeError> {
         let mut config = kube::Config::infer()
             .await
             .map_err(kube::Error::InferConfig)?;
@@ -55,7 +55,7 @@ impl KubeBackend {
             config.headers.push((http::header::AUTHORIZATION, v));
         }
         let client = kube::Client::try_from(config)?;
-        Ok(KubeBackend::new(client, cfg))
+        Ok(KubeClient::new(client, cfg))
     }
 
     /// Adopts, creates what is missing, and watches until every mint's Job

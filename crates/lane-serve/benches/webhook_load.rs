@@ -68,7 +68,7 @@ fn child_lane() {
         listen: "127.0.0.1:0".parse().unwrap(),
         state: dir.join("state"),
         lanes: dir.join("lanes"),
-        backend: lane_serve::Backend::Local,
+        backend: lane_serve::BackendKind::Local,
         kube_config: None,
         policy: lane_webhook::Policy::default(),
         max_body_bytes: lane_serve::DEFAULT_MAX_BODY_BYTES,

@@ -42,7 +42,7 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 1024 * 1024;
 
 /// Where mints run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Backend {
+pub enum BackendKind {
     /// Agents on this machine.
     Local,
     /// One Kubernetes Job per mint (feature `kube`).
@@ -59,7 +59,7 @@ pub struct ServeConfig {
     /// The folder of lane files (`<version>.yaml`).
     pub lanes: PathBuf,
     /// Where mints run.
-    pub backend: Backend,
+    pub backend: BackendKind,
     /// The kube backend's configuration.
     pub kube_config: Option<PathBuf>,
     /// Who may run commands.

@@ -22,7 +22,7 @@ use crate::answer;
 use crate::github::Github;
 use crate::metrics::Metrics;
 use crate::store::{CommandRow, Kind, Store};
-use crate::Backend;
+use crate::BackendKind;
 
 /// What the dispatcher is told.
 pub(crate) enum Job {
@@ -41,7 +41,7 @@ pub(crate) enum Job {
 pub(crate) struct Ctx {
     pub(crate) lanes: PathBuf,
     pub(crate) out: PathBuf,
-    pub(crate) backend: Backend,
+    pub(crate) backend: BackendKind,
     pub(crate) kube_config: Option<PathBuf>,
     pub(crate) agent: Vec<String>,
     pub(crate) workers: usize,
@@ -352,7 +352,7 @@ fn cancel(
         r.lane, r.lane
     );
     #[cfg(feature = "kube")]
-    if ctx.backend == Backend::Kube {
+    if ctx.backend == BackendKind::Kube {
         let request = lane_app::CancelRequest {
             lane: lane_file(ctx, &r.lane).display().to_string(),
             kube_config: ctx.kube_config.clone().unwrap_or_default(),
@@ -634,11 +634,11 @@ fn run_backend(
     on: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<MintOutcome, AppError> {
     match ctx.backend {
-        Backend::Local => lane_app::mint(req, &mut lane_app::LocalBackend, on),
+        BackendKind::Local => lane_app::mint(req, &mut lane_app::LocalBackend, on),
         #[cfg(feature = "kube")]
-        Backend::Kube => lane_app::mint(req, &mut lane_app::KubeBackend::default(), on),
+        BackendKind::Kube => lane_app::mint(req, &mut lane_app::KubeBackend::default(), on),
         #[cfg(not(feature = "kube"))]
-        Backend::Kube => Err(AppError::Usage(
+        BackendKind::Kube => Err(AppError::Usage(
             "this lane was built without the kube backend (cargo feature `kube`)".to_owned(),
         )),
     }

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use lane_core::Secret;
-use lane_serve::{Backend, ServeConfig};
+use lane_serve::{BackendKind, ServeConfig};
 
 const SECRET: &str = "in-process secret";
 
@@ -14,7 +14,7 @@ fn config(state: &std::path::Path) -> ServeConfig {
         listen: "127.0.0.1:0".parse().unwrap(),
         state: state.to_owned(),
         lanes: state.join("lanes"),
-        backend: Backend::Local,
+        backend: BackendKind::Local,
         kube_config: None,
         policy: lane_webhook::Policy::default(),
         max_body_bytes: 64 * 1024,

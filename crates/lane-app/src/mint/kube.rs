@@ -13,7 +13,7 @@ use lane_kube::{KubeConfig, MintJob, StagedWheel};
 use lane_mint::collect::{collect, NoBundle};
 
 use super::{lane_out, provenance, MintRequest};
-use crate::backend::{Backend, Cancelled, DryRun, JobState, Minted};
+use crate::backend::{Backend, Cancelled, DryRun, JobEnd, Minted};
 use crate::error::AppError;
 use crate::lane::LoadedLane;
 
@@ -326,7 +326,7 @@ impl Backend for KubeBackend {
         let lane_name = lane.version.to_string();
         let unschedulable_after = Duration::from_secs(cfg.unschedulable_after_s);
         let (backend, ends) = block_on(async {
-            let backend = lane_kube::KubeBackend::connect(cfg.clone()).await?;
+            let backend = lane_kube::KubeClient::connect(cfg.clone()).await?;
             let ends = backend
                 .run_lane(&lane_name, run_id, wanted, unschedulable_after, on)
                 .await?;
@@ -385,7 +385,7 @@ impl Backend for KubeBackend {
             .map(|(id, e)| {
                 (
                     id.clone(),
-                    JobState {
+                    JobEnd {
                         job: e.job.clone(),
                         state: e.state.to_string(),
                         seconds: e.seconds,
@@ -411,7 +411,7 @@ impl Backend for KubeBackend {
             .ok_or_else(|| AppError::Usage("lane cancel needs --kube-config FILE".to_owned()))?;
         let namespace = cfg.namespace.clone();
         let report = block_on(async {
-            let backend = lane_kube::KubeBackend::connect(cfg).await?;
+            let backend = lane_kube::KubeClient::connect(cfg).await?;
             backend.cancel(lane).await
         })??;
         Ok(Cancelled {

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use lane_app::{AppError, DryRun, JobState, LaneMinted, MintOutcome, MintRequest};
+use lane_app::{AppError, DryRun, JobEnd, LaneMinted, MintOutcome, MintRequest};
 use lane_core::{Progress, Summary};
 
 use crate::output::print_json;
@@ -96,7 +96,7 @@ struct KubeSummary<'a> {
     #[serde(flatten)]
     summary: &'a Summary,
     /// Each mint id's Job: its name, final state and seconds.
-    jobs: &'a BTreeMap<String, JobState>,
+    jobs: &'a BTreeMap<String, JobEnd>,
 }
 
 /// Runs `lane mint`.

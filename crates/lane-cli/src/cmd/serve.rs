@@ -87,18 +87,18 @@ pub fn run(args: Args) -> Result<(), AppError> {
             .map_err(|e| AppError::Usage(format!("--allow: {e}")))?,
     };
     let backend = match args.backend.as_str() {
-        "kube" => lane_serve::Backend::Kube,
-        _ => lane_serve::Backend::Local,
+        "kube" => lane_serve::BackendKind::Kube,
+        _ => lane_serve::BackendKind::Local,
     };
     let kube_config = match backend {
-        lane_serve::Backend::Kube => Some(
+        lane_serve::BackendKind::Kube => Some(
             args.kube_config
                 .clone()
                 .unwrap_or_else(|| PathBuf::from(CHART_KUBE_CONFIG)),
         ),
-        lane_serve::Backend::Local => args.kube_config.clone(),
+        lane_serve::BackendKind::Local => args.kube_config.clone(),
     };
-    if let (lane_serve::Backend::Kube, Some(ns), Some(path)) =
+    if let (lane_serve::BackendKind::Kube, Some(ns), Some(path)) =
         (backend, &args.namespace, &kube_config)
     {
         check_namespace(ns, path)?;

@@ -26,10 +26,10 @@ const RUN: &str = "run-20250101T000000Z";
 const SELECTOR_Q: &str =
     "labelSelector=app.kubernetes.io%2Fmanaged-by%3Dlane%2Clane.dev%2Flane%3D0.93.3";
 
-fn backend() -> (KubeBackend, Handle) {
+fn backend() -> (KubeClient, Handle) {
     let (svc, handle) = mock::pair::<Request<Body>, Response<Body>>();
     let client = kube::Client::new(svc, "default");
-    (KubeBackend::new(client, super::cfg()), handle)
+    (KubeClient::new(client, super::cfg()), handle)
 }
 
 fn the_job() -> Job {

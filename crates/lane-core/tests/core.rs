@@ -60,30 +60,36 @@ fn every_recorded_mint_record_and_agent_result_reads_through_its_type() {
     }
 }
 
-/// The crates a package's normal build pulls in (`cargo tree`), by name.
-fn graph(args: &[&str]) -> std::collections::BTreeSet<String> {
+/// What `cargo <args>` prints, run at the workspace root (it must succeed).
+fn cargo(args: &[&str]) -> Vec<u8> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = std::process::Command::new(cargo)
-        .args([
-            "tree",
-            "-q",
-            "-e",
-            "normal",
-            "--prefix",
-            "none",
-            "--locked",
-            "--offline",
-        ])
         .args(args)
         .current_dir(lane_testkit::tools::root())
         .output()
         .expect("cargo runs");
     assert!(
         out.status.success(),
-        "cargo tree {args:?}: {}",
+        "cargo {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8_lossy(&out.stdout)
+    out.stdout
+}
+
+/// The crates a package's normal build pulls in (`cargo tree`), by name.
+fn graph(args: &[&str]) -> std::collections::BTreeSet<String> {
+    let mut all = vec![
+        "tree",
+        "-q",
+        "-e",
+        "normal",
+        "--prefix",
+        "none",
+        "--locked",
+        "--offline",
+    ];
+    all.extend_from_slice(args);
+    String::from_utf8_lossy(&cargo(&all))
         .lines()
         .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
         .collect()
@@ -217,24 +223,14 @@ const LAYERS: &[(&str, u8)] = &[
 /// Every workspace crate's direct normal dependencies on lane crates
 /// (`cargo metadata`), with whether each is optional.
 fn direct_lane_deps() -> std::collections::BTreeMap<String, Vec<(String, bool)>> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = std::process::Command::new(cargo)
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--no-deps",
-            "--offline",
-        ])
-        .current_dir(lane_testkit::tools::root())
-        .output()
-        .expect("cargo runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = cargo(&[
+        "metadata",
+        "--format-version",
+        "1",
+        "--no-deps",
+        "--offline",
+    ]);
+    let meta: serde_json::Value = serde_json::from_slice(&out).unwrap();
     meta["packages"]
         .as_array()
         .unwrap()

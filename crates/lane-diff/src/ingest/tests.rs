@@ -432,15 +432,7 @@ fn the_second_pass_reads_a_spooled_pt2_without_inflating_the_cell_again() {
         );
         assert_eq!(format!("{retained:?}"), kept);
         let plan: Vec<String> = plan.into_iter().map(str::to_owned).collect();
-        complete_side_retained(
-            &mut first,
-            &plan,
-            &mut src,
-            &limits,
-            &mut MemorySpool,
-            retained,
-        )
-        .unwrap();
+        second_pass(&mut first, &plan, &mut src, retained).unwrap();
         assert_eq!(src.1, opens, "{plan:?}");
         for f in &first.tree.files {
             let want = plan.contains(&f.path);
@@ -465,14 +457,24 @@ fn a_retained_zip_read_again_is_checked_against_the_first_pass() {
     let (mut first, retained) = read_side_retaining(&mut src, &limits, &mut MemorySpool).unwrap();
     first.tree.files[0].sha256 = "0".repeat(64);
     let plan = vec!["model.pt2/w.so".to_owned()];
-    let e = complete_side_retained(
-        &mut first,
-        &plan,
-        &mut src,
-        &limits,
+    let e = second_pass(&mut first, &plan, &mut src, retained).unwrap_err();
+    assert!(matches!(e, IngestError::Changed { .. }), "{e}");
+}
+
+/// The second pass over the zips the first kept, in memory, with the
+/// default limits.
+fn second_pass(
+    side: &mut CellSide,
+    plan: &[String],
+    src: &mut dyn Source,
+    retained: Retained,
+) -> Result<(), IngestError> {
+    complete_side_retained(
+        side,
+        plan,
+        src,
+        &ReadLimits::default(),
         &mut MemorySpool,
         retained,
     )
-    .unwrap_err();
-    assert!(matches!(e, IngestError::Changed { .. }), "{e}");
 }

@@ -18,7 +18,9 @@
 //!   torch, triton, upstream, image, node), as its agent recorded it;
 //! - [`hex`]: lowercase hex of digests;
 //! - [`layout`]: every path, file name and store key of a lane's run,
-//!   results and history.
+//!   results and history;
+//! - [`version`]: the ONE lane version type (`0.93.3`), for the lane file,
+//!   the release branch and the `/lane mint` command alike.
 //!
 //! What it must not touch: no filesystem, no processes, no clock, no
 //! network, no async runtime, no other lane crate. It takes values and
@@ -34,6 +36,7 @@ pub mod recipe;
 pub mod results;
 pub mod secret;
 pub mod status;
+pub mod version;
 pub mod vocab;
 
 pub use causes::chain;
@@ -48,4 +51,5 @@ pub use results::{
 };
 pub use secret::Secret;
 pub use status::{retry, MintStatus, ProcessEnd, ReportState, RetryDecision, RetryPolicy};
+pub use version::LaneVersion;
 pub use vocab::{Named, Vocabulary};

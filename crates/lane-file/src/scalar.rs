@@ -65,49 +65,8 @@ macro_rules! string_scalar {
     };
 }
 
-/// A release version, `MAJOR.MINOR.PATCH` (a patch lane releases one: no
-/// pre-release or build suffix).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct LaneVersion {
-    text: String,
-    version: semver::Version,
-}
-
-impl LaneVersion {
-    /// Parses `0.93.3`; a leading `v` is refused (that is a tag, not a version).
-    pub fn parse(s: &str) -> Result<Self, String> {
-        let version = semver::Version::parse(s).map_err(|e| {
-            format!("expected a version MAJOR.MINOR.PATCH such as 0.93.3, found `{s}` ({e})")
-        })?;
-        if !version.pre.is_empty() || !version.build.is_empty() {
-            return Err(format!(
-                "expected a release version MAJOR.MINOR.PATCH such as 0.93.3, found `{s}`: a lane releases one version, without a pre-release (`-rc1`) or build (`+build.1`) suffix"
-            ));
-        }
-        Ok(LaneVersion {
-            text: s.to_owned(),
-            version,
-        })
-    }
-    /// The version as written.
-    pub fn as_str(&self) -> &str {
-        &self.text
-    }
-    /// The parsed semantic version.
-    pub fn semver(&self) -> &semver::Version {
-        &self.version
-    }
-}
-
-string_scalar!(
-    LaneVersion,
-    "a version MAJOR.MINOR.PATCH such as 0.93.3",
-    {
-        "type": "string",
-        "pattern": "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$",
-        "description": "A release version, MAJOR.MINOR.PATCH, e.g. 0.93.3 (quote it in YAML)."
-    }
-);
+/// The lane version is lane-core's one type; the lane file names it here.
+pub use lane_core::LaneVersion;
 
 /// A commit id: 7 to 40 hexadecimal digits (an abbreviation is resolved and
 /// must be unambiguous).

@@ -42,6 +42,7 @@ pub use delivery::{
     PullRequest, PullRequestAction, RepoName, MAX_BODY_BYTES,
 };
 pub use foreign::Foreign;
-pub use lane_ref::{lane_of_base_ref, Version};
+pub use lane_core::LaneVersion;
+pub use lane_ref::lane_of_base_ref;
 pub use policy::{AuthorAssociation, Permission, PermissionError, Policy, PolicyError};
 pub use signature::{sign, verify_signature, SignatureError, SIGNATURE_HEADER};

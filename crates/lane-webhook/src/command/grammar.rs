@@ -1,8 +1,8 @@
 //! Reading a `/lane` line, split on ASCII whitespace, strictly.
 
 use super::{CellName, Command, CommandError, Flag, GpuClass, Mint, Subcommand};
-use crate::lane_ref::Version;
 use crate::Foreign;
+use lane_core::LaneVersion;
 
 type Words<'a> = std::str::SplitAsciiWhitespace<'a>;
 
@@ -97,7 +97,7 @@ fn mint(mut words: Words<'_>) -> Result<Mint, CommandError> {
                     word: Foreign::new(word),
                 });
             }
-            let v = Version::parse(word).ok_or_else(|| CommandError::InvalidVersion {
+            let v = LaneVersion::parse(word).map_err(|_| CommandError::InvalidVersion {
                 word: Foreign::new(word),
             })?;
             version = Some(v);
@@ -173,8 +173,8 @@ mod tests {
     use super::*;
     use CommandError as E;
 
-    fn v(s: &str) -> Version {
-        Version::parse(s).unwrap()
+    fn v(s: &str) -> LaneVersion {
+        LaneVersion::parse(s).unwrap()
     }
     fn cell(s: &str) -> CellName {
         CellName::parse(s).unwrap()

@@ -22,8 +22,8 @@
 mod grammar;
 mod scan;
 
-use crate::lane_ref::Version;
 use crate::Foreign;
+use lane_core::LaneVersion;
 use std::fmt;
 
 /// The longest comment lane reads a command from (64 KiB). GitHub's own
@@ -70,7 +70,7 @@ pub enum Command {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mint {
     /// The lane.
-    pub version: Version,
+    pub version: LaneVersion,
     /// `--cell`s, in the order given, each once (empty: every cell).
     pub cells: Vec<CellName>,
     /// `--gpu`s, in the order given, each once (empty: every GPU class).

@@ -4,8 +4,8 @@
 
 use crate::examples::{self, parse};
 use lane_webhook::{
-    decide, AuthorAssociation, Command, CommandError, Decision, Foreign, IgnoreReason, Policy,
-    PrRef, PullRequestAction, RefusalReason, RepoName, Subcommand, Version,
+    decide, AuthorAssociation, Command, CommandError, Decision, Foreign, IgnoreReason, LaneVersion,
+    Policy, PrRef, PullRequestAction, RefusalReason, RepoName, Subcommand,
 };
 use serde_json::{json, Value};
 
@@ -62,7 +62,7 @@ fn an_authorised_new_command_runs() {
     let Command::Mint(m) = &command else {
         panic!("{command:?}")
     };
-    assert_eq!(m.version, Version::parse("0.93.3").unwrap());
+    assert_eq!(m.version, LaneVersion::parse("0.93.3").unwrap());
     assert_eq!(command.to_string(), "/lane mint 0.93.3 --gpu L40S");
     assert_eq!(pr.to_string(), "Codertocat/Hello-World#2");
     assert_eq!(id, comment_id(&p));

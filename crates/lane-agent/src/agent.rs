@@ -377,6 +377,10 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
             )
             .map_err(|e| e.to_string())
         });
+    // The environment is probed while the mint runs: the probe reads a few
+    // version files and never imports torch (`fingerprint`).
+    let environment =
+        crate::fingerprint::beside_the_mint(spec.wheel.clone(), probe_prefix, dir.to_owned());
     let end = match spawned {
         Err(error) => ProcessEnd::SpawnFailed { error },
         Ok(mut child) => {
@@ -425,7 +429,8 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
         entries: Vec::new(),
         isolation: Some(isolation.record.clone()),
         notes: Vec::new(),
-        environment: crate::fingerprint::of_attempt(spec, probe_prefix.as_deref(), dir),
+        // A probe that panicked recorded nothing: absent, never made up.
+        environment: environment.join().unwrap_or_default(),
     };
     let finished =
         write_atomically(dir, ENDED, &ended.to_json()).and_then(|()| finish(spec, dir, ended));

@@ -12,11 +12,16 @@
 set -euo pipefail
 mints=${1:-200}; secs=${2:-0.5}; conc=${3:-4}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
-cargo build --release -q -p lane-cli --manifest-path "$root/Cargo.toml"
-lane="${CARGO_TARGET_DIR:-$root/target}/release/lane"
+# BENCH_PROFILE=debug measures an existing debug build instead (quicker to
+# get, not the figure to record).
+profile=${BENCH_PROFILE:-release}
+[ "$profile" = release ] && cargo build --release -q -p lane-cli --manifest-path "$root/Cargo.toml"
+lane="${CARGO_TARGET_DIR:-$root/target}/$profile/lane"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/lanes"
-script="sleep $secs; printf '{\"status\":\"minted\",\"recipe\":\"dynamo\"}' > \"\$LANE_REPORT_PATH\""
+# A minted report must name its cell (lane counts one that names none as
+# crashed), so each mint writes a small one and names it.
+script="sleep $secs; echo cell > cell.bin; printf '{\"status\":\"minted\",\"recipe\":\"dynamo\",\"artifact\":\"cell.bin\"}' > \"\$LANE_REPORT_PATH\""
 {
   echo 'version: "0.93.3"'; echo 'upstream: {repo: ./up}'; echo 'base: v0.93.2'
   echo 'mint:'; echo '  gpus: [L4]'; echo '  cold_repeats: 1'; echo "  concurrency: $conc"; echo '  cells:'
@@ -28,13 +33,13 @@ script="sleep $secs; printf '{\"status\":\"minted\",\"recipe\":\"dynamo\"}' > \"
 peak_rss() { # command... ; prints "wall_s peak_kib"
   local start end pid peak=0 rss
   start=$(date +%s.%N)
-  "$@" >/dev/null 2>&1 & pid=$!
+  "$@" >/dev/null 2>"$work/stderr.log" & pid=$!
   while kill -0 "$pid" 2>/dev/null; do
     rss=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
     [ "${rss:-0}" -gt "$peak" ] && peak=$rss
     sleep 0.05
   done
-  wait "$pid"
+  wait "$pid" || { tail -5 "$work/stderr.log" >&2; exit 1; }
   end=$(date +%s.%N)
   echo "$(python3 -c "print($end - $start)") $peak"
 }
@@ -43,7 +48,7 @@ cd "$work"
 ideal=$(python3 -c "import math; print(math.ceil($mints/$conc)*$secs)")
 read -r lane_wall lane_peak < <(peak_rss "$lane" mint 0.93.3 --out "$work/out")
 grep -q '"green": true' "$work/out/lanes/0.93.3/results/summary.json"
-read -r xargs_wall _ < <(peak_rss sh -c "seq 1 $mints | xargs -P $conc -I{} sh -c 'mkdir -p x/{}; LANE_REPORT_PATH=x/{}/r.json sh -c \"\$0\"' '$script'")
+read -r xargs_wall _ < <(peak_rss sh -c "seq 1 $mints | xargs -P $conc -I{} sh -c 'mkdir -p x/{} && cd x/{} && LANE_REPORT_PATH=r.json sh -c \"\$0\"' '$script'")
 python3 - "$mints" "$conc" "$secs" "$ideal" "$lane_wall" "$lane_peak" "$xargs_wall" <<'PY'
 import sys
 m, c, s, ideal, lw, lp, xw = sys.argv[1:]

@@ -545,8 +545,8 @@ fn ledger_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
         (None, _) => {}
     }
     if let Some(aot) = &b.aot {
-        if let Some(terminus) = &aot.terminus {
-            let at = aot.at.as_ref().map_or_else(String::new, |a| {
+        if let Some(terminus) = &aot.partial.terminus {
+            let at = aot.partial.at.as_ref().map_or_else(String::new, |a| {
                 let mut where_ = a.phase.as_deref().map_or_else(
                     || "an unnamed phase".to_owned(),
                     |p| quote(p, SHORT_MAX_CHARS),
@@ -792,7 +792,7 @@ fn partition_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
     }
     if let Some(aot) = &b.aot {
         if let Some(p) = &aot.mint {
-            if aot.terminus.is_some() {
+            if aot.partial.terminus.is_some() {
                 // A partial table's total was re-taken while the mint was in
                 // a phase that never closed: its residual holds that phase.
                 negative_residual_check("mint partition", p, out);
@@ -801,7 +801,7 @@ fn partition_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
             }
         }
         if let Some(p) = aot.pool.as_ref().and_then(|p| p.capacity.as_ref()) {
-            if aot.terminus.is_none() {
+            if aot.partial.terminus.is_none() {
                 partition_checks("pool capacity", p, out);
             } else if !negative_residual_check("pool capacity", p, out)
                 && p.residual.seconds > RESIDUAL_WARN_MIN_S
@@ -847,7 +847,8 @@ fn partition_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
 }
 
 fn job_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
-    for j in &b.jobs {
+    for row in &b.jobs {
+        let j = &row.warm;
         if j.failed {
             let secs = j
                 .wall_s
@@ -861,7 +862,7 @@ fn job_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
                 )
                 .subject(&j.job),
             );
-        } else if j.compiled_nothing == Some(true) {
+        } else if row.compiled_nothing == Some(true) {
             out.push(
                 Finding::new(
                     FindingKind::JobCompiledNothing,

@@ -133,10 +133,7 @@ pub fn without_result(
         files: Vec::new(),
         replay: false,
         bundle: None,
-        artifact: None,
-        entries: Vec::new(),
-        isolation: None,
-        notes: Vec::new(),
+        gathering: lane_core::Gathering::default(),
         environment: lane_core::EnvFingerprint::default(),
     }
 }
@@ -421,10 +418,10 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
         files: Vec::new(),
         replay: false,
         bundle: None,
-        artifact: None,
-        entries: Vec::new(),
-        isolation: Some(isolation.record.clone()),
-        notes: Vec::new(),
+        gathering: lane_core::Gathering {
+            isolation: Some(isolation.record.clone()),
+            ..lane_core::Gathering::default()
+        },
         environment: crate::fingerprint::of_attempt(spec, probe_prefix.as_deref(), dir),
     };
     let finished =
@@ -556,7 +553,7 @@ fn finish(spec: &AgentSpec, dir: &Path, ended: AgentResult) -> Result<AgentResul
     notes.extend(findings_to_note(
         &end,
         report_minted,
-        ended.isolation.as_ref(),
+        ended.gathering.isolation.as_ref(),
         !read.entries.is_empty(),
     ));
     keep_ledger_files(&report_path, dir);
@@ -569,9 +566,12 @@ fn finish(spec: &AgentSpec, dir: &Path, ended: AgentResult) -> Result<AgentResul
         report: read.state,
         files,
         replay,
-        artifact,
-        entries,
-        notes,
+        gathering: lane_core::Gathering {
+            artifact,
+            entries,
+            notes,
+            ..ended.gathering
+        },
         ..ended
     };
     if let Some(location) = &spec.store {

@@ -422,7 +422,7 @@ pub fn record_findings(record: &lane_core::MintRecord) -> Vec<Finding> {
                 Severity::Warning,
                 format!(
                     "the cell's command exited {code} after its report said `minted`: the report stands and its cells were gathered, but the command failed{}",
-                    if record.entries.is_empty() {
+                    if record.gathering.entries.is_empty() {
                         ""
                     } else {
                         " (the 0.114.0-0.123.0 rig raises AttributeError on `outcome.artifact` after its child wrote the report, pgw#1352, repaired in 0.124.0)"
@@ -433,11 +433,7 @@ pub fn record_findings(record: &lane_core::MintRecord) -> Vec<Finding> {
         );
     }
     let no_gpu_code = minted
-        .then(|| {
-            lane_core::results::cells_without_gpu_code(
-                record.artifact.iter().chain(record.entries.iter()),
-            )
-        })
+        .then(|| lane_core::results::cells_without_gpu_code(record.gathering.cells()))
         .flatten();
     if let Some(inspected) = no_gpu_code {
         out.push(
@@ -453,7 +449,7 @@ pub fn record_findings(record: &lane_core::MintRecord) -> Vec<Finding> {
             .subject("cells"),
         );
     }
-    if let Some(iso) = &record.isolation {
+    if let Some(iso) = &record.gathering.isolation {
         if let TmpIsolation::Shared { why } = &iso.tmp {
             out.push(
                 Finding::new(
@@ -1056,22 +1052,23 @@ mod tests {
             stderr_tail: String::new(),
             started_at: None,
             environment: lane_core::EnvFingerprint::default(),
-            artifact: None,
-            entries: vec![ArtifactState::Gathered {
-                named: "rig/mint/cg-key-v1-a.tar.gz".into(),
-                file: "cg-key-v1-a.tar.gz".into(),
-                size: 1,
-                sha256: "ab".into(),
-                digest_matches: Some(true),
-                key: Some("cg-key-v1-a".into()),
-                cubins,
-            }],
-            isolation: Some(Isolation {
-                tmp,
-                roots: vec!["TMPDIR".into()],
-                shared: vec!["/tmp/tensorhub-cache (...)".into()],
-            }),
-            notes: Vec::new(),
+            gathering: lane_core::Gathering {
+                entries: vec![ArtifactState::Gathered {
+                    named: "rig/mint/cg-key-v1-a.tar.gz".into(),
+                    file: "cg-key-v1-a.tar.gz".into(),
+                    size: 1,
+                    sha256: "ab".into(),
+                    digest_matches: Some(true),
+                    key: Some("cg-key-v1-a".into()),
+                    cubins,
+                }],
+                isolation: Some(Isolation {
+                    tmp,
+                    roots: vec!["TMPDIR".into()],
+                    shared: vec!["/tmp/tensorhub-cache (...)".into()],
+                }),
+                ..lane_core::Gathering::default()
+            },
         }
     }
 
@@ -1080,7 +1077,10 @@ mod tests {
         let private = TmpIsolation::Private {
             how: "mount namespace".into(),
         };
-        assert!(record(0, Some(16), private.clone()).isolation.is_some());
+        assert!(record(0, Some(16), private.clone())
+            .gathering
+            .isolation
+            .is_some());
         let kinds = |r: &MintRecord| -> Vec<FindingKind> {
             record_findings(r).iter().map(|f| f.kind).collect()
         };

@@ -133,10 +133,7 @@ pub fn without_result(
         files: Vec::new(),
         replay: false,
         bundle: None,
-        artifact: None,
-        entries: Vec::new(),
-        isolation: None,
-        notes: Vec::new(),
+        gathering: lane_core::Gathering::default(),
         environment: lane_core::EnvFingerprint::default(),
     }
 }
@@ -425,10 +422,10 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
         files: Vec::new(),
         replay: false,
         bundle: None,
-        artifact: None,
-        entries: Vec::new(),
-        isolation: Some(isolation.record.clone()),
-        notes: Vec::new(),
+        gathering: lane_core::Gathering {
+            isolation: Some(isolation.record.clone()),
+            ..lane_core::Gathering::default()
+        },
         // A probe that panicked recorded nothing: absent, never made up.
         environment: environment.join().unwrap_or_default(),
     };
@@ -561,7 +558,7 @@ fn finish(spec: &AgentSpec, dir: &Path, ended: AgentResult) -> Result<AgentResul
     notes.extend(findings_to_note(
         &end,
         report_minted,
-        ended.isolation.as_ref(),
+        ended.gathering.isolation.as_ref(),
         !read.entries.is_empty(),
     ));
     keep_ledger_files(&report_path, dir);
@@ -574,9 +571,12 @@ fn finish(spec: &AgentSpec, dir: &Path, ended: AgentResult) -> Result<AgentResul
         report: read.state,
         files,
         replay,
-        artifact,
-        entries,
-        notes,
+        gathering: lane_core::Gathering {
+            artifact,
+            entries,
+            notes,
+            ..ended.gathering
+        },
         ..ended
     };
     if let Some(location) = &spec.store {

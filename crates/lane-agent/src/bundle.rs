@@ -181,9 +181,8 @@ fn attempt_files(mint_dir: &Path, result: &AgentResult) -> Vec<lane_core::FileFi
 /// The cells `result` gathered: their names under `artifacts/`.
 fn cells(result: &AgentResult) -> BTreeSet<String> {
     result
-        .artifact
-        .iter()
-        .chain(result.entries.iter())
+        .gathering
+        .cells()
         .filter_map(|c| match c {
             ArtifactState::Gathered { file, .. } => Some(format!("artifacts/{file}")),
             ArtifactState::NotGathered { .. } => None,

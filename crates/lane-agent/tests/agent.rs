@@ -378,7 +378,7 @@ fn the_real_childs_report_is_read_where_the_cell_says_and_its_cell_gathered() {
         r.reason,
         "the report says `minted` (phase `finalize`): exported 3 graph class(es) for family 'microrig' as one aot-inductor cell"
     );
-    match &r.artifact {
+    match &r.gathering.artifact {
         Some(lane_core::ArtifactState::Gathered {
             named,
             file,
@@ -423,9 +423,12 @@ fn an_early_death_echoing_the_default_recipe_stays_failed_with_its_detail() {
         r.reason,
         "the report says `failed`: AttributeError: torch._inductor.config.cpp.march does not exist"
     );
-    assert_eq!(r.notes.len(), 1, "{:?}", r.notes);
-    assert!(r.notes[0].contains("`recipe` echo is `dynamo`, not `aot`"));
-    assert_eq!(r.artifact, None, "a failed report names no artifact");
+    assert_eq!(r.gathering.notes.len(), 1, "{:?}", r.gathering.notes);
+    assert!(r.gathering.notes[0].contains("`recipe` echo is `dynamo`, not `aot`"));
+    assert_eq!(
+        r.gathering.artifact, None,
+        "a failed report names no artifact"
+    );
 }
 
 #[test]

@@ -46,8 +46,8 @@ pub use progress::Progress;
 pub use recipe::Recipe;
 pub use results::{
     schema_texts, schemas, AgentResult, ArtifactState, BundleManifest, BundleState, Contract,
-    ContractError, FileFingerprint, GuardRecord, Isolation, MintRecord, Provenance, SlotSummary,
-    StoredFile, Summary, TmpIsolation, WheelRef,
+    ContractError, FileFingerprint, Gathering, GuardRecord, Isolation, MintRecord, NoOtherKeys,
+    Provenance, SlotSummary, StoredFile, Summary, TmpIsolation, WheelRef,
 };
 pub use secret::Secret;
 pub use status::{retry, MintStatus, ProcessEnd, ReportState, RetryDecision, RetryPolicy};

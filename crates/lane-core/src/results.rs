@@ -202,8 +202,10 @@ pub struct SlotSummary {
 }
 
 /// `mint.json`: lane's own record of the attempt a slot ended with.
+// Unknown keys are refused, as everywhere in these files: by `Gathering`'s
+// `strict` (serde's `deny_unknown_fields` does not work beside `flatten`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[schemars(deny_unknown_fields)]
 pub struct MintRecord {
     /// The cell.
     pub cell: String,
@@ -244,22 +246,10 @@ pub struct MintRecord {
     /// log in a pod, when no bundle came back).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub stderr_tail: String,
-    /// The cell the report's `artifact` named, and whether it was gathered.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub artifact: Option<ArtifactState>,
-    /// The cells the report's `entries` named (gen-worker 0.114 on: one
-    /// per graph class, `[key, path, sha256]`), or the compiled graphs a
-    /// `gen-worker compile` verdict built (0.127 on), each gathered and
-    /// checked; empty when it named none.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub entries: Vec<ArtifactState>,
-    /// How the attempt was kept apart from every other (absent in records
-    /// written before lane recorded it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub isolation: Option<Isolation>,
-    /// What the agent noticed that changed no outcome (an echo not believed).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
+    /// The cells, isolation and notes of the attempt, as its agent's
+    /// `result.json` holds them.
+    #[serde(flatten)]
+    pub gathering: Gathering,
     /// Unix time the attempt's mint started (its agent's `started_at`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub started_at: Option<f64>,
@@ -425,8 +415,9 @@ pub struct FileFingerprint {
 
 /// `result.json`: what the agent writes as its last act, in the attempt's
 /// folder and in its bundle.
+// Unknown keys are refused by `Gathering`'s `strict`, as in `MintRecord`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[schemars(deny_unknown_fields)]
 pub struct AgentResult {
     /// The attempt.
     pub id: MintId,
@@ -457,25 +448,81 @@ pub struct AgentResult {
     /// Where the result bundle went (absent when no store was given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bundle: Option<BundleState>,
-    /// The cell the report's `artifact` names, gathered into `artifacts/`
-    /// (absent: the report names none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub artifact: Option<ArtifactState>,
-    /// The cells the report's `entries` name (or a `gen-worker compile`
-    /// verdict's compiled graphs), each gathered into `artifacts/` and
-    /// checked against its sha256 (empty: it names none).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub entries: Vec<ArtifactState>,
-    /// How the attempt was kept apart from every other (absent in results
-    /// written before lane recorded it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub isolation: Option<Isolation>,
-    /// What the agent noticed that changes no outcome (an echo not believed).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
+    /// The cells the report names, gathered into `artifacts/`, how the
+    /// attempt was kept apart, and what the agent noticed.
+    #[serde(flatten)]
+    pub gathering: Gathering,
     /// The environment the mint ran in, as far as the agent could see it.
     #[serde(default, skip_serializing_if = "EnvFingerprint::is_empty")]
     pub environment: EnvFingerprint,
+}
+
+/// What an attempt gathered beside its outcome, the same in the agent's
+/// `result.json` and lane's `mint.json` (flattened into both: its keys sit
+/// beside theirs, as they always did): the cells its report named, each
+/// gathered and checked, how it was kept apart, and what the agent noticed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Gathering {
+    /// The cell the report's `artifact` named, and whether it was gathered
+    /// into `artifacts/` (absent: the report named none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub artifact: Option<ArtifactState>,
+    /// The cells the report's `entries` named (gen-worker 0.114 on: one
+    /// per graph class, `[key, path, sha256]`), or the compiled graphs a
+    /// `gen-worker compile` verdict built (0.127 on), each gathered into
+    /// `artifacts/` and checked against its sha256; empty when it named none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entries: Vec<ArtifactState>,
+    /// How the attempt was kept apart from every other (absent in files
+    /// written before lane recorded it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isolation: Option<Isolation>,
+    /// What the agent noticed that changed no outcome (an echo not believed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// Refuses the keys neither this nor the file it sits in knows: the
+    /// file's `deny_unknown_fields` (it holds no value).
+    #[serde(flatten, skip_serializing)]
+    #[schemars(skip)]
+    pub strict: NoOtherKeys,
+}
+
+impl Gathering {
+    /// The cells: the report's `artifact`, then its `entries`.
+    pub fn cells(&self) -> impl Iterator<Item = &ArtifactState> {
+        self.artifact.iter().chain(self.entries.iter())
+    }
+}
+
+/// The keys of a file left when every field has taken its own: there must
+/// be none (`#[serde(deny_unknown_fields)]` for a type with a flattened
+/// field, which serde does not support). It is never written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NoOtherKeys;
+
+impl<'de> Deserialize<'de> for NoOtherKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Refuse;
+        impl<'de> serde::de::Visitor<'de> for Refuse {
+            type Value = NoOtherKeys;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("no other keys")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<NoOtherKeys, A::Error> {
+                match map.next_key::<String>()? {
+                    Some(key) => Err(serde::de::Error::custom(format_args!(
+                        "unknown field `{}`",
+                        key.escape_debug()
+                    ))),
+                    None => Ok(NoOtherKeys),
+                }
+            }
+        }
+        d.deserialize_map(Refuse)
+    }
 }
 
 /// How one attempt was kept apart from every other: a repeat is cold only
@@ -739,24 +786,25 @@ mod tests {
             stderr_tail: String::new(),
             started_at: None,
             environment: EnvFingerprint::default(),
-            artifact: None,
-            entries: vec![ArtifactState::Gathered {
-                named: "rig/mint/cg-key-v1-a.tar.gz".into(),
-                file: "cg-key-v1-a.tar.gz".into(),
-                size: 3,
-                sha256: "ab".into(),
-                digest_matches: Some(true),
-                key: Some("cg-key-v1-a".into()),
-                cubins: Some(0),
-            }],
-            isolation: Some(Isolation {
-                tmp: TmpIsolation::Shared {
-                    why: "no private mount namespace".into(),
-                },
-                roots: vec!["TMPDIR".into(), "HOME".into()],
-                shared: vec!["/tmp/tensorhub-cache".into()],
-            }),
-            notes: Vec::new(),
+            gathering: Gathering {
+                entries: vec![ArtifactState::Gathered {
+                    named: "rig/mint/cg-key-v1-a.tar.gz".into(),
+                    file: "cg-key-v1-a.tar.gz".into(),
+                    size: 3,
+                    sha256: "ab".into(),
+                    digest_matches: Some(true),
+                    key: Some("cg-key-v1-a".into()),
+                    cubins: Some(0),
+                }],
+                isolation: Some(Isolation {
+                    tmp: TmpIsolation::Shared {
+                        why: "no private mount namespace".into(),
+                    },
+                    roots: vec!["TMPDIR".into(), "HOME".into()],
+                    shared: vec!["/tmp/tensorhub-cache".into()],
+                }),
+                ..Gathering::default()
+            },
         }
     }
 
@@ -765,14 +813,14 @@ mod tests {
         let record = record();
         let bytes = record.to_json();
         assert_eq!(MintRecord::from_json("mint.json", &bytes).unwrap(), record);
-        assert!(!record.isolation.as_ref().unwrap().is_cold());
+        assert!(!record.gathering.isolation.as_ref().unwrap().is_cold());
         // A record written before these fields: absent, not an error.
         let mut v = serde_json::to_value(&record).unwrap();
         for k in ["entries", "isolation"] {
             v.as_object_mut().unwrap().remove(k);
         }
         let old = MintRecord::from_json("mint.json", &serde_json::to_vec(&v).unwrap()).unwrap();
-        assert!(old.entries.is_empty() && old.isolation.is_none());
+        assert!(old.gathering.entries.is_empty() && old.gathering.isolation.is_none());
     }
 
     #[test]
@@ -822,6 +870,62 @@ mod tests {
         v["wheel"]["url"] = "https://x".into();
         let e = Summary::from_json("s", &serde_json::to_vec(&v).unwrap()).unwrap_err();
         assert_eq!(e.path, "wheel.url");
+    }
+
+    /// Issue 20: `mint.json` and `result.json` flatten [`Gathering`] in,
+    /// where serde cannot deny unknown fields; `strict` still does, in the
+    /// file's own keys and beside the gathered ones, and the schemas still
+    /// say `additionalProperties: false`.
+    #[test]
+    fn a_record_and_a_result_refuse_unknown_keys_beside_their_gathering() {
+        let mut v = serde_json::to_value(record()).unwrap();
+        v["cubins"] = 3.into();
+        let e = MintRecord::from_json("mint.json", &serde_json::to_vec_pretty(&v).unwrap())
+            .unwrap_err();
+        assert!(e.message.contains("unknown field `cubins`"), "{e}");
+        let result = AgentResult {
+            id: MintId {
+                lane: "0.93.3".into(),
+                cell: "rig-aot".into(),
+                gpu: "H200".into(),
+                repeat: 1,
+                attempt: 1,
+            },
+            outcome: MintStatus::Minted,
+            reason: "the report says `minted`".into(),
+            end: ProcessEnd::Exited { code: 0 },
+            report: ReportState::Absent,
+            wall_s: Some(1.0),
+            started_at: None,
+            output_bytes: 0,
+            stderr_tail: String::new(),
+            files: Vec::new(),
+            replay: false,
+            bundle: None,
+            gathering: record().gathering,
+            environment: EnvFingerprint::default(),
+        };
+        let bytes = result.to_json();
+        assert_eq!(
+            AgentResult::from_json("result.json", &bytes).unwrap(),
+            result
+        );
+        let text = String::from_utf8(bytes).unwrap();
+        assert!(!text.contains("strict"), "{text}");
+        let mut v = serde_json::to_value(&result).unwrap();
+        v["isolations"] = serde_json::json!({});
+        let e =
+            AgentResult::from_json("result.json", &serde_json::to_vec(&v).unwrap()).unwrap_err();
+        assert!(e.message.contains("unknown field `isolations`"), "{e}");
+        for (name, schema) in schemas() {
+            if name == "mint.schema.json" || name == "result.schema.json" {
+                assert_eq!(
+                    schema.get("additionalProperties"),
+                    Some(&serde_json::Value::Bool(false)),
+                    "{name}"
+                );
+            }
+        }
     }
 
     /// Issue 19, item 3: a summary edited to say green beside slots whose

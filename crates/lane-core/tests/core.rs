@@ -5,7 +5,7 @@
 
 use lane_core::results::Contract;
 use lane_core::{AgentResult, MintRecord, Summary};
-use lane_testkit::data::{files, gw, read};
+use lane_testkit::data::{eras, files, gw, read};
 
 fn written(name: &str) -> Vec<std::path::PathBuf> {
     let all: Vec<_> = files(&gw(""))
@@ -58,6 +58,44 @@ fn every_recorded_mint_record_and_agent_result_reads_through_its_type() {
     for r in &results {
         assert!(r.wall_s.is_some() && r.started_at.is_some(), "{:?}", r.id);
     }
+}
+
+/// Issue 20: `mint.json` and `result.json` share their gathered cells,
+/// isolation and notes (`Gathering`, flattened in). Every one lane recorded,
+/// in every era, still reads, and writes back as it was written: the same
+/// keys in the same order with the same values (the fold moved no key).
+#[test]
+fn every_recorded_mint_record_and_agent_result_writes_back_as_written() {
+    fn same<T: Contract>(dir: &std::path::Path, name: &str) -> usize {
+        let all: Vec<_> = files(dir)
+            .into_iter()
+            .filter(|p| p.file_name().is_some_and(|n| n == name))
+            .collect();
+        for p in &all {
+            let bytes = read(p);
+            let shown = p.display().to_string();
+            let value = T::from_json(&shown, &bytes).unwrap_or_else(|e| panic!("{e}"));
+            let written = value.to_json();
+            // The same keys in the same order, each with the same value (a
+            // float compares as read: its last printed digit may differ).
+            let keys = |b: &[u8]| -> Vec<String> {
+                String::from_utf8_lossy(b)
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("  \"")?.split_once('"'))
+                    .map(|(k, _)| k.to_owned())
+                    .collect()
+            };
+            assert_eq!(keys(&written), keys(&bytes), "{shown}");
+            let as_value = |b: &[u8]| serde_json::from_slice::<serde_json::Value>(b).unwrap();
+            assert_eq!(as_value(&written), as_value(&bytes), "{shown}");
+        }
+        all.len()
+    }
+    let mut n = 0;
+    for dir in [gw(""), eras("")] {
+        n += same::<MintRecord>(&dir, "mint.json") + same::<AgentResult>(&dir, "result.json");
+    }
+    assert!(n >= 40, "{n}");
 }
 
 /// What `cargo <args>` prints, run at the workspace root (it must succeed).

@@ -422,7 +422,7 @@ pub fn record_findings(record: &lane_core::MintRecord) -> Vec<Finding> {
                 Severity::Warning,
                 format!(
                     "the cell's command exited {code} after its report said `minted`: the report stands and its cells were gathered, but the command failed{}",
-                    if record.entries.is_empty() {
+                    if record.gathering.entries.is_empty() {
                         ""
                     } else {
                         " (the 0.114.0-0.123.0 rig raises AttributeError on `outcome.artifact` after its child wrote the report, pgw#1352, repaired in 0.124.0)"
@@ -433,11 +433,7 @@ pub fn record_findings(record: &lane_core::MintRecord) -> Vec<Finding> {
         );
     }
     let no_gpu_code = minted
-        .then(|| {
-            lane_core::results::cells_without_gpu_code(
-                record.artifact.iter().chain(record.entries.iter()),
-            )
-        })
+        .then(|| lane_core::results::cells_without_gpu_code(record.gathering.cells()))
         .flatten();
     if let Some(inspected) = no_gpu_code {
         out.push(
@@ -453,7 +449,7 @@ pub fn record_findings(record: &lane_core::MintRecord) -> Vec<Finding> {
             .subject("cells"),
         );
     }
-    if let Some(iso) = &record.isolation {
+    if let Some(iso) = &record.gathering.isolation {
         if let TmpIsolation::Shared { why } = &iso.tmp {
             out.push(
                 Finding::new(
@@ -545,8 +541,8 @@ fn ledger_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
         (None, _) => {}
     }
     if let Some(aot) = &b.aot {
-        if let Some(terminus) = &aot.terminus {
-            let at = aot.at.as_ref().map_or_else(String::new, |a| {
+        if let Some(terminus) = &aot.partial.terminus {
+            let at = aot.partial.at.as_ref().map_or_else(String::new, |a| {
                 let mut where_ = a.phase.as_deref().map_or_else(
                     || "an unnamed phase".to_owned(),
                     |p| quote(p, SHORT_MAX_CHARS),
@@ -792,7 +788,7 @@ fn partition_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
     }
     if let Some(aot) = &b.aot {
         if let Some(p) = &aot.mint {
-            if aot.terminus.is_some() {
+            if aot.partial.terminus.is_some() {
                 // A partial table's total was re-taken while the mint was in
                 // a phase that never closed: its residual holds that phase.
                 negative_residual_check("mint partition", p, out);
@@ -801,7 +797,7 @@ fn partition_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
             }
         }
         if let Some(p) = aot.pool.as_ref().and_then(|p| p.capacity.as_ref()) {
-            if aot.terminus.is_none() {
+            if aot.partial.terminus.is_none() {
                 partition_checks("pool capacity", p, out);
             } else if !negative_residual_check("pool capacity", p, out)
                 && p.residual.seconds > RESIDUAL_WARN_MIN_S
@@ -847,7 +843,8 @@ fn partition_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
 }
 
 fn job_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
-    for j in &b.jobs {
+    for row in &b.jobs {
+        let j = &row.warm;
         if j.failed {
             let secs = j
                 .wall_s
@@ -861,7 +858,7 @@ fn job_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
                 )
                 .subject(&j.job),
             );
-        } else if j.compiled_nothing == Some(true) {
+        } else if row.compiled_nothing == Some(true) {
             out.push(
                 Finding::new(
                     FindingKind::JobCompiledNothing,
@@ -1055,22 +1052,23 @@ mod tests {
             stderr_tail: String::new(),
             started_at: None,
             environment: lane_core::EnvFingerprint::default(),
-            artifact: None,
-            entries: vec![ArtifactState::Gathered {
-                named: "rig/mint/cg-key-v1-a.tar.gz".into(),
-                file: "cg-key-v1-a.tar.gz".into(),
-                size: 1,
-                sha256: "ab".into(),
-                digest_matches: Some(true),
-                key: Some("cg-key-v1-a".into()),
-                cubins,
-            }],
-            isolation: Some(Isolation {
-                tmp,
-                roots: vec!["TMPDIR".into()],
-                shared: vec!["/tmp/tensorhub-cache (...)".into()],
-            }),
-            notes: Vec::new(),
+            gathering: lane_core::Gathering {
+                entries: vec![ArtifactState::Gathered {
+                    named: "rig/mint/cg-key-v1-a.tar.gz".into(),
+                    file: "cg-key-v1-a.tar.gz".into(),
+                    size: 1,
+                    sha256: "ab".into(),
+                    digest_matches: Some(true),
+                    key: Some("cg-key-v1-a".into()),
+                    cubins,
+                }],
+                isolation: Some(Isolation {
+                    tmp,
+                    roots: vec!["TMPDIR".into()],
+                    shared: vec!["/tmp/tensorhub-cache (...)".into()],
+                }),
+                ..lane_core::Gathering::default()
+            },
         }
     }
 
@@ -1079,7 +1077,10 @@ mod tests {
         let private = TmpIsolation::Private {
             how: "mount namespace".into(),
         };
-        assert!(record(0, Some(16), private.clone()).isolation.is_some());
+        assert!(record(0, Some(16), private.clone())
+            .gathering
+            .isolation
+            .is_some());
         let kinds = |r: &MintRecord| -> Vec<FindingKind> {
             record_findings(r).iter().map(|f| f.kind).collect()
         };

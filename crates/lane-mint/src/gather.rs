@@ -86,10 +86,7 @@ pub fn gather(
         bundle: result.bundle.clone(),
         job_s,
         stderr_tail: result.stderr_tail.clone(),
-        artifact: result.artifact.clone(),
-        entries: result.entries.clone(),
-        isolation: result.isolation.clone(),
-        notes: result.notes.clone(),
+        gathering: result.gathering.clone(),
         started_at: result.started_at,
         environment: result.environment.clone(),
     };

@@ -63,9 +63,9 @@ fn mint(dir: &Path, bytes: u64) -> lane_core::AgentResult {
     let result = run_agent(&spec).unwrap();
     assert_eq!(result.outcome, MintStatus::Minted, "{result:?}");
     assert!(
-        matches!(&result.artifact, Some(ArtifactState::Gathered { file, size, .. }) if file == "cell.tar.gz" && *size == bytes),
+        matches!(&result.gathering.artifact, Some(ArtifactState::Gathered { file, size, .. }) if file == "cell.tar.gz" && *size == bytes),
         "{:?}",
-        result.artifact
+        result.gathering.artifact
     );
     result
 }

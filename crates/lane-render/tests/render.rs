@@ -59,10 +59,7 @@ pub(crate) fn record(status: MintStatus, wall_s: f64, exit_code: i32) -> lane_co
         bundle: None,
         job_s: None,
         stderr_tail: String::new(),
-        artifact: None,
-        entries: Vec::new(),
-        isolation: None,
-        notes: Vec::new(),
+        gathering: lane_core::Gathering::default(),
         started_at: None,
         environment: lane_core::EnvFingerprint::default(),
     }

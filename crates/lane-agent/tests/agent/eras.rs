@@ -52,7 +52,8 @@ fn rig_cell(dir: &Path, recipe: &str, script: &str) -> AgentSpec {
 
 /// The gathered entries: (key, sha256 matched, GPU code objects).
 fn gathered(r: &lane_core::AgentResult) -> Vec<(String, Option<bool>, Option<u64>)> {
-    r.entries
+    r.gathering
+        .entries
         .iter()
         .map(|e| match e {
             ArtifactState::Gathered {
@@ -93,7 +94,7 @@ fn v0_114_3_every_entry_is_gathered_and_the_rigs_crash_and_the_cpu_code_are_said
     );
     // `artifact`, `digest` and `cell_key` are "" in this era: the cells are
     // the three `entries`, each checked against its sha256.
-    assert_eq!(r.artifact, None);
+    assert_eq!(r.gathering.artifact, None);
     assert_eq!(
         gathered(&r),
         [
@@ -115,7 +116,7 @@ fn v0_114_3_every_entry_is_gathered_and_the_rigs_crash_and_the_cpu_code_are_said
         ]
     );
     assert_eq!(r.files.len(), 3, "{:?}", r.files);
-    let notes = r.notes.join("\n");
+    let notes = r.gathering.notes.join("\n");
     assert!(
         notes.contains("the command exited 1 after its report said `minted`"),
         "{notes}"
@@ -158,7 +159,7 @@ fn v0_114_3_entries_outside_the_mint_folder_are_not_gathered() {
         "{}",
         r.reason
     );
-    assert_eq!(r.entries.len(), 3);
+    assert_eq!(r.gathering.entries.len(), 3);
 }
 
 #[test]
@@ -186,9 +187,9 @@ fn v0_126_3_r1_fails_its_gpu_claim_with_three_cpu_entries() {
     );
     assert!(r.reason.contains("holds GPU code"), "{}", r.reason);
     assert!(
-        !r.notes.iter().any(|n| n.contains("exited")),
+        !r.gathering.notes.iter().any(|n| n.contains("exited")),
         "{:?}",
-        r.notes
+        r.gathering.notes
     );
 }
 
@@ -289,9 +290,12 @@ fn v0_127_2_the_verdict_is_the_report_and_each_built_graph_is_gathered() {
         "{g:?}"
     );
     assert!(
-        !r.notes.iter().any(|n| n.starts_with("no GPU code")),
+        !r.gathering
+            .notes
+            .iter()
+            .any(|n| n.starts_with("no GPU code")),
         "{:?}",
-        r.notes
+        r.gathering.notes
     );
     assert!(r
         .files

@@ -46,6 +46,7 @@ fn two_concurrent_repeats_of_a_scrubbing_child_share_nothing() {
         .collect();
     let results: Vec<_> = runs.into_iter().map(|t| t.join().unwrap()).collect();
     let iso = results[0]
+        .gathering
         .isolation
         .clone()
         .expect("the record says which isolation held");
@@ -68,9 +69,9 @@ fn two_concurrent_repeats_of_a_scrubbing_child_share_nothing() {
             for r in &results {
                 assert_eq!(r.outcome, MintStatus::Minted, "{}: {}", r.id, r.reason);
                 assert!(
-                    r.notes.iter().all(|n| !n.contains("coldness")),
+                    r.gathering.notes.iter().all(|n| !n.contains("coldness")),
                     "{:?}",
-                    r.notes
+                    r.gathering.notes
                 );
             }
             assert!(how.contains("namespace"), "{how}");
@@ -94,6 +95,7 @@ fn two_concurrent_repeats_of_a_scrubbing_child_share_nothing() {
             );
             assert!(results.iter().any(|r| r.outcome == MintStatus::Failed));
             assert!(results[0]
+                .gathering
                 .notes
                 .iter()
                 .any(|n| n.starts_with("coldness not guaranteed")));
@@ -137,7 +139,7 @@ fn a_pod_runs_on_its_containers_tmp_without_a_namespace() {
     s.container_per_attempt = true;
     let r = run_agent(&s).unwrap();
     assert_eq!(r.outcome, MintStatus::Minted, "{}", r.reason);
-    let iso = r.isolation.unwrap();
+    let iso = r.gathering.isolation.unwrap();
     assert!(matches!(iso.tmp, TmpIsolation::Container { .. }) && iso.is_cold());
 }
 

@@ -401,20 +401,21 @@ mod tests {
             stderr_tail: String::new(),
             started_at: None,
             environment: lane_core::EnvFingerprint::default(),
-            artifact: None,
-            entries: vec![
-                entry("cg-key-v1-a"),
-                entry("cg-key-v1-b"),
-                entry("cg-key-v1-c"),
-            ],
-            isolation: Some(Isolation {
-                tmp: TmpIsolation::Private {
-                    how: "mount namespace (unshare --mount)".into(),
-                },
-                roots: vec!["TMPDIR".into(), "HOME".into()],
-                shared: Vec::new(),
-            }),
-            notes: Vec::new(),
+            gathering: lane_core::Gathering {
+                entries: vec![
+                    entry("cg-key-v1-a"),
+                    entry("cg-key-v1-b"),
+                    entry("cg-key-v1-c"),
+                ],
+                isolation: Some(Isolation {
+                    tmp: TmpIsolation::Private {
+                        how: "mount namespace (unshare --mount)".into(),
+                    },
+                    roots: vec!["TMPDIR".into(), "HOME".into()],
+                    shared: Vec::new(),
+                }),
+                ..lane_core::Gathering::default()
+            },
         };
         std::fs::write(slot.join("mint.json"), record.to_json()).unwrap();
     }

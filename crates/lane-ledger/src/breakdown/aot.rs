@@ -26,7 +26,7 @@ use super::{check_residual, MintBreakdown};
 use crate::partition::{overlay_rows, OverlayRow, Partition, Reconciliation, Term};
 use crate::report::facts::{find, Fact, FactValue};
 use crate::report::{
-    AotEntry, AotTable, EntryShape, MintPosition, ShareReport, Span, COMPILER_MEMBERS,
+    AotEntry, AotTable, EntryShape, Partial, Posture, ShareReport, Span, COMPILER_MEMBERS,
 };
 
 /// Lane's residual of an entry's outermost level, `compile_s` minus
@@ -264,21 +264,12 @@ pub struct AotBreakdown {
     /// The pool block.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pool: Option<PoolBreakdown>,
-    /// `terminus` of a partial table.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub terminus: Option<String>,
-    /// `at` of a partial table.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub at: Option<MintPosition>,
-    /// `autotune`, as written.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub autotune: Option<String>,
-    /// `inductor_configs`, as written.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub inductor_configs: Option<String>,
-    /// `compiler_owner`, as written (0.117 on).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub compiler_owner: Option<String>,
+    /// The table's `terminus` and `at`, when it is partial.
+    #[serde(flatten)]
+    pub partial: Partial,
+    /// The table's posture, as written.
+    #[serde(flatten)]
+    pub posture: Posture,
     /// The compile pool's shares (0.114.3-0.126), when their reports were
     /// read beside the mint's.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -938,11 +929,8 @@ pub(super) fn aot_table(b: &mut MintBreakdown, t: &AotTable, ctx: AotContext<'_>
         beside_mint,
         levels,
         pool,
-        terminus: t.terminus.clone(),
-        at: t.at.clone(),
-        autotune: t.autotune.clone(),
-        inductor_configs: t.inductor_configs.clone(),
-        compiler_owner: t.compiler_owner.clone(),
+        partial: t.partial.clone(),
+        posture: t.posture.clone(),
         shares: share_levels,
         missing_rows,
     });

@@ -31,7 +31,7 @@ use crate::partition::{
 };
 use crate::report::{
     AotCompileRecord, CompileVerdict, Era, MintLedger, MintReport, MintStatus, Named, PackedEntry,
-    Recipe, ShareReport, Span, WarmLedger,
+    Recipe, ShareReport, Span, WarmJob, WarmLedger,
 };
 use crate::trace::{CompileRecord, SkippedLine, TraceMetrics};
 use lane_json::UnknownKey;
@@ -138,26 +138,27 @@ pub struct WarmupSplit {
     pub outside_ledger_s: Option<f64>,
 }
 
-/// One warm job.
+/// One warm job: the warm ledger's row as the report wrote it, and what
+/// the breakdown derives from it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct JobRow {
-    /// Job name.
-    pub job: String,
-    /// Wall.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub wall_s: Option<f64>,
-    /// Compile.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub compile_s: Option<f64>,
-    /// Execute.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub execute_s: Option<f64>,
+    /// The row as written (name, wall, compile, execute, failure).
+    #[serde(flatten)]
+    pub warm: WarmJob,
     /// True when it compiled at most [`COMPILED_NOTHING_S`]; absent when its
     /// compile was not measured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compiled_nothing: Option<bool>,
-    /// True when the job failed (its seconds are kept).
-    pub failed: bool,
+}
+
+impl JobRow {
+    /// The breakdown's row of a warm ledger's job.
+    pub fn of(warm: &WarmJob) -> JobRow {
+        JobRow {
+            warm: warm.clone(),
+            compiled_nothing: warm.compile_s.map(|c| c <= COMPILED_NOTHING_S),
+        }
+    }
 }
 
 /// What a trace contributed.
@@ -614,18 +615,7 @@ fn warm(b: &mut MintBreakdown, w: &WarmLedger, phases: &[Span], raw: Option<&[Sp
         _ => t.compile_fraction,
     };
 
-    b.jobs = w
-        .jobs
-        .iter()
-        .map(|j| JobRow {
-            job: j.job.clone(),
-            wall_s: j.wall_s,
-            compile_s: j.compile_s,
-            execute_s: j.execute_s,
-            compiled_nothing: j.compile_s.map(|c| c <= COMPILED_NOTHING_S),
-            failed: j.failed,
-        })
-        .collect();
+    b.jobs = w.jobs.iter().map(JobRow::of).collect();
     for j in &w.jobs {
         // `WarmLedger.job`: execute_s = wall_s - compile_s, per job.
         if let (Some(wall), Some(compile), Some(execute)) = (j.wall_s, j.compile_s, j.execute_s) {

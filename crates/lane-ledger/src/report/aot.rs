@@ -106,17 +106,9 @@ pub struct AotTable {
     /// `n_entries`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub n_entries: Option<u64>,
-    /// `autotune`: the posture, as compact JSON text (not interpreted).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub autotune: Option<String>,
-    /// `inductor_configs`: the resolved configs, as compact JSON text.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub inductor_configs: Option<String>,
-    /// `compiler_owner` (0.117 on, in place of `autotune` and
-    /// `inductor_configs`): `torch-compiled-graphs` (0.117-0.118), `torchcg`
-    /// (0.119 on).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub compiler_owner: Option<String>,
+    /// `autotune`, `inductor_configs`, `compiler_owner`: how it compiled.
+    #[serde(flatten)]
+    pub posture: Posture,
     /// `totals`, typed by the upstream's vocabulary, in document order.
     pub totals: Vec<Fact>,
     /// `phases`: every entry's phases summed upstream, as written.
@@ -128,8 +120,32 @@ pub struct AotTable {
     /// `pool`: the width decision and the pool's own ledger.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pool: Option<Vec<Fact>>,
-    /// `terminus` of a partial table (`aborted`, `in_flight`); absent on a
-    /// finished mint's table.
+    /// `terminus` and `at` of a partial table.
+    #[serde(flatten)]
+    pub partial: Partial,
+}
+
+/// The compile posture an aot table records, each as written.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Posture {
+    /// `autotune`: the posture, as compact JSON text (not interpreted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub autotune: Option<String>,
+    /// `inductor_configs`: the resolved configs, as compact JSON text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inductor_configs: Option<String>,
+    /// `compiler_owner` (0.117 on, in place of `autotune` and
+    /// `inductor_configs`): `torch-compiled-graphs` (0.117-0.118), `torchcg`
+    /// (0.119 on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compiler_owner: Option<String>,
+}
+
+/// Where a partial table (`aot_mint.partial_phase_table`) says the mint
+/// stopped; both absent on a finished mint's table.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Partial {
+    /// `terminus` (`aborted`, `in_flight`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub terminus: Option<String>,
     /// `at`: the position the mint was ON when the partial table was taken.
@@ -313,16 +329,17 @@ pub(super) fn read_aot_table(
     Ok(AotTable {
         v: 1,
         n_entries,
-        autotune,
-        inductor_configs,
-        compiler_owner,
+        posture: Posture {
+            autotune,
+            inductor_configs,
+            compiler_owner,
+        },
         totals,
         phases,
         overlays,
         entries,
         pool,
-        terminus,
-        at,
+        partial: Partial { terminus, at },
     })
 }
 

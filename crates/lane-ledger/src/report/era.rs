@@ -103,7 +103,7 @@ pub(crate) fn recognise(keys: EraKeys, ledger: &MintLedger) -> Option<Era> {
         _ => None,
     };
     let mut evidence = Vec::new();
-    let owner = table.and_then(|t| t.compiler_owner.as_deref());
+    let owner = table.and_then(|t| t.posture.compiler_owner.as_deref());
     if keys.entries {
         evidence.push("`entries` ([key, path, sha256] per packed graph class, pgw#1176)".into());
         let flat = table.is_some_and(|t| t.n_entries.unwrap_or(0) > 0 && entry_has(t, "reuse_s"));

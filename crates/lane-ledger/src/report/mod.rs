@@ -36,8 +36,8 @@ mod warm;
 
 use aot::{read_aot_table, read_compile_record};
 pub use aot::{
-    AotEntry, AotTable, EntryShape, MintPosition, AOT_OVERLAY_KEYS, AOT_PHASE_KEYS,
-    COMPILER_MEMBERS,
+    AotEntry, AotTable, EntryShape, MintPosition, Partial, Posture, AOT_OVERLAY_KEYS,
+    AOT_PHASE_KEYS, COMPILER_MEMBERS,
 };
 pub use era::{Era, EraLine};
 pub use facts::{Fact, FactValue};

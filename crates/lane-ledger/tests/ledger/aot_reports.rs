@@ -330,8 +330,8 @@ fn aborted_pooled_table_keeps_its_seconds_and_says_where_it_stopped() {
     let v = value(&path);
     let b = breakdown(&path);
     let a = b.aot.as_ref().unwrap();
-    assert_eq!(a.terminus.as_deref(), Some("aborted"));
-    let at = a.at.as_ref().unwrap();
+    assert_eq!(a.partial.terminus.as_deref(), Some("aborted"));
+    let at = a.partial.at.as_ref().unwrap();
     assert_eq!(at.phase.as_deref(), Some("inductor_compile"));
     assert_eq!((at.step, at.total), (Some(0), Some(3)));
     assert!(kinds(&b).contains(&FindingKind::PartialTable));

@@ -263,7 +263,7 @@ fn v0_126_3_r1_reads_the_rebuilt_table_and_checks_it_against_the_share() {
         .iter()
         .any(|c| c.what == "phases.inductor_total_s = sum over entries"));
     let aot = b.aot.as_ref().unwrap();
-    assert_eq!(aot.compiler_owner.as_deref(), Some("torchcg"));
+    assert_eq!(aot.posture.compiler_owner.as_deref(), Some("torchcg"));
     assert!(aot.missing_rows.is_none());
     assert!(b.unknown_keys.is_empty(), "{:?}", b.unknown_keys);
     // Without the share: the table's own classes, summed.

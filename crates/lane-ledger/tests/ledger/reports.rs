@@ -106,7 +106,7 @@ fn jit_report_marks_the_job_that_compiled_nothing() {
         .jobs
         .iter()
         .filter(|j| j.compiled_nothing == Some(true))
-        .map(|j| j.job.as_str())
+        .map(|j| j.warm.job.as_str())
         .collect();
     assert_eq!(marked, idle);
     assert!(!idle.is_empty());
@@ -274,9 +274,9 @@ fn job_whose_telemetry_failed_keeps_its_wall_and_its_compile_is_absent() {
     job.as_object_mut().unwrap().remove("execute_s");
     let b = breakdown_of(&v);
     let row = &b.jobs[2];
-    assert!(!row.failed);
-    assert_eq!(row.wall_s, Some(wall));
-    assert_eq!(row.compile_s, None);
+    assert!(!row.warm.failed);
+    assert_eq!(row.warm.wall_s, Some(wall));
+    assert_eq!(row.warm.compile_s, None);
     assert_eq!(row.compiled_nothing, None);
     assert!(!kinds(&b).contains(&FindingKind::FailedJob));
     // The wall still reconciles; the compile sum is not checked over a hole.

@@ -29,7 +29,7 @@ pub(crate) fn aot(out: &mut Blocks, a: &AotBreakdown, n_entries: usize, overlays
         AotPath::Unmeasured => "no entry row holds a measurement".to_owned(),
     };
     out.para(Depth::Collapsed, 0, format!("aot table: {path}"));
-    if let Some(owner) = &a.compiler_owner {
+    if let Some(owner) = &a.posture.compiler_owner {
         out.line(
             Depth::Collapsed,
             0,
@@ -54,8 +54,8 @@ pub(crate) fn aot(out: &mut Blocks, a: &AotBreakdown, n_entries: usize, overlays
             Tone::Warn,
         );
     }
-    if let Some(terminus) = &a.terminus {
-        let at = a.at.as_ref().map_or_else(String::new, |at| {
+    if let Some(terminus) = &a.partial.terminus {
+        let at = a.partial.at.as_ref().map_or_else(String::new, |at| {
             format!(
                 ", at {} {}/{}{}",
                 at.phase
@@ -166,10 +166,10 @@ pub(crate) fn aot(out: &mut Blocks, a: &AotBreakdown, n_entries: usize, overlays
     if let Some(pool) = &a.pool {
         pool_blocks(out, pool);
     }
-    if let Some(t) = &a.autotune {
+    if let Some(t) = &a.posture.autotune {
         out.line(Depth::Full, 0, format!("autotune {}", bound(t, LONG)));
     }
-    if let Some(t) = &a.inductor_configs {
+    if let Some(t) = &a.posture.inductor_configs {
         out.line(
             Depth::Full,
             0,

@@ -405,12 +405,13 @@ fn jobs(out: &mut Blocks, b: &MintBreakdown) {
         &["Job", "Wall", "Compile", "Execute", "Note"],
     )
     .titled("warm jobs");
-    for j in &b.jobs {
+    for row in &b.jobs {
+        let j = &row.warm;
         let mut notes = Vec::new();
         if j.failed {
             notes.push("failed (seconds kept)");
         }
-        if j.compiled_nothing == Some(true) {
+        if row.compiled_nothing == Some(true) {
             notes.push("compiled nothing");
         }
         if j.compile_s.is_none() {
@@ -580,18 +581,19 @@ mod tests {
     use super::*;
     use crate::view::doc::Body;
     use lane_ledger::breakdown::JobRow;
+    use lane_ledger::report::WarmJob;
 
     #[test]
     fn a_failed_job_keeps_its_seconds_and_an_unmeasured_compile_is_absent() {
         let mut b = MintBreakdown::missing("c/H200/r1", "killed");
-        b.jobs.push(JobRow {
+        b.jobs.push(JobRow::of(&WarmJob {
             job: "b1_32".into(),
             wall_s: Some(3.5),
             compile_s: None,
             execute_s: None,
-            compiled_nothing: None,
             failed: true,
-        });
+            error: None,
+        }));
         let v = breakdown(&b);
         let jobs = v
             .blocks

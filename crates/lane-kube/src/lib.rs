@@ -18,7 +18,7 @@ pub use client::{
 };
 // The pure Job builder, re-exported: what this crate submits and watches.
 pub use lane_kube_job::*;
-pub use run::JobEnd;
+pub use run::JobOutcome;
 pub use watch::{job_seconds, job_state, watch_lane, JobState, LaneEvent, LaneView};
 
 /// What can go wrong building or submitting Jobs.

@@ -5,7 +5,9 @@
 //! `use lane_kube::...` reaches both.
 //!
 //! What it must not touch: the Job's shape (that is `lane-kube-job`'s, pure),
-//! the results folder (the app gathers from the store), and the terminal
+//! the results folder (lane-backend's `KubeBackend`, which drives this
+//! client, gathers from the store), the backend seam above it (nothing
+//! here names lane-backend or lane-app), and the terminal
 //! (progress goes to a callback as [`lane_core::Progress`]-shaped events,
 //! logs to `tracing`).
 

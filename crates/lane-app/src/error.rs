@@ -431,7 +431,7 @@ fn backend_exit(b: &lane_backend::BackendError) -> Exit {
         | B::Job(_) => Exit::InvalidInput,
         B::ManifestOfAnotherWheel { .. } => Exit::Verification,
         B::NoSourceArchive | B::RunSpecDiffers { .. } | B::StagedWheel(_) => Exit::Precondition,
-        B::Io { .. } | B::Json(_) | B::Runtime(_) => Exit::Failure,
+        B::Json(_) | B::Runtime(_) => Exit::Failure,
         B::Store(s) => store_exit(s),
         B::Mint(m) => mint_exit(m),
         #[cfg(feature = "kube")]

@@ -146,15 +146,6 @@ pub enum BackendError {
         /// The kept spec's place in the store.
         at: String,
     },
-    /// A path that could not be made absolute.
-    #[error("{}", .path.display())]
-    Io {
-        /// The path.
-        path: PathBuf,
-        /// Why.
-        #[source]
-        source: std::io::Error,
-    },
     /// A value lane made could not be written as JSON.
     #[error("cannot write JSON")]
     Json(#[source] serde_json::Error),

@@ -2,10 +2,12 @@
 
 use std::path::PathBuf;
 
+use lane_backend::kube::KubeBackend;
+
 use crate::backend::{Backend, Cancelled};
 use crate::error::AppError;
 use crate::lane::load;
-use crate::mint::kube::{load_config, KubeBackend};
+use crate::mint::load_kube_config;
 
 /// What `lane cancel` is asked.
 #[derive(Debug, Clone)]
@@ -35,12 +37,12 @@ pub enum CancelOutcome {
 /// `lane cancel`.
 pub fn cancel(request: &CancelRequest) -> Result<CancelOutcome, AppError> {
     let loaded = load(&request.lane)?;
-    let cfg = load_config(&request.kube_config)?;
+    let cfg = load_kube_config(&request.kube_config)?;
     let lane = loaded.lane.version.to_string();
     if request.dry_run {
         return Ok(CancelOutcome::WouldDelete {
             namespace: cfg.namespace,
-            selector: lane_kube::lane_selector(&lane),
+            selector: lane_kube_job::lane_selector(&lane),
         });
     }
     Ok(CancelOutcome::Deleted(

@@ -61,19 +61,6 @@ pub enum AppError {
     /// A cell needs the upstream's tree and the lane branch cannot give it.
     #[error("a cell needs the upstream's tree (`source: true`): cut the lane first, or give --source DIR")]
     NeedsLaneTree(#[source] lane_wheel::WheelError),
-    /// A run restarted from another lane file, wheel or configuration.
-    #[error("run `{run}` of lane {lane} was started from another lane file, wheel or configuration ({at} differs): give this run a new --run-id")]
-    RunSpecDiffers {
-        /// The run.
-        run: String,
-        /// The lane.
-        lane: String,
-        /// The kept spec's place in the store.
-        at: String,
-    },
-    /// The staged wheel (or its manifest) could not be read from the store.
-    #[error(transparent)]
-    StagedWheel(lane_store::StoreError),
     /// A guard refused (exit 4).
     #[error("a guard of lane {lane} refused {at}")]
     GuardRefused {
@@ -257,13 +244,11 @@ pub enum AppError {
     /// The determinism diff.
     #[error(transparent)]
     Diff(#[from] lane_diff::DiffError),
-    /// A Kubernetes Job spec or the kube backend's configuration.
+    /// Where mints run: a backend refused the plan or failed running it
+    /// (the one place a [`lane_backend::BackendError`] becomes an
+    /// `AppError`; [`AppError::exit`] reads its inner variant).
     #[error(transparent)]
-    Job(#[from] lane_kube_job::JobError),
-    /// The Kubernetes API.
-    #[cfg(feature = "kube")]
-    #[error(transparent)]
-    Kube(#[from] lane_kube::KubeError),
+    Backend(#[from] lane_backend::BackendError),
 }
 
 /// The error and its causes on one line, in plain words, each cause said
@@ -332,7 +317,6 @@ impl AppError {
             | AppError::Contract(_)
             | AppError::Ingest(_)
             | AppError::Diff(_)
-            | AppError::Job(_)
             | AppError::UnreadableReports(_)
             | AppError::History { .. }
             | AppError::Compare(_) => Exit::InvalidInput,
@@ -341,10 +325,7 @@ impl AppError {
                 ..
             } => Exit::Failure,
             AppError::Trace { .. } => Exit::InvalidInput,
-            AppError::Precondition(_)
-            | AppError::NeedsLaneTree(_)
-            | AppError::RunSpecDiffers { .. }
-            | AppError::StagedWheel(_) => Exit::Precondition,
+            AppError::Precondition(_) | AppError::NeedsLaneTree(_) => Exit::Precondition,
             AppError::Verification(_) | AppError::CutVersionsDisagree { .. } => Exit::Verification,
             AppError::GuardRefused { .. } => Exit::GuardRefused,
             AppError::CutConflict { .. } => Exit::Conflict,
@@ -371,12 +352,7 @@ impl AppError {
                 lane_core::MintStatus::Failed => Exit::MintFailed,
                 _ => Exit::Failure,
             },
-            AppError::Mint(lane_mint::MintError::NoMatrix { .. }) => Exit::InvalidInput,
-            AppError::Mint(lane_mint::MintError::UnknownSlot { .. }) => Exit::Usage,
-            AppError::Mint(
-                lane_mint::MintError::SlotOpen { .. } | lane_mint::MintError::NeverMinted { .. },
-            ) => Exit::Precondition,
-            AppError::Mint(_) => Exit::Failure,
+            AppError::Mint(m) => mint_exit(m),
             AppError::Git(e) => match e {
                 G::DirtyWorkTree { .. }
                 | G::RefExists { .. }
@@ -410,11 +386,58 @@ impl AppError {
             AppError::Github(lane_github::GithubError::InvalidRepo { .. }) => Exit::InvalidInput,
             #[cfg(feature = "github")]
             AppError::Github(_) => Exit::Failure,
-            #[cfg(feature = "kube")]
-            AppError::Kube(lane_kube::KubeError::SpecChanged { .. }) => Exit::Precondition,
-            #[cfg(feature = "kube")]
-            AppError::Kube(_) => Exit::Failure,
+            AppError::Backend(b) => backend_exit(b),
         }
+    }
+}
+
+/// A mint runner error's code, wrapped by lane-app or by a backend.
+fn mint_exit(m: &lane_mint::MintError) -> Exit {
+    use lane_mint::MintError as M;
+    match m {
+        M::NoMatrix { .. } => Exit::InvalidInput,
+        M::UnknownSlot { .. } => Exit::Usage,
+        M::SlotOpen { .. } | M::NeverMinted { .. } => Exit::Precondition,
+        _ => Exit::Failure,
+    }
+}
+
+/// A backend error's code: a flag the backend cannot take is a usage
+/// error (2), a configuration or manifest that does not read invalid input
+/// (3), a run or wheel that is not what it must be a precondition (6).
+fn backend_exit(b: &lane_backend::BackendError) -> Exit {
+    use lane_backend::BackendError as B;
+    match b {
+        B::Unknown { .. }
+        | B::NotBuilt
+        | B::WheelKeyHere
+        | B::WheelFileInPods
+        | B::NothingToCancel { .. }
+        | B::BadRunId { .. }
+        | B::NoKubeConfig
+        | B::CancelNeedsKubeConfig
+        | B::StoreCredentials
+        | B::NoStore { .. }
+        | B::WheelKeyNeedsStore
+        | B::BadWheelKey(_)
+        | B::WheelKeyShape { .. }
+        | B::SpecKey(_) => Exit::Usage,
+        B::KubeConfigUnreadable { .. }
+        | B::KubeConfigInvalid { .. }
+        | B::KubeConfigRefused { .. }
+        | B::ManifestUnreadable { .. }
+        | B::ManifestDigest { .. }
+        | B::ManifestSource { .. }
+        | B::Job(_) => Exit::InvalidInput,
+        B::ManifestOfAnotherWheel { .. } => Exit::Verification,
+        B::NoSourceArchive | B::RunSpecDiffers { .. } | B::StagedWheel(_) => Exit::Precondition,
+        B::Json(_) | B::Runtime(_) => Exit::Failure,
+        B::Store(s) => store_exit(s),
+        B::Mint(m) => mint_exit(m),
+        #[cfg(feature = "kube")]
+        B::Kube(lane_backend::kube::KubeError::SpecChanged { .. }) => Exit::Precondition,
+        #[cfg(feature = "kube")]
+        B::Kube(_) => Exit::Failure,
     }
 }
 
@@ -499,11 +522,19 @@ mod tests {
             (AppError::NoGithubRepo, Exit::InvalidInput),
             (AppError::Precondition("no run".into()), Exit::Precondition),
             (
-                AppError::RunSpecDiffers {
+                AppError::Backend(lane_backend::BackendError::RunSpecDiffers {
                     run: "r".into(),
                     lane: "1".into(),
                     at: "k".into(),
-                },
+                }),
+                Exit::Precondition,
+            ),
+            (
+                AppError::Backend(lane_backend::BackendError::WheelKeyHere),
+                Exit::Usage,
+            ),
+            (
+                AppError::Backend(lane_backend::BackendError::NoSourceArchive),
                 Exit::Precondition,
             ),
             (AppError::Verification("differs".into()), Exit::Verification),
@@ -611,6 +642,7 @@ mod tests {
             key: "..".into(),
             why: "dots".into(),
         };
-        assert_eq!(AppError::StagedWheel(bad).exit(), Exit::Precondition);
+        let staged = lane_backend::BackendError::StagedWheel(bad);
+        assert_eq!(AppError::Backend(staged).exit(), Exit::Precondition);
     }
 }

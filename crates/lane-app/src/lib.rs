@@ -7,15 +7,18 @@
 //! `replay` with feature `demo`; posting reports with feature `github`);
 //! the one error type, [`AppError`], and the one place exit codes are
 //! decided, [`AppError::exit`] (the [`Exit`] table, kept in step with
-//! `docs/cli.md`); the backends behind one trait, [`Backend`] (local agents
-//! and Kubernetes Jobs, both reporting [`lane_core::Progress`]).
-//! Finding and loading a lane file ([`lane`]) lives here too.
+//! `docs/cli.md`, a [`BackendError`] among them). Finding and loading a
+//! lane file ([`lane`]) lives here too, and resolving a `lane mint` into
+//! the plain [`MintPlan`] a backend is handed (the lane narrowed, the
+//! source tree exported, the guards recorded).
 //!
 //! **What it must not touch.** No printing: it emits `tracing` events and
 //! returns values. No clap, no process exit, no signals (a caller hands in
 //! a stop flag), no terminal or progress-bar decisions: the `lane` binary
 //! (lane-cli) parses arguments, calls one function, and prints its outcome;
-//! a service could call the same functions.
+//! a service could call the same functions. No backend: where mints run
+//! is lane-backend's [`Backend`] (local agents, Kubernetes Jobs),
+//! re-exported here; a mint goes down to it and never comes back up.
 
 mod agent;
 pub mod backend;
@@ -44,7 +47,7 @@ mod status;
 mod wheel;
 
 pub use agent::{agent, AgentOutcome, AgentRequest};
-pub use backend::{Backend, Cancelled, DryRun, JobEnd, Minted};
+pub use backend::{Backend, BackendError, Cancelled, DryRun, JobEnd, MintPlan, Minted};
 #[cfg(feature = "kube")]
 pub use cancel::{cancel, CancelOutcome, CancelRequest};
 pub use cut::{cut, CutOutcome, CutRequest};
@@ -60,10 +63,10 @@ pub use history::{
     HistoryCheckOutcome, HistoryCheckRequest,
 };
 pub use init::{init, InitOutcome, InitRequest};
-pub use ledger::{ledger, LedgerOutcome, LedgerRequest};
 #[cfg(feature = "kube")]
-pub use mint::kube::KubeBackend;
-pub use mint::local::LocalBackend;
+pub use lane_backend::kube::KubeBackend;
+pub use lane_backend::local::LocalBackend;
+pub use ledger::{ledger, LedgerOutcome, LedgerRequest};
 pub use mint::{mint, LaneMinted, MintOutcome, MintRequest};
 pub use publish::{publish, PublishOutcome, PublishRecord, PublishRequest};
 pub use reopen::{reopen, ReopenOutcome, ReopenRequest};

@@ -250,12 +250,13 @@ const LAYERS: &[(&str, u8)] = &[
     ("lane-runtime", 2),
     ("lane-mint", 3),
     ("lane-kube", 3),
-    ("lane-app", 4),
-    ("lane-serve", 5),
-    ("lane-cli", 6),
-    ("lane-testkit", 7),
-    ("lane-fixture", 7),
-    ("lane-fuzz", 7),
+    ("lane-backend", 4),
+    ("lane-app", 5),
+    ("lane-serve", 6),
+    ("lane-cli", 7),
+    ("lane-testkit", 8),
+    ("lane-fixture", 8),
+    ("lane-fuzz", 8),
 ];
 
 /// Every workspace crate's direct normal dependencies on lane crates
@@ -313,10 +314,24 @@ fn every_crate_depends_only_on_its_layer_or_above() {
     assert!(wrong.is_empty(), "{wrong:#?}");
     // The edges the issue found climbing back: serve never reaches the
     // backends, the app never the service.
-    let serve: Vec<&str> = graph["lane-serve"].iter().map(|d| d.0.as_str()).collect();
+    let direct = |krate: &str| -> Vec<&str> { graph[krate].iter().map(|d| d.0.as_str()).collect() };
+    let serve = direct("lane-serve");
     assert!(
-        !serve.contains(&"lane-mint") && !serve.contains(&"lane-kube"),
+        !serve.contains(&"lane-mint")
+            && !serve.contains(&"lane-kube")
+            && !serve.contains(&"lane-backend"),
         "{serve:?}"
+    );
+    // The backend seam sits below the app: a mint goes down to it, and
+    // neither it nor what it runs on ever names the app.
+    for below in ["lane-backend", "lane-mint", "lane-kube"] {
+        assert!(!direct(below).contains(&"lane-app"), "{below} -> lane-app");
+    }
+    assert!(direct("lane-app").contains(&"lane-backend"));
+    // The app reaches Kubernetes only through the seam.
+    assert!(
+        !direct("lane-app").contains(&"lane-kube"),
+        "lane-app -> lane-kube"
     );
 }
 

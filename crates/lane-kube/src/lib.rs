@@ -5,7 +5,9 @@
 //! `use lane_kube::...` reaches both.
 //!
 //! What it must not touch: the Job's shape (that is `lane-kube-job`'s, pure),
-//! the results folder (the app gathers from the store), and the terminal
+//! the results folder (lane-backend's `KubeBackend`, which drives this
+//! client, gathers from the store), the backend seam above it (nothing
+//! here names lane-backend or lane-app), and the terminal
 //! (progress goes to a callback as [`lane_core::Progress`]-shaped events,
 //! logs to `tracing`).
 
@@ -18,7 +20,7 @@ pub use client::{
 };
 // The pure Job builder, re-exported: what this crate submits and watches.
 pub use lane_kube_job::*;
-pub use run::JobEnd;
+pub use run::JobOutcome;
 pub use watch::{job_seconds, job_state, watch_lane, JobState, LaneEvent, LaneView};
 
 /// What can go wrong building or submitting Jobs.

@@ -27,7 +27,7 @@ struct Seen {
 
 /// How one mint's Job ended.
 #[derive(Debug, Clone, PartialEq)]
-pub struct JobEnd {
+pub struct JobOutcome {
     /// The Job's name.
     pub job: String,
     /// Its final state.
@@ -67,7 +67,7 @@ impl KubeClient {
         wanted: Vec<Job>,
         unschedulable_after: Duration,
         on: &mut (dyn FnMut(Progress) + Send),
-    ) -> Result<BTreeMap<String, JobEnd>, KubeError> {
+    ) -> Result<BTreeMap<String, JobOutcome>, KubeError> {
         let ids: BTreeSet<String> = wanted
             .iter()
             .filter_map(|j| crate::client::mint_id_of(j).map(str::to_owned))
@@ -216,7 +216,7 @@ impl KubeClient {
                         } = last.get(&id).cloned().unwrap_or_default();
                         (
                             id,
-                            JobEnd {
+                            JobOutcome {
                                 job,
                                 state,
                                 seconds,

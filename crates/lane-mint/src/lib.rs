@@ -1,5 +1,6 @@
-//! lane's local backend: it drives a lane's plan (`lane_core`'s, from the
-//! lane file) to gathered results on this machine. The run store (SQLite,
+//! lane's mint runner, under both of lane-backend's backends: it drives a
+//! lane's plan (`lane_core`'s, from the lane file) to gathered results on
+//! this machine. The run store (SQLite,
 //! WAL: every state change committed before it is acted on) keeps where
 //! each attempt stands; agents (`lane agent`, `lane-agent`) are spawned as
 //! child processes, adopted after a restart, retried by the retry table;
@@ -13,7 +14,8 @@
 //! What it must not touch: how one mint runs (that is the agent's), the
 //! numbers of a report (`lane-ledger`'s), Kubernetes, GitHub and the
 //! terminal (progress goes to a callback as `lane_core::Progress`, logs to
-//! `tracing`).
+//! `tracing`), and the backend seam above it (lane-backend's, which drives
+//! it; nothing here names lane-backend or lane-app).
 
 pub mod collect;
 mod error;

@@ -12,19 +12,19 @@ use std::sync::Arc;
 use lane_core::Progress;
 use lane_mint::MintError;
 
-use crate::backend::{Backend, DryRun, Minted};
+use crate::backend::{Backend, DryRun, MintPlan, Minted};
 use crate::error::AppError;
 use crate::lane::{load, LoadedLane};
 use crate::report::{LaneReportFiles, Posted};
 
-#[cfg(feature = "kube")]
-pub(crate) mod kube;
-pub(crate) mod local;
 mod provenance;
 mod source;
 
+/// Reads the kube backend's configuration (YAML, `docs/kubernetes.md`).
 #[cfg(feature = "kube")]
-pub use kube::load_config as load_kube_config;
+pub fn load_kube_config(path: &Path) -> Result<lane_kube_job::KubeConfig, AppError> {
+    Ok(lane_backend::kube::load_config(path)?)
+}
 
 /// What `lane mint` is asked.
 #[derive(Debug, Clone)]
@@ -173,7 +173,11 @@ pub fn visible_gpus() -> usize {
         .unwrap_or(0)
 }
 
-/// `lane mint` on `backend`: every progress event goes to `on`.
+/// `lane mint` on `backend`: every progress event goes to `on`. The
+/// request is resolved here into the plain [`MintPlan`] the backend is
+/// handed (for a backend whose mints run on this machine, with the source
+/// tree exported and the wheel fingerprinted; for any, with the guards'
+/// verdict), so the backend never calls back up.
 pub fn mint(
     request: &MintRequest,
     backend: &mut dyn Backend,
@@ -187,13 +191,39 @@ pub fn mint(
         }
         .into());
     }
+    let out = lane_out(request, &loaded)?;
+    let mut plan = MintPlan {
+        lane: &loaded.lane,
+        out: out.clone(),
+        run_id: request.run_id.clone(),
+        concurrency: concurrency(request, &loaded.lane),
+        wheel: request.wheel.clone(),
+        wheel_key: request.wheel_key.clone(),
+        store: request.store.clone(),
+        local_store: own_store(&request.out),
+        kube_config: request.kube_config.clone(),
+        agent: request.agent.clone(),
+        dry_run: request.dry_run,
+        source: None,
+        provenance: lane_core::Provenance::default(),
+        stop: &request.stop,
+    };
+    backend.check(&plan)?;
     if request.dry_run {
-        return Ok(MintOutcome::DryRun(backend.dry_run(&loaded, request)?));
+        return Ok(MintOutcome::DryRun(backend.dry_run(&plan)?));
     }
+    if backend.runs_here() {
+        plan.source = source::tree(request, &loaded, &out)?;
+        plan.provenance.wheel = request
+            .wheel
+            .as_deref()
+            .map(provenance::wheel_file)
+            .transpose()?;
+    }
+    plan.provenance.guard = provenance::guards(&loaded, request.repo.as_deref())?;
     // A lane stopped on purpose says so in its summary, as each backend
     // writes it (`Summary::of`): the report says cancelled, not failed.
-    let minted = backend.mint(&loaded, request, on)?;
-    let out = lane_out(request, &loaded)?;
+    let minted = backend.mint(&plan, on)?;
     let results = lane_core::layout::results_dir(&out);
     // The run joins the lane's history in the store its mints used (the
     // kube backend's; else --store, else <out>/store), and is judged there.
@@ -237,15 +267,33 @@ pub fn mint(
     })))
 }
 
+/// Mints at once on this machine: `--concurrency`, else the lane's, else
+/// one per GPU this machine shows.
+fn concurrency(request: &MintRequest, lane: &lane_file::LaneFile) -> usize {
+    request
+        .concurrency
+        .or(lane
+            .mint
+            .as_ref()
+            .and_then(|m| m.concurrency.map(|c| c as usize)))
+        .unwrap_or_else(|| visible_gpus().max(1))
+}
+
 /// Where a local lane's history lives: `--store`, else `<out>/store`.
 fn history_location(request: &MintRequest) -> String {
-    request.store.clone().unwrap_or_else(|| {
-        let dir = request.out.join("store");
-        std::path::absolute(&dir)
-            .unwrap_or(dir)
-            .to_string_lossy()
-            .into_owned()
-    })
+    request
+        .store
+        .clone()
+        .unwrap_or_else(|| own_store(&request.out))
+}
+
+/// The store on this machine, `<out>/store`, absolute.
+fn own_store(out: &Path) -> String {
+    let dir = out.join("store");
+    std::path::absolute(&dir)
+        .unwrap_or(dir)
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// The lane's run folder, `<out>/lanes/<version>/`, absolute.

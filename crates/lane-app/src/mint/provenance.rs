@@ -5,7 +5,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use lane_core::{GuardRecord, Provenance, WheelRef};
+use lane_core::{GuardRecord, WheelRef};
 use sha2::{Digest, Sha256};
 
 use crate::error::AppError;
@@ -58,16 +58,4 @@ pub fn guards(loaded: &LoadedLane, repo: Option<&Path>) -> Result<Option<GuardRe
     let report =
         lane_git::guard::check_after(&repo, &loaded.lane, base.id(), head.id(), &branch, &mut ids)?;
     Ok(Some(report.record(head.id())))
-}
-
-/// Both, for the local backend.
-pub fn local(
-    loaded: &LoadedLane,
-    wheel: Option<&Path>,
-    repo: Option<&Path>,
-) -> Result<Provenance, AppError> {
-    Ok(Provenance {
-        wheel: wheel.map(wheel_file).transpose()?,
-        guard: guards(loaded, repo)?,
-    })
 }

@@ -9,6 +9,7 @@ use lane_core::results::Contract;
 use lane_core::{MintStatus, Progress, SlotSummary, Summary};
 
 use super::*;
+use crate::backend::BackendError;
 use crate::Exit;
 
 const PROBE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../lanes/0.0.0.yaml");
@@ -28,22 +29,26 @@ impl Backend for StandIn {
         "stand-in"
     }
 
-    fn dry_run(&mut self, lane: &LoadedLane, _: &MintRequest) -> Result<DryRun, AppError> {
+    fn runs_here(&self) -> bool {
+        // Nothing to export: the stand-in runs no mint.
+        false
+    }
+
+    fn dry_run(&mut self, plan: &MintPlan<'_>) -> Result<DryRun, BackendError> {
         self.calls.push("dry_run");
         Ok(DryRun::Plan {
-            lane: lane.lane.version.to_string(),
-            mints: lane.lane.plan().iter().map(|p| p.id.to_string()).collect(),
+            lane: plan.lane.version.to_string(),
+            mints: plan.lane.plan().iter().map(|p| p.id.to_string()).collect(),
         })
     }
 
     fn mint(
         &mut self,
-        loaded: &LoadedLane,
-        request: &MintRequest,
+        plan: &MintPlan<'_>,
         on: &mut (dyn FnMut(Progress) + Send),
-    ) -> Result<Minted, AppError> {
+    ) -> Result<Minted, BackendError> {
         self.calls.push("mint");
-        let lane = &loaded.lane;
+        let lane = plan.lane;
         let mut mints = Vec::new();
         for p in lane.plan() {
             on(Progress::Finished {
@@ -62,7 +67,7 @@ impl Backend for StandIn {
             });
         }
         // As the backends do: a lane stopped on purpose says so itself.
-        let stopped = request.stop.load(Ordering::SeqCst);
+        let stopped = plan.stop.load(Ordering::SeqCst);
         let summary = Summary::of(
             lane.version.to_string(),
             mints,
@@ -70,7 +75,7 @@ impl Backend for StandIn {
             &Default::default(),
             stopped,
         );
-        let results = lane_core::layout::results_dir(&lane_out(request, loaded)?);
+        let results = lane_core::layout::results_dir(&plan.out);
         std::fs::create_dir_all(&results).unwrap();
         let json = serde_json::to_string_pretty(&summary).unwrap();
         std::fs::write(results.join(Summary::FILE), json).unwrap();

@@ -9,23 +9,33 @@ use std::path::Path;
 use std::time::Duration;
 
 use lane_core::Progress;
-use lane_kube::{KubeConfig, MintJob, StagedWheel};
+pub use lane_kube::{KubeConfig, KubeError};
+use lane_kube::{MintJob, StagedWheel};
 use lane_mint::collect::{collect, NoBundle};
 
-use super::{lane_out, provenance, MintRequest};
-use crate::backend::{Backend, Cancelled, DryRun, JobEnd, Minted};
-use crate::error::AppError;
-use crate::lane::LoadedLane;
+use crate::error::BackendError;
+use crate::seam::{Backend, Cancelled, DryRun, JobEnd, MintPlan, Minted};
 
 /// How much of a pod's log stands in for a missing bundle.
 const LOG_TAIL_BYTES: i64 = 64 * 1024;
 
 /// Reads the kube backend's configuration (YAML, `docs/kubernetes.md`).
-pub fn load_config(path: &Path) -> Result<KubeConfig, AppError> {
-    let text = std::fs::read_to_string(path).map_err(|e| AppError::invalid_file(path, e))?;
+pub fn load_config(path: &Path) -> Result<KubeConfig, BackendError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|source| BackendError::KubeConfigUnreadable {
+            path: path.to_owned(),
+            source,
+        })?;
     let cfg: KubeConfig =
-        serde_yaml::from_str(&text).map_err(|e| AppError::invalid_file(path, e))?;
-    cfg.check().map_err(|e| AppError::invalid_file(path, e))?;
+        serde_yaml::from_str(&text).map_err(|source| BackendError::KubeConfigInvalid {
+            path: path.to_owned(),
+            source,
+        })?;
+    cfg.check()
+        .map_err(|source| BackendError::KubeConfigRefused {
+            path: path.to_owned(),
+            source,
+        })?;
     Ok(cfg)
 }
 
@@ -40,60 +50,62 @@ fn staged_wheel(
     store: &dyn lane_store::ArtifactStore,
     key: &str,
     ttl: Duration,
-) -> Result<(StagedWheel, Option<StagedWheel>, lane_core::WheelRef), AppError> {
-    let wheel_key = lane_store::StoreKey::new(key.to_owned())
-        .map_err(|e| AppError::Usage(format!("--wheel-key: {e}")))?;
-    let (dir, file) = key.rsplit_once('/').ok_or_else(|| {
-        AppError::Usage(format!(
-            "--wheel-key must be lanes/<lane>/<commit>/<file>.whl, found `{key}`"
-        ))
-    })?;
-    let manifest_key =
-        lane_store::StoreKey::new(format!("{dir}/manifest.json")).map_err(AppError::StagedWheel)?;
-    let bytes = store.get(&manifest_key).map_err(AppError::StagedWheel)?;
+) -> Result<(StagedWheel, Option<StagedWheel>, lane_core::WheelRef), BackendError> {
+    let wheel_key = lane_store::StoreKey::new(key.to_owned()).map_err(BackendError::BadWheelKey)?;
+    let (dir, file) = key
+        .rsplit_once('/')
+        .ok_or_else(|| BackendError::WheelKeyShape {
+            key: key.to_owned(),
+        })?;
+    let manifest_key = lane_store::StoreKey::new(format!("{dir}/manifest.json"))
+        .map_err(BackendError::StagedWheel)?;
+    let bytes = store
+        .get(&manifest_key)
+        .map_err(BackendError::StagedWheel)?;
     let at = format!("{}/{manifest_key}", store.location());
     // The type `lane wheel` wrote it with.
-    let manifest: lane_wheel::WheelManifest = serde_json::from_slice(&bytes).map_err(|e| {
-        AppError::invalid(&at, format!("line {} column {}: {e}", e.line(), e.column()))
-    })?;
+    let manifest: lane_wheel::WheelManifest =
+        serde_json::from_slice(&bytes).map_err(|source| BackendError::ManifestUnreadable {
+            at: at.clone(),
+            line: source.line(),
+            column: source.column(),
+            source,
+        })?;
     if !hex64(&manifest.sha256) {
-        return Err(AppError::invalid(
-            &at,
-            format!("sha256 must be 64 hex digits, found `{}`", manifest.sha256),
-        ));
+        return Err(BackendError::ManifestDigest {
+            at,
+            sha256: manifest.sha256,
+        });
     }
     if manifest.wheel != file {
-        return Err(AppError::Verification(format!(
-            "{at} is the manifest of {}, not {file}",
-            manifest.wheel
-        )));
+        return Err(BackendError::ManifestOfAnotherWheel {
+            at,
+            theirs: manifest.wheel,
+            file: file.to_owned(),
+        });
     }
-    let staged = |key: &lane_store::StoreKey, sha256: String| -> Result<StagedWheel, AppError> {
-        Ok(
-            match store
-                .fetch_location(key, ttl)
-                .map_err(AppError::StagedWheel)?
-            {
-                lane_store::FetchLocation::Url(url) => StagedWheel { url, sha256 },
-                lane_store::FetchLocation::Path(p) => StagedWheel {
-                    url: format!("file://{}", p.display()),
-                    sha256,
+    let staged =
+        |key: &lane_store::StoreKey, sha256: String| -> Result<StagedWheel, BackendError> {
+            Ok(
+                match store
+                    .fetch_location(key, ttl)
+                    .map_err(BackendError::StagedWheel)?
+                {
+                    lane_store::FetchLocation::Url(url) => StagedWheel { url, sha256 },
+                    lane_store::FetchLocation::Path(p) => StagedWheel {
+                        url: format!("file://{}", p.display()),
+                        sha256,
+                    },
                 },
-            },
-        )
-    };
+            )
+        };
     let source = match manifest.source {
         Some(src) if hex64(&src.sha256) && !src.file.contains('/') => {
             let key = lane_store::StoreKey::new(format!("{dir}/{}", src.file))
-                .map_err(AppError::StagedWheel)?;
+                .map_err(BackendError::StagedWheel)?;
             Some(staged(&key, src.sha256)?)
         }
-        Some(_) => {
-            return Err(AppError::invalid(
-                &at,
-                "source: `file` must be a file name and `sha256` 64 hex digits",
-            ))
-        }
+        Some(_) => return Err(BackendError::ManifestSource { at }),
         None => None,
     };
     let shown = lane_core::WheelRef {
@@ -115,26 +127,25 @@ fn keep_run_spec(
     lane: &lane_file::LaneFile,
     run: &str,
     jobs: &[lane_kube::Job],
-) -> Result<(), AppError> {
+) -> Result<(), BackendError> {
     let specs: BTreeMap<&str, &str> = jobs
         .iter()
         .filter_map(|j| Some((lane_kube::mint_id_of(j)?, lane_kube::spec_of(j)?)))
         .collect();
-    let bytes = serde_json::to_vec_pretty(&specs).map_err(AppError::Json)?;
+    let bytes = serde_json::to_vec_pretty(&specs).map_err(BackendError::Json)?;
     let key = format!(
         "{}spec.json",
         lane_core::layout::lane_prefix(lane.version.as_str(), Some(run))
     );
-    let store_key =
-        lane_store::StoreKey::new(key.clone()).map_err(|e| AppError::Usage(e.to_string()))?;
+    let store_key = lane_store::StoreKey::new(key.clone()).map_err(BackendError::SpecKey)?;
     match store.put_atomic(&store_key, lane_store::Content::Bytes(&bytes)) {
         Ok(_) => Ok(()),
-        Err(lane_store::StoreError::Conflict { .. }) => Err(AppError::RunSpecDiffers {
+        Err(lane_store::StoreError::Conflict { .. }) => Err(BackendError::RunSpecDiffers {
             run: run.to_owned(),
             lane: lane.version.to_string(),
             at: format!("{}/{key}", store.location()),
         }),
-        Err(e) => Err(AppError::Mint(lane_mint::MintError::ArtifactStore {
+        Err(e) => Err(BackendError::Mint(lane_mint::MintError::ArtifactStore {
             what: format!("keeping {key}"),
             source: e,
         })),
@@ -179,28 +190,40 @@ struct Prepared {
     notes: Vec<String>,
 }
 
-fn prepare(loaded: &LoadedLane, request: &MintRequest) -> Result<Prepared, AppError> {
-    let lane = &loaded.lane;
-    let dry_run = request.dry_run;
-    super::check_run_id(&request.run_id)?;
-    let Some(path) = &request.kube_config else {
-        return Err(AppError::Usage("--backend kube needs --kube-config FILE (images, namespace, store, GPU classes; see docs/kubernetes.md)".to_owned()));
-    };
-    if request.wheel.is_some() {
-        return Err(AppError::Usage("--wheel is a local file; pods fetch the staged wheel: pass --wheel-key (as `lane wheel --store ...` printed it)".to_owned()));
+/// The kube configuration's file, once the plan's flags are ones pods can take.
+fn config_path<'p>(plan: &'p MintPlan<'_>) -> Result<&'p Path, BackendError> {
+    if !lane_kube_job::valid_run_id(&plan.run_id) {
+        return Err(BackendError::BadRunId {
+            run: plan.run_id.clone(),
+        });
     }
+    let Some(path) = &plan.kube_config else {
+        return Err(BackendError::NoKubeConfig);
+    };
+    if plan.wheel.is_some() {
+        return Err(BackendError::WheelFileInPods);
+    }
+    Ok(path)
+}
+
+fn prepare(plan: &MintPlan<'_>) -> Result<Prepared, BackendError> {
+    let lane = plan.lane;
+    let dry_run = plan.dry_run;
+    let path = config_path(plan)?;
     let mut cfg = load_config(path)?;
-    if let Some(s) = &request.store {
+    if let Some(s) = &plan.store {
         if lane_store::has_userinfo(s) {
-            return Err(AppError::Usage("--store carries credentials in its URL (`user:password@`): they would be plain text in every Job; give them through the kube config's storeSecret".to_owned()));
+            return Err(BackendError::StoreCredentials);
         }
         cfg.store = Some(s.clone());
     }
     let store = match &cfg.store {
-        Some(location) => Some(crate::lane::open_store(location)?),
+        Some(location) => Some(lane_store::open(location).map_err(BackendError::Store)?),
         None if dry_run => None,
         None => {
-            return Err(AppError::Usage(format!("{}: the kube backend needs `store:` (or --store): pods put their result bundles there and lane gathers them from it", path.display())))
+            return Err(BackendError::NoStore {
+                config: path.to_owned(),
+            })
         }
     };
     let deadline_s = lane
@@ -208,7 +231,7 @@ fn prepare(loaded: &LoadedLane, request: &MintRequest) -> Result<Prepared, AppEr
         .as_ref()
         .map(|m| (m.timeout_s + cfg.startup_grace_s) * (u64::from(m.retry.crashed) + 1))
         .unwrap_or(0);
-    let wheel = match (&request.wheel_key, &store) {
+    let wheel = match (&plan.wheel_key, &store) {
         (Some(key), Some(store)) => Some(staged_wheel(
             store.as_ref(),
             key,
@@ -216,11 +239,7 @@ fn prepare(loaded: &LoadedLane, request: &MintRequest) -> Result<Prepared, AppEr
             // (SigV4 caps presigned URLs at 7 days).
             Duration::from_secs((deadline_s + 86_400).min(7 * 86_400)),
         )?),
-        (Some(_), None) => {
-            return Err(AppError::Usage(
-                "--wheel-key needs a store (`store:` in the kube config, or --store)".to_owned(),
-            ))
-        }
+        (Some(_), None) => return Err(BackendError::WheelKeyNeedsStore),
         (None, _) => None,
     };
     let (wheel, source, wheel_ref) = match wheel {
@@ -235,9 +254,7 @@ fn prepare(loaded: &LoadedLane, request: &MintRequest) -> Result<Prepared, AppEr
     if needs_source && source.is_none() && dry_run {
         notes.push("dry run: no staged source archive (--wheel-key): the cells with `source: true` are shown without one".to_owned());
     } else if needs_source && source.is_none() {
-        return Err(AppError::Precondition(
-            "a cell needs the upstream's tree (`source: true`), and pods get it only as the source archive `lane wheel` stages beside the wheel: give --wheel-key of a wheel staged by this lane".to_owned(),
-        ));
+        return Err(BackendError::NoSourceArchive);
     }
     // A presigned URL is a bearer secret until it expires: a dry run shows
     // where the wheel and the source are, not URLs that fetch them.
@@ -254,7 +271,7 @@ fn prepare(loaded: &LoadedLane, request: &MintRequest) -> Result<Prepared, AppEr
     let (wheel, source) = (unsigned(wheel), unsigned(source));
     let mints = MintJob::plan_with_source(
         lane,
-        &request.run_id,
+        &plan.run_id,
         wheel.as_ref(),
         source.as_ref(),
         cfg.store.as_deref(),
@@ -269,8 +286,8 @@ fn prepare(loaded: &LoadedLane, request: &MintRequest) -> Result<Prepared, AppEr
 }
 
 /// `fut` run on the process's one runtime.
-fn block_on<F: std::future::Future>(fut: F) -> Result<F::Output, AppError> {
-    lane_runtime::block_on_here(fut).map_err(AppError::Runtime)
+fn block_on<F: std::future::Future>(fut: F) -> Result<F::Output, BackendError> {
+    lane_runtime::block_on_here(fut).map_err(BackendError::Runtime)
 }
 
 impl Backend for KubeBackend {
@@ -278,8 +295,16 @@ impl Backend for KubeBackend {
         "kube"
     }
 
-    fn dry_run(&mut self, loaded: &LoadedLane, request: &MintRequest) -> Result<DryRun, AppError> {
-        let p = prepare(loaded, request)?;
+    fn runs_here(&self) -> bool {
+        false
+    }
+
+    fn check(&self, plan: &MintPlan<'_>) -> Result<(), BackendError> {
+        config_path(plan).map(|_| ())
+    }
+
+    fn dry_run(&mut self, plan: &MintPlan<'_>) -> Result<DryRun, BackendError> {
+        let p = prepare(plan)?;
         let jobs = p
             .mints
             .iter()
@@ -294,21 +319,24 @@ impl Backend for KubeBackend {
 
     fn mint(
         &mut self,
-        loaded: &LoadedLane,
-        request: &MintRequest,
+        plan: &MintPlan<'_>,
         on: &mut (dyn FnMut(Progress) + Send),
-    ) -> Result<Minted, AppError> {
-        let lane = &loaded.lane;
-        let run_id = &request.run_id;
+    ) -> Result<Minted, BackendError> {
+        let lane = plan.lane;
+        let run_id = &plan.run_id;
         let Prepared {
             cfg,
             store,
             mints,
             wheel_ref,
             notes: _,
-        } = prepare(loaded, request)?;
-        let store =
-            store.ok_or_else(|| AppError::Usage("the kube backend needs a store".to_owned()))?;
+        } = prepare(plan)?;
+        // Not a dry run: `prepare` refused a configuration without a store.
+        let Some(store) = store else {
+            return Err(BackendError::NoStore {
+                config: config_path(plan)?.to_owned(),
+            });
+        };
         let all = mints
             .iter()
             .map(|m| lane_kube::job_for(m, &cfg))
@@ -336,9 +364,9 @@ impl Backend for KubeBackend {
         // Every Job has ended: gather each slot from its bundles in the store.
         let provenance = lane_core::Provenance {
             wheel: wheel_ref,
-            guard: provenance::guards(loaded, request.repo.as_deref())?,
+            guard: plan.provenance.guard.clone(),
         };
-        let out = lane_out(request, loaded)?;
+        let out = &plan.out;
         let mut no_bundle = |id: &lane_core::MintId| {
             let end = ends.get(&id.to_string());
             let job = end
@@ -367,9 +395,9 @@ impl Backend for KubeBackend {
             lane,
             store.as_ref(),
             Some(run_id),
-            &out,
+            out,
             &provenance,
-            deleted || request.stop.load(std::sync::atomic::Ordering::SeqCst),
+            deleted || plan.stop.load(std::sync::atomic::Ordering::SeqCst),
             &lane_mint::collect::FetchLimits {
                 max_bytes: cfg
                     .max_fetch_bytes
@@ -404,11 +432,11 @@ impl Backend for KubeBackend {
         self.kept.as_ref().map(|(s, p)| (s.as_ref(), p.clone()))
     }
 
-    fn cancel(&mut self, lane: &str) -> Result<Cancelled, AppError> {
+    fn cancel(&mut self, lane: &str) -> Result<Cancelled, BackendError> {
         let cfg = self
             .config
             .clone()
-            .ok_or_else(|| AppError::Usage("lane cancel needs --kube-config FILE".to_owned()))?;
+            .ok_or(BackendError::CancelNeedsKubeConfig)?;
         let namespace = cfg.namespace.clone();
         let report = block_on(async {
             let backend = lane_kube::KubeClient::connect(cfg).await?;

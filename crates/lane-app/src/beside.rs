@@ -7,7 +7,7 @@
 
 use lane_core::layout::file;
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use lane_ledger::report::ShareReport;
@@ -114,7 +114,7 @@ pub(crate) fn read_trace_file(
     options: &TraceOptions,
 ) -> Result<TraceMetrics, AppError> {
     let file = File::open(path).map_err(|e| AppError::io(path, e))?;
-    let reader = BufReader::with_capacity(lane_ledger::trace::READ_BUFFER_BYTES, file);
+    let reader = lane_ledger::trace::open_trace(file).map_err(|e| AppError::io(path, e))?;
     let mut metrics =
         lane_ledger::parse_trace(reader, options).map_err(|source| AppError::Trace {
             path: path.to_owned(),

@@ -10,7 +10,8 @@
 #    identical weight blobs): wall time and peak RSS.
 #
 # Usage: crates/lane-ledger/benches/trace_vs_tlparse.sh [TRACE_MB] [TREE_MB]
-# Env:   BENCH_RUNS (default 5), BENCH_CORE (default 0), TLPARSE (a tlparse
+# Env:   BENCH_RUNS (default 5), BENCH_CORE (default 0; `any` pins nothing,
+#        so lane's read-ahead thread gets a core of its own), TLPARSE (a tlparse
 #        binary; else `tlparse` on PATH; else installed with
 #        `cargo install tlparse --locked` into a temporary root; `none`
 #        leaves tlparse out). TREE_MB 0 leaves the diff benchmark out (and
@@ -23,16 +24,25 @@ TRACE_MB=${1:-1024}
 TREE_MB=${2:-200}
 RUNS=${BENCH_RUNS:-5}
 CORE=${BENCH_CORE:-0}
+if [[ "$CORE" == any ]]; then PIN=(env); else PIN=(taskset -c "$CORE"); fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/lane-ledger-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-TARGET_DIR=$(cd "$ROOT" && cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
-(cd "$ROOT" && cargo build --release -q -p lane-ledger --example trace_metrics)
-if [[ "$TREE_MB" != 0 ]]; then
-    (cd "$ROOT" && cargo build --release -q -p lane-cli)
+# BENCH_BIN_DIR: a folder holding release builds of `lane` and
+# `trace_metrics` made elsewhere (a machine without cargo, such as the H200
+# device); without it both are built here.
+if [[ -n "${BENCH_BIN_DIR:-}" ]]; then
+    LANE_TRACE="$BENCH_BIN_DIR/trace_metrics"
+    LANE="$BENCH_BIN_DIR/lane"
+else
+    TARGET_DIR=$(cd "$ROOT" && cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
+    (cd "$ROOT" && cargo build --release -q -p lane-ledger --example trace_metrics)
+    if [[ "$TREE_MB" != 0 ]]; then
+        (cd "$ROOT" && cargo build --release -q -p lane-cli)
+    fi
+    LANE_TRACE="$TARGET_DIR/release/examples/trace_metrics"
+    LANE="$TARGET_DIR/release/lane"
 fi
-LANE_TRACE="$TARGET_DIR/release/examples/trace_metrics"
-LANE="$TARGET_DIR/release/lane"
 
 if [[ "${TLPARSE:-}" == none ]]; then
     TLPARSE=
@@ -54,11 +64,11 @@ measure() { # label, command...: prints "label seconds peak_kib"
     shift
     t0=$(date +%s.%N)
     if [[ -x /usr/bin/time ]]; then
-        /usr/bin/time -f "%M" -o "$WORK/time.txt" taskset -c "$CORE" "$@" >"$out" 2>"$WORK/err.txt"
+        /usr/bin/time -f "%M" -o "$WORK/time.txt" "${PIN[@]}" "$@" >"$out" 2>"$WORK/err.txt"
         t1=$(date +%s.%N)
         kib=$(tail -n 1 "$WORK/time.txt")
     else
-        taskset -c "$CORE" "$@" >"$out" 2>"$WORK/err.txt"
+        "${PIN[@]}" "$@" >"$out" 2>"$WORK/err.txt"
         t1=$(date +%s.%N)
     fi
     echo "$label $(python3 -c "print(round($t1 - $t0, 4))") $kib"
@@ -81,6 +91,7 @@ for _ in $(seq "$RUNS"); do
     OUT=/dev/null measure cat cat "$WORK/trace.log" >>"$WORK/runs.txt"
     measure lane "$LANE_TRACE" "$WORK/trace.log" >>"$WORK/runs.txt"
     cp "$WORK/out.txt" "$WORK/lane-out.txt"
+    TRACE_READER=single measure lane-1-thread "$LANE_TRACE" "$WORK/trace.log" >>"$WORK/runs.txt"
 done
 # tlparse writes a report about twice the input's size: run it once.
 if [[ -n "$TLPARSE" ]]; then
@@ -91,6 +102,7 @@ fi
 
 read -r CAT_S CAT_K <<<"$(best cat)"
 read -r LANE_S LANE_K <<<"$(best lane)"
+read -r ONE_S ONE_K <<<"$(best lane-1-thread)"
 mbps() { python3 -c "print(round($TRACE_BYTES / $1 / 1e6))"; }
 ratio() { python3 -c "print(round($1 / $2, 2))"; }
 
@@ -98,7 +110,8 @@ echo "trace: $TRACE_BYTES bytes ($COPIES copies of $(basename "$SRC")), core $CO
 printf '%-28s %9s %10s %12s\n' "reader" "seconds" "MB/s" "peak RSS KiB"
 printf '%-28s %9s %10s %12s\n' "cat > /dev/null" "$CAT_S" "$(mbps "$CAT_S")" "$CAT_K"
 printf '%-28s %9s %10s %12s\n' "lane (trace_metrics)" "$LANE_S" "$(mbps "$LANE_S")" "$LANE_K"
-echo "lane / cat speed: $(ratio "$CAT_S" "$LANE_S")"
+printf '%-28s %9s %10s %12s\n' "lane, one thread" "$ONE_S" "$(mbps "$ONE_S")" "$ONE_K"
+echo "lane / cat speed: $(ratio "$CAT_S" "$LANE_S") (one thread: $(ratio "$CAT_S" "$ONE_S"))"
 if [[ -n "$TLPARSE" ]]; then
     read -r TL_S TL_K <<<"$(best tlparse)"
     printf '%-28s %9s %10s %12s\n' "tlparse $("$TLPARSE" --version | cut -d' ' -f2)" "$TL_S" "$(mbps "$TL_S")" "$TL_K"

@@ -4,7 +4,7 @@
 //!
 //! Usage: `cargo run --release -p lane-ledger --example trace_metrics -- FILE...`
 
-use std::io::BufReader;
+use std::io::{BufRead, BufReader};
 use std::time::Instant;
 
 fn peak_rss_kib() -> Option<u64> {
@@ -27,10 +27,21 @@ fn main() {
             std::process::exit(1)
         });
         let start = Instant::now();
-        let metrics = match lane_ledger::parse_trace(
-            BufReader::with_capacity(lane_ledger::trace::READ_BUFFER_BYTES, file),
-            &options,
-        ) {
+        let single = std::env::var("TRACE_READER").is_ok_and(|v| v == "single");
+        let reader = match single {
+            // The reader `lane ledger` uses: read ahead on a second thread.
+            false => lane_ledger::trace::open_trace(file).map(|r| Box::new(r) as Box<dyn BufRead>),
+            // TRACE_READER=single: one thread, for the comparison.
+            true => Ok(Box::new(BufReader::with_capacity(
+                lane_ledger::trace::READ_BUFFER_BYTES,
+                file,
+            )) as Box<dyn BufRead>),
+        };
+        let reader = reader.unwrap_or_else(|e| {
+            eprintln!("{path}: {e}");
+            std::process::exit(1)
+        });
+        let metrics = match lane_ledger::parse_trace(reader, &options) {
             Ok(m) => m,
             Err(e) => {
                 eprintln!("{path}: {e}");

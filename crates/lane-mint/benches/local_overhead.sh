@@ -12,11 +12,17 @@
 set -euo pipefail
 mints=${1:-200}; secs=${2:-0.5}; conc=${3:-4}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
-# BENCH_PROFILE=debug measures an existing debug build instead (quicker to
-# get, not the figure to record).
+# BENCH_BIN_DIR: a folder holding a release `lane` built elsewhere (a
+# machine without cargo, such as the H200 device); BENCH_PROFILE=debug
+# measures an existing debug build (quicker to get, not the figure to
+# record). Otherwise a release build is made here.
 profile=${BENCH_PROFILE:-release}
-[ "$profile" = release ] && cargo build --release -q -p lane-cli --manifest-path "$root/Cargo.toml"
-lane="${CARGO_TARGET_DIR:-$root/target}/$profile/lane"
+if [ -n "${BENCH_BIN_DIR:-}" ]; then
+  lane="$BENCH_BIN_DIR/lane"
+else
+  [ "$profile" = release ] && cargo build --release -q -p lane-cli --manifest-path "$root/Cargo.toml"
+  lane="${CARGO_TARGET_DIR:-$root/target}/$profile/lane"
+fi
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/lanes"
 # A minted report must name its cell (lane counts one that names none as

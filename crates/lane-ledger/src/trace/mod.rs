@@ -28,6 +28,7 @@ use std::collections::HashMap;
 use std::io::BufRead;
 
 mod lines;
+pub mod read_ahead;
 mod records;
 
 use serde::Serialize;
@@ -236,11 +237,18 @@ impl TraceMetrics {
 }
 
 /// The read size a trace file is best given to [`parse_trace`] with
-/// (`BufReader::with_capacity`): 128 KiB, as `cat` reads. The kernel's copy
+/// ([`open_trace`]): 128 KiB, as `cat` reads. The kernel's copy
 /// into the buffer is most of the reader's time, and a buffer that stays in
 /// a core's L2 cache makes it cheaper than a 1 MiB one (0.58 of `cat`'s
 /// throughput in CPU time against 0.51; `docs/performance.md`).
 pub const READ_BUFFER_BYTES: usize = 128 << 10;
+
+/// A trace file opened for [`parse_trace`]: read ahead on a second thread
+/// in [`READ_BUFFER_BYTES`] chunks ([`read_ahead::ReadAhead`]), so the
+/// kernel's copy overlaps the parsing.
+pub fn open_trace(file: std::fs::File) -> std::io::Result<read_ahead::ReadAhead> {
+    read_ahead::ReadAhead::new(file, READ_BUFFER_BYTES)
+}
 
 /// Reads a whole trace, streaming. Errors only when the reader fails or when
 /// not one line is a structured-trace record.

@@ -207,6 +207,12 @@ fn buffer_size_does_not_change_the_result() {
         )
         .unwrap();
         assert_eq!(m, reference, "capacity {cap}");
+        // The reader `lane ledger` uses, reading ahead on its own thread.
+        let ahead =
+            lane_ledger::trace::read_ahead::ReadAhead::new(std::io::Cursor::new(text.clone()), cap)
+                .unwrap();
+        let m = parse_trace(ahead, &TraceOptions::default()).unwrap();
+        assert_eq!(m, reference, "read ahead, chunk {cap}");
     }
     assert!(reference.skipped_lines > 0);
     assert_eq!(reference.lines, text.lines().count() as u64);

@@ -4,6 +4,7 @@ mod cut;
 mod demo;
 mod diff;
 mod faults;
+mod help;
 mod history;
 mod html;
 mod init;

@@ -51,5 +51,8 @@ fn every_commands_help_is_pinned() {
         insta::assert_snapshot!(name, text);
         seen += 1;
     }
-    assert!(seen > 18, "only {seen} help texts: the command list was not read");
+    assert!(
+        seen > 18,
+        "only {seen} help texts: the command list was not read"
+    );
 }

@@ -5,13 +5,14 @@ use std::path::PathBuf;
 
 use lane_app::{AppError, CancelOutcome, CancelRequest};
 
+use crate::cmd::args::LaneArg;
 use crate::output::print_json;
 
 /// Arguments of `lane cancel`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The lane: a version (`0.93.3`) or a lane file path.
-    pub lane: String,
+    #[command(flatten)]
+    pub lane: LaneArg,
     /// The Kubernetes backend's configuration (YAML, `docs/kubernetes.md`).
     #[arg(long)]
     pub kube_config: PathBuf,
@@ -26,7 +27,7 @@ pub struct Args {
 /// Runs `lane cancel`.
 pub fn run(args: Args) -> Result<(), AppError> {
     let outcome = lane_app::cancel(&CancelRequest {
-        lane: args.lane,
+        lane: args.lane.lane,
         kube_config: args.kube_config,
         dry_run: args.dry_run,
     })?;

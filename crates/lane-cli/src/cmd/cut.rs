@@ -2,12 +2,13 @@
 //! `lane_app::cut`); the report for people.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
 
 use lane_app::cut::render;
+use lane_app::cut::OpenedPr;
 use lane_app::{AppError, CutOutcome, CutRequest};
 use lane_git::cut::OnConflict;
 
+use crate::cmd::args::RepoArg;
 use crate::output::print_json;
 
 /// Arguments of `lane cut`.
@@ -16,9 +17,8 @@ pub struct Args {
     /// The lane: a version (`0.93.3` reads `lanes/0.93.3.yaml`) or a lane file path.
     /// Optional with `--continue`/`--abort`.
     pub lane: Option<String>,
-    /// Operate on this local clone instead of the lane's upstream.
-    #[arg(long)]
-    pub repo: Option<PathBuf>,
+    #[command(flatten)]
+    pub repo: RepoArg,
     /// Print the whole plan (picks resolved, guards evaluated, files that would change); write nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -87,7 +87,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
     };
     let outcome = lane_app::cut(&CutRequest {
         lane: args.lane,
-        repo: args.repo,
+        repo: args.repo.repo,
         dry_run: args.dry_run,
         tag: args.tag,
         sign: args.sign,
@@ -108,14 +108,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
             done.lane, done.branch, done.head
         ),
         CutOutcome::FoldedBack { report, pull, .. } if args.json => {
-            let mut v = serde_json::to_value(report).map_err(AppError::Json)?;
-            if let (Some(p), Some(map)) = (pull, v.as_object_mut()) {
-                map.insert(
-                    "pull".into(),
-                    serde_json::to_value(p).map_err(AppError::Json)?,
-                );
-            }
-            print_json(&v)?
+            print_json(&with_pull(report, pull.as_ref())?)?
         }
         CutOutcome::FoldedBack {
             report,
@@ -147,28 +140,11 @@ pub fn run(args: Args) -> Result<(), AppError> {
             }
             println!("result: {what}{}", if *pushed { ", pushed" } else { "" });
             if let Some(p) = pull {
-                println!(
-                    "fold-back PR #{}{}: {}",
-                    p.number,
-                    if p.created {
-                        " opened"
-                    } else {
-                        " (open already)"
-                    },
-                    p.html_url
-                );
+                print_pr("fold-back", p);
             }
         }
         CutOutcome::Cut { report, pull, .. } if args.json => {
-            // The report, and the cut PR beside it when one was opened.
-            let mut v = serde_json::to_value(report).map_err(AppError::Json)?;
-            if let (Some(p), Some(map)) = (pull, v.as_object_mut()) {
-                map.insert(
-                    "pull".into(),
-                    serde_json::to_value(p).map_err(AppError::Json)?,
-                );
-            }
-            print_json(&v)?
+            print_json(&with_pull(report, pull.as_ref())?)?
         }
         CutOutcome::Cut {
             report,
@@ -177,18 +153,34 @@ pub fn run(args: Args) -> Result<(), AppError> {
         } => {
             print!("{}", render(report, *pushed));
             if let Some(p) = pull {
-                println!(
-                    "cut PR #{}{}: {}",
-                    p.number,
-                    if p.created {
-                        " opened"
-                    } else {
-                        " (open already)"
-                    },
-                    p.html_url
-                );
+                print_pr("cut", p);
             }
         }
     }
     outcome.verdict()
+}
+
+/// The report as JSON, with the PR beside it (`pull`) when one was opened.
+fn with_pull<T: serde::Serialize>(
+    report: &T,
+    pull: Option<&OpenedPr>,
+) -> Result<serde_json::Value, AppError> {
+    let mut v = serde_json::to_value(report).map_err(AppError::Json)?;
+    if let (Some(p), Some(map)) = (pull, v.as_object_mut()) {
+        map.insert(
+            "pull".into(),
+            serde_json::to_value(p).map_err(AppError::Json)?,
+        );
+    }
+    Ok(v)
+}
+
+/// `cut PR #12 opened: <url>`, or `(open already)` when it was reused.
+fn print_pr(what: &str, p: &OpenedPr) {
+    let how = if p.created {
+        " opened"
+    } else {
+        " (open already)"
+    };
+    println!("{what} PR #{}{how}: {}", p.number, p.html_url);
 }

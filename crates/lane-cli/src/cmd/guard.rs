@@ -2,23 +2,22 @@
 //! release branch's CI (see `lane_app::guard`).
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use lane_app::{AppError, GuardRequest};
 
+use crate::cmd::args::{LaneArg, RepoArg};
 use crate::output::print_json;
 
 /// Arguments of `lane guard`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The lane: a version (`0.93.3`) or a lane file path.
-    pub lane: String,
+    #[command(flatten)]
+    pub lane: LaneArg,
     /// The ref to check (default: the lane branch, local or `origin/`).
     #[arg(long = "ref")]
     pub ref_: Option<String>,
-    /// Operate on this local clone instead of the lane's upstream.
-    #[arg(long)]
-    pub repo: Option<PathBuf>,
+    #[command(flatten)]
+    pub repo: RepoArg,
     /// Print the verdicts as JSON.
     #[arg(long)]
     pub json: bool,
@@ -27,9 +26,9 @@ pub struct Args {
 /// Runs `lane guard`.
 pub fn run(args: Args) -> Result<(), AppError> {
     let outcome = lane_app::guard(&GuardRequest {
-        lane: args.lane,
+        lane: args.lane.lane,
         ref_: args.ref_,
-        repo: args.repo,
+        repo: args.repo.repo,
     })?;
     if args.json {
         print_json(&outcome)?;

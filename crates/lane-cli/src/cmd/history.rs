@@ -13,6 +13,7 @@ use lane_app::{AppError, HistoryAckRequest, HistoryAddRequest, HistoryCheckReque
 use lane_render::escape::terminal;
 use lane_render::view::history::{short_run, sparkline, verdict_words};
 
+use crate::cmd::args::{HistoryArg, Store};
 use crate::output::print_json;
 
 /// Arguments of `lane history`.
@@ -24,23 +25,6 @@ pub struct Args {
     /// `lane history <CELL>`: the cell's series over the runs.
     #[command(flatten)]
     pub show: ShowArgs,
-}
-
-/// Where the history lives.
-#[derive(Debug, Clone, clap::Args)]
-pub struct Store {
-    /// The store the history lives in: a folder, `file:///path` or
-    /// `s3://bucket/prefix` (objects under `history/<line>/`).
-    #[arg(
-        long,
-        value_name = "STORE",
-        env = "LANE_STORE",
-        default_value = "out/store"
-    )]
-    pub history: String,
-    /// Print JSON for scripts instead of text.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `lane history <CELL> [--gpu] [--phase] [--since]`.
@@ -127,6 +111,7 @@ pub enum Command {
         store: Store,
     },
     /// Write the rows as JSON Lines, or one run in Bencher's metric format.
+    #[command(mut_arg("history", |a| a.help("The store the history lives in")))]
     Export {
         /// `jsonl` (every row) or `bmf` (one run: --run, else the newest).
         #[arg(long, value_name = "FORMAT", default_value = "jsonl", value_parser = ["jsonl", "bmf"])]
@@ -137,14 +122,8 @@ pub enum Command {
         /// Only this release line.
         #[arg(long, value_name = "LINE")]
         line: Option<String>,
-        /// The store the history lives in.
-        #[arg(
-            long,
-            value_name = "STORE",
-            env = "LANE_STORE",
-            default_value = "out/store"
-        )]
-        history: String,
+        #[command(flatten)]
+        history: HistoryArg,
     },
 }
 
@@ -186,6 +165,19 @@ fn series_line(s: &lane_history::SeriesVerdict) -> String {
     )
 }
 
+/// `done` when the object was written now, `there` when the store held it.
+fn written(
+    a: &lane_app::history::Appended,
+    done: &'static str,
+    there: &'static str,
+) -> &'static str {
+    if a.written {
+        done
+    } else {
+        there
+    }
+}
+
 fn seconds(v: Option<f64>) -> String {
     lane_render::view::Seconds::of(v).to_string()
 }
@@ -197,18 +189,14 @@ pub fn run(args: Args) -> Result<(), AppError> {
         Some(Command::Add { results, store }) => {
             let o = lane_app::history_add(&HistoryAddRequest {
                 results,
-                history: store.history,
+                history: store.at.history,
             })?;
             if store.json {
                 return print_json(&o);
             }
             println!(
                 "{} run {} (lane {}, line {}, {}): {} rows",
-                if o.appended.written {
-                    "added"
-                } else {
-                    "already there:"
-                },
+                written(&o.appended, "added", "already there:"),
                 o.run.run,
                 o.run.lane,
                 o.run.line,
@@ -224,7 +212,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
         Some(Command::Check { results, store }) => {
             let o = lane_app::history_check(&HistoryCheckRequest {
                 results,
-                history: store.history,
+                history: store.at.history,
             })?;
             if store.json {
                 print_json(&o)?;
@@ -266,7 +254,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
             store,
         }) => {
             let o = lane_app::history_ack(&HistoryAckRequest {
-                history: store.history,
+                history: store.at.history,
                 run,
                 results,
                 cell,
@@ -279,11 +267,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
             }
             println!(
                 "{} acknowledgement of run {} (line {}): {}",
-                if o.appended.written {
-                    "recorded"
-                } else {
-                    "already recorded:"
-                },
+                written(&o.appended, "recorded", "already recorded:"),
                 o.ack.run,
                 o.line,
                 o.appended.key
@@ -296,7 +280,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
             store,
         }) => {
             let o = history_regressions(&HistoryRegressionsRequest {
-                history: store.history,
+                history: store.at.history,
                 since: since(s.as_deref())?,
                 line,
             })?;
@@ -332,7 +316,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
             history,
         }) => {
             let o = history_export(&HistoryExportRequest {
-                history,
+                history: history.history,
                 line,
                 format: if format == "bmf" {
                     ExportFormat::Bmf
@@ -349,7 +333,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
 
 fn show(a: ShowArgs) -> Result<(), AppError> {
     let o = history_show(&HistoryShowRequest {
-        history: a.store.history,
+        history: a.store.at.history,
         cell: a.cell.unwrap_or_default(),
         gpu: a.gpu,
         phase: a.phase,

@@ -6,19 +6,20 @@ use std::path::PathBuf;
 
 use lane_app::{AppError, InitRequest};
 
+use crate::cmd::args::RepoArg;
 use crate::output::print_json;
 
 /// Arguments of `lane init`.
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("repo", |a| a.help("The upstream's local clone (with its PR heads fetched, for PR-head picks)")))]
 pub struct Args {
     /// The lane's version, e.g. `0.126.4`.
     pub version: String,
     /// Explain this release tag (e.g. `v0.126.1`) as a lane file that reproduces it.
     #[arg(long)]
     pub from_tag: Option<String>,
-    /// The upstream's local clone (with its PR heads fetched, for PR-head picks).
-    #[arg(long)]
-    pub repo: Option<PathBuf>,
+    #[command(flatten)]
+    pub repo: RepoArg,
     /// The upstream's clone URL (cloned into lane's cache; written as `upstream.repo`).
     #[arg(long)]
     pub upstream: Option<String>,
@@ -41,7 +42,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
     let outcome = lane_app::init(&InitRequest {
         version: args.version,
         from_tag: args.from_tag,
-        repo: args.repo,
+        repo: args.repo.repo,
         upstream: args.upstream,
         default_branch: args.default_branch,
         out: args.out,

@@ -14,16 +14,20 @@ use serde::Serialize;
 use lane_app::{AppError, DryRun, JobEnd, LaneMinted, MintOutcome, MintRequest};
 use lane_core::{Progress, Summary};
 
+use crate::cmd::args::{LaneArg, RepoArg, RunOutArg};
 use crate::output::print_json;
 
 /// Arguments of `lane mint`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_arg("out", |a| a.help("Where the lane's run lives (`<out>/lanes/<version>/`: run store, mints, results)")),
+    mut_arg("repo", |a| a.help("With the default source: export from this local clone instead of the lane's upstream")),
+)]
 pub struct Args {
-    /// The lane: a version (`0.93.3`) or a lane file path.
-    pub lane: String,
-    /// Where the lane's run lives (`<out>/lanes/<version>/`: run store, mints, results).
-    #[arg(long, default_value = "out")]
-    pub out: PathBuf,
+    #[command(flatten)]
+    pub lane: LaneArg,
+    #[command(flatten)]
+    pub out: RunOutArg,
     /// Where mints run: `local` (this machine) or `kube` (one Job per mint,
     /// in the cluster of the ambient kubeconfig or service account).
     #[arg(long, default_value = "local")]
@@ -67,10 +71,8 @@ pub struct Args {
     /// `<out>/lanes/<v>/source/<commit>/`].
     #[arg(long, value_name = "DIR")]
     pub source: Option<PathBuf>,
-    /// With the default source: export from this local clone instead of
-    /// the lane's upstream.
-    #[arg(long)]
-    pub repo: Option<PathBuf>,
+    #[command(flatten)]
+    pub repo: RepoArg,
     /// Mint only this cell of the lane's matrix (repeatable).
     #[arg(long = "cell", value_name = "CELL")]
     pub cells: Vec<String>,
@@ -111,8 +113,8 @@ pub fn run(args: Args) -> Result<(), AppError> {
     }
     let exe = std::env::current_exe().map_err(|e| AppError::io("the lane binary", e))?;
     let request = MintRequest {
-        lane: args.lane.clone(),
-        out: args.out.clone(),
+        lane: args.lane.lane.clone(),
+        out: args.out.out.clone(),
         kube_config: args.kube_config.clone(),
         run_id: args.run_id.clone(),
         post: args.post,
@@ -122,7 +124,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
         wheel_key: args.wheel_key.clone(),
         store: args.store.clone(),
         source: args.source.clone(),
-        repo: args.repo.clone(),
+        repo: args.repo.repo.clone(),
         cells: args.cells.clone(),
         gpus: args.gpus.clone(),
         dry_run: args.dry_run,

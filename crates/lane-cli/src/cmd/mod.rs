@@ -1,6 +1,7 @@
 //! One module per subcommand: each has an `Args` (clap derive) and a `run`.
 
 pub mod agent;
+pub mod args;
 #[cfg(feature = "kube")]
 pub mod cancel;
 pub mod cut;

@@ -7,19 +7,20 @@ use std::path::PathBuf;
 use lane_app::{AppError, PublishRequest};
 use lane_wheel::index::IndexToken;
 
+use crate::cmd::args::{ToolsDirArg, WheelArgs};
 use crate::output::print_json;
 
 /// Arguments of `lane publish`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_arg("store", |a| a.help("The artifact store `lane wheel` staged into")),
+    mut_arg("tools_dir", |a| a.help(
+        "Where `uv` (which uploads) is looked for after PATH, and installed when missing"
+    )),
+)]
 pub struct Args {
-    /// The lane: a version (`0.93.3` reads `lanes/0.93.3.yaml`) or a lane file path.
-    pub lane: String,
-    /// Operate on this local clone instead of the lane's upstream.
-    #[arg(long)]
-    pub repo: Option<PathBuf>,
-    /// The artifact store `lane wheel` staged into.
-    #[arg(long, env = "LANE_STORE", default_value = "out/store")]
-    pub store: String,
+    #[command(flatten)]
+    pub wheel: WheelArgs,
     /// The index's upload URL (twine's repository URL, e.g.
     /// `https://upload.pypi.org/legacy/`). The token is read from
     /// `LANE_INDEX_TOKEN` only, and never printed.
@@ -44,10 +45,8 @@ pub struct Args {
     /// against the lane tree) and upload nothing, keep no record.
     #[arg(long)]
     pub dry_run: bool,
-    /// Where `uv` (which uploads) is looked for after PATH, and installed
-    /// when missing.
-    #[arg(long, env = "LANE_TOOLS_DIR", default_value = ".tools")]
-    pub tools_dir: PathBuf,
+    #[command(flatten)]
+    pub tools_dir: ToolsDirArg,
 }
 
 /// Runs `lane publish`.
@@ -57,9 +56,9 @@ pub fn run(args: Args) -> Result<(), AppError> {
         .filter(|t| !t.is_empty())
         .map(IndexToken::new);
     let outcome = lane_app::publish(&PublishRequest {
-        lane: args.lane,
-        repo: args.repo,
-        store: args.store,
+        lane: args.wheel.lane.lane,
+        repo: args.wheel.repo.repo,
+        store: args.wheel.store.store,
         index_url: args.index_url,
         index_user: args.index_user,
         token,
@@ -67,7 +66,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
         force: args.force,
         reason: args.reason,
         dry_run: args.dry_run,
-        tools_dir: args.tools_dir,
+        tools_dir: args.tools_dir.tools_dir,
     })?;
     let record = &outcome.record;
     if args.json {

@@ -1,23 +1,21 @@
 //! `lane reopen`: re-opens ended slots of a lane on purpose (see
 //! `lane_app::reopen`).
 
-use std::path::PathBuf;
-
 use lane_app::{AppError, ReopenRequest};
 
+use crate::cmd::args::{LaneArg, RunOutArg};
 use crate::output::print_json;
 
 /// Arguments of `lane reopen`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The lane: a version (`0.93.3`) or a lane file path.
-    pub lane: String,
+    #[command(flatten)]
+    pub lane: LaneArg,
     /// The slots to run once more, `<cell>/<gpu>/r<N>` (as `lane status` lists them).
     #[arg(required = true, value_name = "SLOT")]
     pub slots: Vec<String>,
-    /// Where the lane's run lives.
-    #[arg(long, default_value = "out")]
-    pub out: PathBuf,
+    #[command(flatten)]
+    pub out: RunOutArg,
     /// Say what would be re-opened; write nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -29,8 +27,8 @@ pub struct Args {
 /// Runs `lane reopen`.
 pub fn run(args: Args) -> Result<(), AppError> {
     let outcome = lane_app::reopen(&ReopenRequest {
-        lane: args.lane,
-        out: args.out,
+        lane: args.lane.lane,
+        out: args.out.out,
         slots: args.slots,
         dry_run: args.dry_run,
     })?;

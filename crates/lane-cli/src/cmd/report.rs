@@ -6,15 +6,15 @@ use std::path::PathBuf;
 
 use lane_app::{AppError, ReportRequest};
 
+use crate::cmd::args::{LaneArg, Store};
 use crate::output::print_json;
 
 /// Arguments of `lane report`.
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("lane", |a| a.help("The lane: a version (`0.93.3`, found as `lanes/0.93.3.yaml`) or a lane file path")))]
 pub struct Args {
-    /// The lane: a version (`0.93.3`, found as `lanes/0.93.3.yaml`) or a
-    /// lane file path.
-    #[arg(value_name = "LANE")]
-    pub lane: String,
+    #[command(flatten)]
+    pub lane: LaneArg,
     /// The results folder [default: out/lanes/<version>/results].
     #[arg(long, value_name = "DIR")]
     pub results: Option<PathBuf>,
@@ -41,20 +41,20 @@ pub struct Args {
     /// The store the lane's history lives in (the run is added to it and
     /// judged against it), and `--json`.
     #[command(flatten)]
-    pub store: crate::cmd::history::Store,
+    pub store: Store,
 }
 
 /// Runs `lane report`.
 pub fn run(args: Args) -> Result<(), AppError> {
     let output = lane_app::report(&ReportRequest {
-        lane: args.lane,
+        lane: args.lane.lane,
         results: args.results,
         baseline_results: args.baseline_results,
         post: args.post,
         dry_run: args.dry_run,
         head_sha: args.head_sha,
         out: args.out,
-        history: (!args.no_history).then_some(args.store.history),
+        history: (!args.no_history).then_some(args.store.at.history),
     })?;
     if args.store.json {
         print_json(&output)?;

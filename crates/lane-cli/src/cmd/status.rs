@@ -1,11 +1,10 @@
 //! `lane status`: where every mint of a lane stands (see `lane_app::status`).
 
-use std::path::PathBuf;
-
 use lane_app::{AppError, StatusRequest};
 use lane_core::MintStatus;
 use serde::Serialize;
 
+use crate::cmd::args::{LaneArg, RunOutArg};
 use crate::output::print_json;
 
 /// One attempt as `lane status --json` prints it: the fields a slot has in
@@ -37,11 +36,10 @@ struct StatusRow<'a> {
 /// Arguments of `lane status`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The lane: a version (`0.93.3`) or a lane file path.
-    pub lane: String,
-    /// Where the lane's run lives.
-    #[arg(long, default_value = "out")]
-    pub out: PathBuf,
+    #[command(flatten)]
+    pub lane: LaneArg,
+    #[command(flatten)]
+    pub out: RunOutArg,
     /// Print the rows as JSON.
     #[arg(long)]
     pub json: bool,
@@ -50,8 +48,8 @@ pub struct Args {
 /// Runs `lane status`.
 pub fn run(args: Args) -> Result<(), AppError> {
     let outcome = lane_app::status(&StatusRequest {
-        lane: args.lane,
-        out: args.out,
+        lane: args.lane.lane,
+        out: args.out.out,
     })?;
     if args.json {
         let rows: Vec<StatusRow<'_>> = outcome

@@ -2,30 +2,20 @@
 //! verify it is that tree, and stage it (with its manifest) in the artifact
 //! store where GPU pods fetch it (see `lane_app::wheel`).
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use lane_app::{AppError, WheelRequest};
 
+use crate::cmd::args::{ToolsDirArg, WheelArgs};
 use crate::output::print_json;
 
 /// Arguments of `lane wheel`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The lane: a version (`0.93.3` reads `lanes/0.93.3.yaml`) or a lane file path.
-    pub lane: String,
-    /// Operate on this local clone instead of the lane's upstream.
-    #[arg(long)]
-    pub repo: Option<PathBuf>,
-    /// The artifact store: `file:///path`, a path, or `s3://bucket/prefix`
-    /// (S3 credentials from the AWS chain: `AWS_ACCESS_KEY_ID`/
-    /// `AWS_SECRET_ACCESS_KEY`, IRSA, container or instance credentials;
-    /// endpoint from `LANE_S3_ENDPOINT` or `AWS_ENDPOINT_URL`).
-    #[arg(long, env = "LANE_STORE", default_value = "out/store")]
-    pub store: String,
-    /// Where `uv` is looked for (after PATH) and installed when missing.
-    #[arg(long, env = "LANE_TOOLS_DIR", default_value = ".tools")]
-    pub tools_dir: PathBuf,
+    #[command(flatten)]
+    pub wheel: WheelArgs,
+    #[command(flatten)]
+    pub tools_dir: ToolsDirArg,
     /// How long the pods' presigned URL stays valid, in seconds (S3 stores).
     #[arg(long, default_value_t = 86_400)]
     pub url_ttl: u64,
@@ -47,10 +37,10 @@ struct Report<'a> {
 /// Runs `lane wheel`.
 pub fn run(args: Args) -> Result<(), AppError> {
     let outcome = lane_app::wheel(&WheelRequest {
-        lane: args.lane,
-        repo: args.repo,
-        store: args.store,
-        tools_dir: args.tools_dir,
+        lane: args.wheel.lane.lane,
+        repo: args.wheel.repo.repo,
+        store: args.wheel.store.store,
+        tools_dir: args.tools_dir.tools_dir,
         url_ttl: Duration::from_secs(args.url_ttl),
         dry_run: args.dry_run,
     })?;

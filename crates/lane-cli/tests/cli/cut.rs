@@ -1,6 +1,6 @@
 //! `lane cut`, `lane guard`, `lane schema` through the binary.
 
-use super::{code, lane, stderr, stdout, ROOT};
+use super::{code, lane, stderr, stdout, Redact, ROOT};
 use lane_fixture::{generate_upstream, UpstreamSpec};
 use std::path::{Path, PathBuf};
 
@@ -27,6 +27,11 @@ impl Lane {
     fn up(&self) -> PathBuf {
         self.up.path.clone()
     }
+    /// What varies in a cut's output: the test's folder and the commits
+    /// the fixture and the cut made afresh.
+    fn redact(&self) -> Redact {
+        Redact::new().dir(self.dir(), "<TMP>").shas()
+    }
 }
 
 fn git(dir: &Path, args: &[&str]) -> String {
@@ -42,14 +47,19 @@ fn git(dir: &Path, args: &[&str]) -> String {
 #[test]
 fn cut_dry_run_json_reports_the_plan_and_exits_zero() {
     let l = Lane::new("  - pr: 515\n");
-    let o = lane(l.dir(), &["cut", "0.93.3", "--dry-run", "--json"]);
+    let dry = ["cut", "0.93.3", "--dry-run", "--date", "2026-01-02"];
+    let o = lane(l.dir(), &[&dry[..], &["--json"]].concat());
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("cut_dry_run_json", l.redact().json(&stdout(&o)));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["status"], "planned");
     assert_eq!(v["written"], false);
     assert_eq!(v["picks"][0]["outcome"], "applied");
     assert_eq!(v["picks"][0]["target"]["pr"], 515);
     assert_eq!(v["guards_after"]["verdicts"][0]["guard"], "wire-v1");
+    let o = lane(l.dir(), &dry);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("cut_dry_run_text", l.redact().apply(&stdout(&o)));
     assert!(git(&l.up(), &["branch", "--list", "release/0.93.3"]).is_empty());
 }
 
@@ -61,9 +71,13 @@ fn cut_then_guard_pass_and_push_is_fast_forward_only() {
         &l.up(),
         &["remote", "add", "origin", remote.to_str().unwrap()],
     );
-    let o = lane(l.dir(), &["cut", "0.93.3", "--tag", "--push"]);
+    let o = lane(
+        l.dir(),
+        &["cut", "0.93.3", "--tag", "--push", "--date", "2026-01-02"],
+    );
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     let out = stdout(&o);
+    insta::assert_snapshot!("cut_tag_push_text", l.redact().apply(&out));
     assert!(out.contains("result: cut release/0.93.3 at"), "{out}");
     assert!(out.contains("tagged v0.93.3, pushed"), "{out}");
     let local = git(&l.up(), &["rev-parse", "release/0.93.3"]);
@@ -73,6 +87,13 @@ fn cut_then_guard_pass_and_push_is_fast_forward_only() {
     let o = lane(l.dir(), &["guard", "0.93.3"]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
     assert!(stdout(&o).contains("guard wire-v1: passed"));
+    insta::assert_snapshot!("guard_text", l.redact().apply(&stdout(&o)));
+    let o = lane(l.dir(), &["guard", "0.93.3", "--json"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    insta::assert_snapshot!("guard_json", l.redact().json(&stdout(&o)));
+    let o = lane(l.dir(), &["guard", "0.93.3", "--ref", "master"]);
+    assert_eq!(code(&o), 4, "{}", stdout(&o));
+    insta::assert_snapshot!("guard_refused_text", l.redact().apply(&stdout(&o)));
     let o = lane(l.dir(), &["guard", "0.93.3", "--ref", "master", "--json"]);
     assert_eq!(code(&o), 4, "{}", stdout(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
@@ -82,9 +103,10 @@ fn cut_then_guard_pass_and_push_is_fast_forward_only() {
 #[test]
 fn a_conflict_exits_5_and_names_the_pick_and_path() {
     let l = Lane::new("  - pr: 515\n  - pr: 511\n");
-    let o = lane(l.dir(), &["cut", "0.93.3"]);
+    let o = lane(l.dir(), &["cut", "0.93.3", "--date", "2026-01-02"]);
     assert_eq!(code(&o), 5, "{}{}", stdout(&o), stderr(&o));
     let out = stdout(&o);
+    insta::assert_snapshot!("cut_conflict_text", l.redact().apply(&out));
     assert!(out.contains("PR #511"), "{out}");
     assert!(
         out.contains("CONFLICT in src/gen_worker/mint_child.py"),
@@ -127,8 +149,9 @@ fn a_dirty_tree_exits_6() {
 #[test]
 fn a_guard_refusal_exits_4() {
     let l = Lane::new("  - pr: 516\n");
-    let o = lane(l.dir(), &["cut", "0.93.3"]);
+    let o = lane(l.dir(), &["cut", "0.93.3", "--date", "2026-01-02"]);
     assert_eq!(code(&o), 4, "{}", stdout(&o));
+    insta::assert_snapshot!("cut_guard_refused_text", l.redact().apply(&stdout(&o)));
     assert!(
         stdout(&o).contains("changes frozen path src/gen_worker/pb/"),
         "{}",
@@ -200,6 +223,7 @@ fn a_failing_command_under_json_prints_one_json_document() {
 
 #[test]
 fn schema_prints_the_kept_schema() {
+    // The kept files are its snapshots: `./just schema` writes them.
     let o = lane(Path::new(ROOT), &["schema"]);
     assert_eq!(code(&o), 0);
     let kept = std::fs::read_to_string(format!("{ROOT}/docs/lane.schema.json")).unwrap();

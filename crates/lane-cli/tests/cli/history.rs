@@ -10,7 +10,7 @@
 use std::path::Path;
 use std::process::Output;
 
-use super::{code, lane, stderr, stdout, ROOT};
+use super::{code, lane, stderr, stdout, Redact, ROOT};
 
 /// The recorded runs, oldest first.
 pub const RUNS: [&str; 5] = [
@@ -125,6 +125,7 @@ fn the_real_runs_added_oldest_first_regress_nothing_but_an_environment_shift() {
         "{text}"
     );
     assert!(text.contains("environment shift: ×1.170"), "{text}");
+    insta::assert_snapshot!("history_check_session7_text", text);
 }
 
 /// A copy of `from` at `to`, every file.
@@ -252,6 +253,18 @@ fn a_run_is_added_once_and_a_cell_answers_at_a_terminal() {
     ));
     assert_eq!(again["written"], false);
     assert_eq!(again["run"], "20261201T082533Z-0.0.0-dda4ed951eea");
+    let redact = Redact::new().dir(dir.path(), "<TMP>");
+    let o = history(
+        dir.path(),
+        &["add", &results(RUNS[0]), "--history", "store", "--json"],
+    );
+    insta::assert_snapshot!("history_add_again_json", redact.json(&stdout(&o)));
+    let o = history(
+        dir.path(),
+        &["add", &results(RUNS[0]), "--history", "store"],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("history_add_again_text", redact.apply(&stdout(&o)));
     let keys: Vec<String> = std::fs::read_dir(dir.path().join("store/history/0.0/runs"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -272,7 +285,7 @@ fn a_run_is_added_once_and_a_cell_answers_at_a_terminal() {
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     insta::assert_snapshot!("rig_aot_trace_graph", stdout(&o));
-    let v = json(&history(
+    let o = history(
         dir.path(),
         &[
             "rig-dynamo",
@@ -284,7 +297,12 @@ fn a_run_is_added_once_and_a_cell_answers_at_a_terminal() {
             "store",
             "--json",
         ],
-    ));
+    );
+    insta::assert_snapshot!(
+        "history_show_rig_dynamo_load_json",
+        redact.json(&stdout(&o))
+    );
+    let v = json(&o);
     let series = v["series"].as_array().unwrap();
     assert_eq!(series.len(), 1);
     assert_eq!(
@@ -308,7 +326,8 @@ fn a_known_change_is_acknowledged_and_the_rows_export_as_jsonl_and_bmf() {
     let dir = tempfile::tempdir().unwrap();
     add_all(dir.path(), &RUNS);
     let newest = results(RUNS[4]);
-    let ack = json(&history(
+    let redact = Redact::new().dir(dir.path(), "<TMP>");
+    let o = history(
         dir.path(),
         &[
             "ack",
@@ -320,7 +339,9 @@ fn a_known_change_is_acknowledged_and_the_rows_export_as_jsonl_and_bmf() {
             "store",
             "--json",
         ],
-    ));
+    );
+    insta::assert_snapshot!("history_ack_json", redact.json(&stdout(&o)));
+    let ack = json(&o);
     assert_eq!(ack["line"], "0.0");
     assert_eq!(ack["ack"]["scope"], "all");
     assert!(ack["key"]
@@ -360,6 +381,7 @@ fn a_known_change_is_acknowledged_and_the_rows_export_as_jsonl_and_bmf() {
         ],
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("history_ack_series_text", redact.apply(&stdout(&o)));
     assert!(
         stdout(&o).starts_with("recorded acknowledgement of run 20261201T163835Z-0.0.0-"),
         "{}",
@@ -423,6 +445,7 @@ fn a_known_change_is_acknowledged_and_the_rows_export_as_jsonl_and_bmf() {
         &["export", "--format", "bmf", "--history", "store"],
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("history_export_bmf", redact.json(&stdout(&o)));
     let bmf: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let total = &bmf["rig-aot/H200/mint/total"]["seconds"];
     assert!(
@@ -431,17 +454,13 @@ fn a_known_change_is_acknowledged_and_the_rows_export_as_jsonl_and_bmf() {
     );
     assert!(total["lower_value"].as_f64().unwrap() < total["upper_value"].as_f64().unwrap());
 
-    let r = json(&history(
-        dir.path(),
-        &[
-            "regressions",
-            "--since",
-            "v0.0",
-            "--history",
-            "store",
-            "--json",
-        ],
-    ));
+    let since = ["regressions", "--since", "v0.0", "--history", "store"];
+    let o = history(dir.path(), &since);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("history_regressions_text", redact.apply(&stdout(&o)));
+    let o = history(dir.path(), &[&since[..], &["--json"]].concat());
+    insta::assert_snapshot!("history_regressions_json", redact.json(&stdout(&o)));
+    let r = json(&o);
     assert_eq!(r["runs_judged"], 5);
     for run in r["runs"].as_array().unwrap() {
         assert!(run["regressed"]

@@ -1,7 +1,7 @@
 //! `lane init` on the real upstream's history (`../shared/upstream/`), and
 //! a trunk lane's cut PR opened through Prism.
 
-use super::{code, lane, stderr, stdout, ROOT};
+use super::{code, lane, stderr, stdout, Redact, ROOT};
 use lane_testkit::history::{before_release, git, mirror};
 use std::path::Path;
 use std::process::Command;
@@ -30,6 +30,7 @@ fn init_from_tag_writes_the_lane_file_that_cuts_the_release() {
         "{}",
         stdout(&o)
     );
+    insta::assert_snapshot!("init_from_tag_0_126_1_text", stdout(&o));
     let written = std::fs::read_to_string(d.path().join("lanes/0.126.1.yaml")).unwrap();
     insta::assert_snapshot!("init_from_tag_0_126_1", written);
     // It never overwrites a lane file.
@@ -74,6 +75,8 @@ fn init_from_tag_json_names_each_commit_and_the_proof() {
         ],
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let redact = Redact::new().dir(d.path(), "<TMP>").dir(m, "<UPSTREAM>");
+    insta::assert_snapshot!("init_from_tag_0_93_3_json", redact.json(&stdout(&o)));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["reproduced"]["tree_equal"], true, "{v:#}");
     assert_eq!(v["lane"]["kind"], "hotfix");

@@ -17,7 +17,7 @@
 //! OOM kills, unschedulable pods and the Job's conditions are written
 //! through the API as the Job controller would write them.
 
-use super::{code, stderr, stdout};
+use super::{code, stderr, stdout, Redact};
 use lane_testkit::time::{ago, now};
 use lane_testkit::{Hooks, JobEnd};
 use std::process::Command;
@@ -534,6 +534,12 @@ fn lane_cancel_deletes_the_lanes_jobs_and_pods_and_the_mint_ends_cancelled() {
         &["cancel", LANE, "--kube-config", "kube.yaml", "--dry-run"],
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // A Job's name ends in a digest of its spec, which names the test's folder.
+    let redact = Redact::new()
+        .dir(d.path(), "<TMP>")
+        .seconds()
+        .pattern(r"(lane-[0-9a-z-]+-a\d+)-[0-9a-f]{8}", "${1}-<HASH>");
+    insta::assert_snapshot!("cancel_dry_run_text", redact.apply(&stdout(&o)));
     assert_eq!(emu.jobs().len(), 4, "a dry run deleted something");
     let o = Command::new(env!("CARGO_BIN_EXE_lane"))
         .args(["cancel", LANE, "--kube-config", "kube.yaml", "--json"])
@@ -543,6 +549,7 @@ fn lane_cancel_deletes_the_lanes_jobs_and_pods_and_the_mint_ends_cancelled() {
         .output()
         .unwrap();
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("cancel_json", redact.json(&stdout(&o)));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["jobs"].as_array().unwrap().len(), 4, "{v}");
     assert_eq!(v["pods"].as_array().unwrap().len(), 2, "{v}");
@@ -567,6 +574,7 @@ fn lane_cancel_deletes_the_lanes_jobs_and_pods_and_the_mint_ends_cancelled() {
         "{summary}"
     );
     let out = stdout(&o);
+    insta::assert_snapshot!("mint_kube_cancelled_text", redact.apply(&out));
     for id in mint_ids(&jobs).keys() {
         let slot = id.trim_end_matches("/a1");
         for prefix in [format!("  {slot} "), format!("  {id} ")] {

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{code, lane, stderr, stdout, ROOT};
+use super::{code, lane, stderr, stdout, Redact, ROOT};
 use serde_json::Value;
 
 fn h200(rel: &str) -> String {
@@ -65,6 +65,7 @@ fn ledger_text_lists_findings_and_fail_on_turns_them_into_exit_7() {
     let o = lane(&here(), &["ledger", &seed()]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let out = stdout(&o);
+    insta::assert_snapshot!("ledger_seed_findings_text", Redact::new().apply(&out));
     assert!(out.contains("warmup_forward holds 97.6 %"), "{out}");
     assert!(out.contains("inductor_compile reads 0.000 s"), "{out}");
     let o = lane(&here(), &["ledger", &seed(), "--fail-on", "warning"]);
@@ -216,6 +217,7 @@ fn real_aot_report_text_shows_typed_totals_partitions_overlays_and_the_pool() {
     let o = lane(&here(), &["ledger", &gw("aot-pair/r1/report.json")]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let out = stdout(&o);
+    insta::assert_snapshot!("ledger_real_aot_text", Redact::new().apply(&out));
     // Each row as the unified text lays it out: its cells in order.
     for row in [
         &["aot table: serial path (K=1: every entry compiled in the mint child)"][..],
@@ -267,6 +269,7 @@ fn real_aot_report_json_carries_typed_totals_and_the_pool_decision() {
         &["ledger", &gw("aot-pair/r1/report.json"), "--json"],
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("ledger_real_aot_json", Redact::new().json(&stdout(&o)));
     let m = &json(&o)["mints"][0];
     let totals = m["aot"]["totals"].as_array().unwrap();
     let get = |n: &str| totals.iter().find(|t| t["name"] == n).unwrap().clone();

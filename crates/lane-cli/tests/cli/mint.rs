@@ -1,7 +1,7 @@
 //! `lane mint` on the local backend, through the binary: the whole lane,
 //! the concurrency limit, retries, and `kill -9` at random points.
 
-use super::{code, lane, stderr, stdout};
+use super::{code, lane, stderr, stdout, Redact};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -57,14 +57,25 @@ fn a_lane_mints_every_cell_gpu_and_repeat_and_gathers_results() {
     write_lane(d.path(), 3, 2, "");
     let o = lane(d.path(), &["mint", "0.93.3", "--dry-run", "--json"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("mint_dry_run_json", stdout(&o));
     let plan: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(plan["mints"].as_array().unwrap().len(), 6);
     assert_eq!(plan["mints"][0], "0.93.3/cell00/L4/r1/a1");
+    let o = lane(d.path(), &["mint", "0.93.3", "--dry-run"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("mint_dry_run_text", stdout(&o));
     assert!(!d.path().join("out").exists(), "a dry run writes nothing");
 
+    // Seconds measured, and the test's folder in a mint's.
+    let redact =
+        Redact::new()
+            .dir(d.path(), "<TMP>")
+            .seconds()
+            .keys(&["wall_s", "pid", "retry_after"]);
     let o = lane(d.path(), &["mint", "0.93.3"]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).contains("6 mints, green"), "{}", stdout(&o));
+    insta::assert_snapshot!("mint_text", redact.apply(&stdout(&o)));
     let s = summary(d.path());
     assert_eq!(s["green"], true);
     for cell in ["cell00", "cell01", "cell02"] {
@@ -81,11 +92,16 @@ fn a_lane_mints_every_cell_gpu_and_repeat_and_gathers_results() {
     }
     // A second `lane mint` adopts what exists and runs nothing.
     let before = runs(d.path());
-    let o = lane(d.path(), &["mint", "0.93.3"]);
+    let o = lane(d.path(), &["mint", "0.93.3", "--json"]);
     assert_eq!(code(&o), 0);
     assert_eq!(runs(d.path()), before);
+    insta::assert_snapshot!("mint_json", redact.json(&stdout(&o)));
+    let o = lane(d.path(), &["status", "0.93.3"]);
+    assert_eq!(code(&o), 0);
+    insta::assert_snapshot!("status_text", redact.apply(&stdout(&o)));
     let o = lane(d.path(), &["status", "0.93.3", "--json"]);
     assert_eq!(code(&o), 0);
+    insta::assert_snapshot!("status_json", redact.json(&stdout(&o)));
     let rows: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(rows.as_array().unwrap().len(), 6);
     assert!(rows
@@ -271,6 +287,11 @@ fn the_kube_backend_dry_run_prints_one_job_per_mint_and_creates_nothing() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let yaml = stdout(&o);
     assert_eq!(yaml.matches("kind: Job").count(), 4, "{yaml}");
+    // A Job's spec digest covers its command, which names the test's folder.
+    let redact = Redact::new()
+        .dir(d.path(), "<TMP>")
+        .pattern(r#"(lane\.dev/spec"?: "?)[0-9a-f]{16}"#, "${1}<SPEC>");
+    insta::assert_snapshot!("mint_kube_dry_run_yaml", redact.apply(&yaml));
     assert!(yaml.contains("lane.dev/mint-id: 0.93.3/cell00/L4/r1/a1"));
     assert!(!d.path().join("out").exists());
     // Regression: `--dry-run --json` printed YAML. It prints one JSON
@@ -289,6 +310,7 @@ fn the_kube_backend_dry_run_prints_one_job_per_mint_and_creates_nothing() {
         ],
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("mint_kube_dry_run_json", redact.json(&stdout(&o)));
     let list: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON document");
     assert_eq!(list["kind"], "List");
     let items = list["items"].as_array().unwrap();
@@ -419,6 +441,8 @@ fn the_kube_backend_dry_run_prints_one_job_per_mint_and_creates_nothing() {
 #[test]
 fn the_agent_exits_by_outcome_for_pod_failure_policies() {
     let d = tempfile::tempdir().unwrap();
+    let redact = Redact::new().dir(d.path(), "<TMP>").seconds();
+    let mut said = String::new();
     for (i, (status, want)) in [
         ("minted", 0),
         ("refused", 10),
@@ -454,7 +478,9 @@ fn the_agent_exits_by_outcome_for_pod_failure_policies() {
             dir.join("result.json").is_file(),
             "{status}: the result is written first"
         );
+        said.push_str(&redact.apply(&stdout(&o)));
     }
+    insta::assert_snapshot!("agent_text", said);
 }
 
 #[test]

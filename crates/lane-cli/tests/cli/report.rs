@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use super::{code, lane, stderr, stdout, ROOT};
+use super::{code, lane, stderr, stdout, Redact, ROOT};
 
 /// Runs `lane` with `args` in `dir` and extra environment.
 fn lane_env(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
@@ -153,6 +153,10 @@ fn report_renders_the_real_h200_run_lane_mint_gathered() {
         &["report", &lane_file, "--results", &results, "--json"],
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!(
+        "report_real_h200_run_json",
+        Redact::new().dir(dir.path(), "<TMP>").json(&stdout(&o))
+    );
     let md = std::fs::read_to_string(dir.path().join("out/lanes/0.0.0/report.md")).unwrap();
     for cell in ["rig-dynamo", "rig-aot"] {
         assert!(md.contains(cell), "{cell}: {md}");

@@ -575,10 +575,17 @@ fn without_a_webhook_secret_it_refuses_to_start() {
         .args(["serve", "--listen", "127.0.0.1:0"])
         .current_dir(d.path())
         .env_remove("LANE_WEBHOOK_SECRET")
+        .env_remove("LANE_LOG")
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(6));
     assert!(String::from_utf8_lossy(&o.stderr).contains("LANE_WEBHOOK_SECRET"));
+    // Its one line to the person starting it: stdout stays empty.
+    assert!(o.stdout.is_empty());
+    insta::assert_snapshot!(
+        "serve_without_a_secret_stderr",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! the test kit starts on loopback: `moto_server` (S3) and pypiserver (a
 //! package index), both installed by `./just tools`.
 
-use super::{code, stderr, stdout};
+use super::{code, stderr, stdout, Redact};
 use lane_fixture::{generate_upstream, UpstreamSpec};
 use lane_testkit::{tools, Moto, PypiServer};
 use std::path::Path;
@@ -24,6 +24,20 @@ fn lane_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
         c.env(k, v);
     }
     c.output().expect("the lane binary runs")
+}
+
+/// What varies in `lane wheel`'s and `lane publish`'s output: the test's
+/// folder, the commits the fixture made, the built wheel's digest and size
+/// (uv and Python's versions build it), the tools and the seconds.
+fn redact(dir: &Path) -> Redact {
+    Redact::new()
+        .dir(dir, "<TMP>")
+        .pattern(
+            r"sha256 [0-9a-f]{64}  \d+ bytes  \(.*\)",
+            "sha256 <SHA256>  <SIZE> bytes  (<TOOLS>)",
+        )
+        .shas()
+        .keys(&["sha256", "size", "tools", "timings", "url", "published_at"])
 }
 
 /// A lane 0.93.3 over a generated upstream, cut.
@@ -87,6 +101,7 @@ fn wheel_stages_locally_and_publish_is_gated_then_forced_with_a_reason() {
     let d = l.path();
     let o = lane_with(d, &["wheel", "0.93.3", "--dry-run", "--json"], &[]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("wheel_dry_run_json", redact(d).json(&stdout(&o)));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["manifest"]["wheel"], "gen_worker-0.93.3-py3-none-any.whl");
     assert_eq!(v["manifest"]["verified"]["version"], "0.93.3");
@@ -96,6 +111,7 @@ fn wheel_stages_locally_and_publish_is_gated_then_forced_with_a_reason() {
     let o = lane_with(d, &["wheel", "0.93.3"], &[]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let out = stdout(&o);
+    insta::assert_snapshot!("wheel_text", redact(d).apply(&out));
     assert!(
         out.contains("built gen_worker-0.93.3-py3-none-any.whl from release/0.93.3"),
         "{out}"
@@ -111,6 +127,7 @@ fn wheel_stages_locally_and_publish_is_gated_then_forced_with_a_reason() {
         "{}",
         stdout(&o)
     );
+    insta::assert_snapshot!("wheel_again_text", redact(d).apply(&stdout(&o)));
 
     let server = PypiServer::start(d, "__token__", TOKEN);
     let (port, index) = (server.port(), server.url());
@@ -140,6 +157,16 @@ fn wheel_stages_locally_and_publish_is_gated_then_forced_with_a_reason() {
     );
     let o = lane_with(d, &["publish", "0.93.3", "--force"], &env);
     assert_eq!(code(&o), 2, "--force needs --reason: {}", stderr(&o));
+    let forced = [
+        "publish",
+        "0.93.3",
+        "--force",
+        "--reason",
+        "fleet outage hotfix",
+    ];
+    let o = lane_with(d, &[&forced[..], &["--dry-run"]].concat(), &env);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    insta::assert_snapshot!("publish_dry_run_text", redact(d).apply(&stdout(&o)));
     let o = lane_with(
         d,
         &[
@@ -156,6 +183,7 @@ fn wheel_stages_locally_and_publish_is_gated_then_forced_with_a_reason() {
     for text in [stdout(&o), stderr(&o)] {
         assert!(!text.contains(TOKEN), "the token was printed: {text}");
     }
+    insta::assert_snapshot!("publish_forced_json", redact(d).json(&stdout(&o)));
     let record: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(record["forced"], true);
     assert_eq!(record["reason"], "fleet outage hotfix");

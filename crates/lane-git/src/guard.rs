@@ -12,7 +12,8 @@ use std::fmt;
 use crate::error::{Ctx, GitError};
 use crate::picks::ResolvedPick;
 use crate::repo::{
-    changed_paths, commits_between, entry_id, reaches, read_text, short, subject, PatchIds,
+    changed_paths, commits_between, diff_paths, entry_id, reaches, read_text, short, subject,
+    PatchIds,
 };
 
 /// When the guards were evaluated.
@@ -623,16 +624,7 @@ fn wire_check(
         let diff = repo
             .diff_tree_to_tree(Some(base_tree), Some(head_tree), None)
             .ctx(|| "diffing base and lane".into())?;
-        let changed: Vec<String> = diff
-            .deltas()
-            .filter_map(|d| {
-                d.new_file()
-                    .path()
-                    .or(d.old_file().path())
-                    .and_then(|p| p.to_str())
-                    .map(str::to_owned)
-            })
-            .collect();
+        let changed = diff_paths(&diff);
         let generated: Vec<&str> = guard.generated.iter().map(|g| g.as_str()).collect();
         let protos: Vec<&str> = guard.proto.iter().map(|g| g.as_str()).collect();
         for f in lane_wire::generated_without_proto(

@@ -1,7 +1,7 @@
 //! Small git2 helpers shared by the cut and the guards: opening, cleanliness,
 //! resolving names, reading blobs, patch-ids.
 
-use git2::{Commit, DiffOptions, Oid, Repository, Tree};
+use git2::{Commit, Diff, DiffOptions, Oid, Repository, Tree};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -119,6 +119,21 @@ pub fn changed_paths(repo: &Repository, commit: &Commit<'_>) -> Result<Vec<Strin
         }
     }
     Ok(out)
+}
+
+/// The paths a diff touches, one a delta: the new side's, or the old
+/// side's where a deletion has no new one (a path that is not UTF-8 is
+/// left out, as no lane file can name it).
+pub fn diff_paths(diff: &Diff<'_>) -> Vec<String> {
+    diff.deltas()
+        .filter_map(|d| {
+            d.new_file()
+                .path()
+                .or(d.old_file().path())
+                .and_then(|p| p.to_str())
+                .map(str::to_owned)
+        })
+        .collect()
 }
 
 /// Patch-ids (as `git patch-id --stable` computes them) with a cache.

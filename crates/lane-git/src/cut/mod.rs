@@ -16,7 +16,9 @@ use tracing::{debug, info};
 use crate::error::{Ctx, GitError};
 use crate::guard::{check_after, check_before};
 use crate::picks::{resolve, ResolvedPick};
-use crate::repo::{commits_between, ensure_clean, reaches, resolve_commit, short, PatchIds};
+use crate::repo::{
+    commits_between, diff_paths, ensure_clean, reaches, resolve_commit, short, PatchIds,
+};
 use crate::state::CutState;
 use crate::version_files::find_version;
 
@@ -201,16 +203,7 @@ fn adapted_check(
     let diff = repo
         .diff_tree_to_tree(Some(&a), Some(&b), None)
         .ctx(|| "comparing the origin with the adaptation".into())?;
-    let differs = diff
-        .deltas()
-        .filter_map(|d| {
-            d.new_file()
-                .path()
-                .or(d.old_file().path())
-                .and_then(|p| p.to_str())
-                .map(str::to_owned)
-        })
-        .collect();
+    let differs = diff_paths(&diff);
     Ok(AdaptedCheck {
         origin: origin.to_string(),
         conflicts: Vec::new(),
@@ -276,16 +269,7 @@ fn files_changed(repo: &Repository, a: Oid, b: Oid) -> Result<Vec<String>, GitEr
     let diff = repo
         .diff_tree_to_tree(Some(&ta), Some(&tb), None)
         .ctx(|| "diffing base and lane".into())?;
-    let mut out: Vec<String> = diff
-        .deltas()
-        .filter_map(|d| {
-            d.new_file()
-                .path()
-                .or(d.old_file().path())
-                .and_then(|p| p.to_str())
-                .map(str::to_owned)
-        })
-        .collect();
+    let mut out = diff_paths(&diff);
     out.sort();
     Ok(out)
 }

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::error::{Ctx, GitError};
 use crate::picks::{issue_of_subject, pr_head_ref, pr_of_subject};
-use crate::repo::subject;
+use crate::repo::{diff_paths, subject};
 
 /// What a commit of the line is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -168,16 +168,7 @@ pub fn changed(repo: &Repository, commit: &Commit<'_>) -> Result<Vec<String>, Gi
     let diff = repo
         .diff_tree_to_tree(old.as_ref(), Some(&new), None)
         .ctx(|| format!("diffing {}", commit.id()))?;
-    Ok(diff
-        .deltas()
-        .filter_map(|d| {
-            d.new_file()
-                .path()
-                .or(d.old_file().path())
-                .and_then(|p| p.to_str())
-                .map(str::to_owned)
-        })
-        .collect())
+    Ok(diff_paths(&diff))
 }
 
 /// Classifies one non-merge commit of the line.

@@ -27,7 +27,7 @@ pub use classify::{LineClass, LineCommit};
 use crate::cut::Simulated;
 use crate::error::{Ctx, GitError};
 use crate::picks::default_branch_ref;
-use crate::repo::{reaches, read_text, resolve_commit};
+use crate::repo::{diff_paths, reaches, read_text, resolve_commit};
 use crate::version_files::find_version;
 use classify::{CutPaths, Mainline};
 
@@ -582,15 +582,8 @@ fn differing(
     let diff = repo
         .diff_tree_to_tree(Some(&ta), Some(&tb), None)
         .ctx(|| "comparing trees".into())?;
-    Ok(diff
-        .deltas()
-        .filter_map(|d| {
-            d.new_file()
-                .path()
-                .or(d.old_file().path())
-                .and_then(|p| p.to_str())
-                .map(str::to_owned)
-        })
+    Ok(diff_paths(&diff)
+        .into_iter()
         .filter(|p| skip.is_none_or(|c| !c.covers(p)))
         .collect())
 }

@@ -263,25 +263,24 @@ pub fn check_before(
             proven: Vec::new(),
             refusals: Vec::new(),
         };
-        for f in &guard.forbidden_commits {
-            let Some(fc) = find_forbidden(repo, f.as_str(), &mut v) else {
-                continue;
-            };
-            if reaches(repo, base, fc.id())? {
-                v.refusals.push(GuardRefusal::BasePastCut {
-                    forbidden: fc.id().to_string(),
-                    base: lane.base.to_string(),
-                });
-                continue;
-            }
-            if no_patch_of(repo, &fc, &checked, patch_ids, &mut v)? {
-                v.proven.push(format!(
-                    "{} is not reachable from {} and no pick carries its patch",
-                    short(fc.id()),
+        forbidden_absent(
+            repo,
+            guard,
+            base,
+            &checked,
+            patch_ids,
+            &mut v,
+            |forbidden| GuardRefusal::BasePastCut {
+                forbidden,
+                base: lane.base.to_string(),
+            },
+            |fc| {
+                format!(
+                    "{fc} is not reachable from {} and no pick carries its patch",
                     lane.base
-                ));
-            }
-        }
+                )
+            },
+        )?;
         if !guard.frozen_paths.is_empty() {
             let before = v.refusals.len();
             frozen_touched(repo, guard, &checked, &mut v)?;
@@ -333,25 +332,24 @@ pub fn check_after(
             proven: Vec::new(),
             refusals: Vec::new(),
         };
-        for f in &guard.forbidden_commits {
-            let Some(fc) = find_forbidden(repo, f.as_str(), &mut v) else {
-                continue;
-            };
-            if reaches(repo, head, fc.id())? {
-                v.refusals.push(GuardRefusal::ForbiddenReachable {
-                    forbidden: fc.id().to_string(),
-                    head: head_name.to_owned(),
-                });
-                continue;
-            }
-            if no_patch_of(repo, &fc, &own, patch_ids, &mut v)? {
-                v.proven.push(format!(
-                    "{} is not reachable from {head_name} and none of its {} own commits carries its patch",
-                    short(fc.id()),
+        forbidden_absent(
+            repo,
+            guard,
+            head,
+            &own,
+            patch_ids,
+            &mut v,
+            |forbidden| GuardRefusal::ForbiddenReachable {
+                forbidden,
+                head: head_name.to_owned(),
+            },
+            |fc| {
+                format!(
+                    "{fc} is not reachable from {head_name} and none of its {} own commits carries its patch",
                     own.len()
-                ));
-            }
-        }
+                )
+            },
+        )?;
         if !guard.frozen_paths.is_empty() {
             let before = v.refusals.len();
             frozen_touched(repo, guard, &own, &mut v)?;
@@ -398,6 +396,36 @@ pub fn check_after(
 struct Checked {
     id: Oid,
     subject: String,
+}
+
+/// Checks each of the guard's forbidden commits in one pass (before the cut
+/// or after it): `tip` must not reach it and none of `commits` may carry
+/// its patch. A reached one is the pass's own refusal (`reached`, given its
+/// id); one that neither holds is proven (`proven`, given its short id).
+#[allow(clippy::too_many_arguments)] // the two passes differ in the last four
+fn forbidden_absent(
+    repo: &Repository,
+    guard: &Guard,
+    tip: Oid,
+    commits: &[Checked],
+    patch_ids: &mut PatchIds,
+    v: &mut GuardVerdict,
+    reached: impl Fn(String) -> GuardRefusal,
+    proven: impl Fn(&str) -> String,
+) -> Result<(), GitError> {
+    for f in &guard.forbidden_commits {
+        let Some(fc) = find_forbidden(repo, f.as_str(), v) else {
+            continue;
+        };
+        if reaches(repo, tip, fc.id())? {
+            v.refusals.push(reached(fc.id().to_string()));
+            continue;
+        }
+        if no_patch_of(repo, &fc, commits, patch_ids, v)? {
+            v.proven.push(proven(&short(fc.id())));
+        }
+    }
+    Ok(())
 }
 
 /// True when none of `commits` is the forbidden commit `fc` or carries its

@@ -2,7 +2,7 @@
 //! resolving names, reading blobs, patch-ids.
 
 use git2::{Commit, Diff, DiffOptions, Oid, Repository, Tree};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use crate::error::{Ctx, GitError};
@@ -84,6 +84,32 @@ pub fn read_text(
         .find_blob(entry.id())
         .ctx(|| format!("reading {path} (is it a folder?)"))?;
     Ok(Some(String::from_utf8_lossy(blob.content()).into_owned()))
+}
+
+/// The texts of the blobs directly under `folder` in `tree` (a trailing
+/// `/` is allowed), keyed by their paths; empty when there is no folder.
+pub fn folder_texts(
+    repo: &Repository,
+    tree: &Tree<'_>,
+    folder: &str,
+) -> Result<BTreeMap<String, String>, GitError> {
+    let folder = folder.trim_end_matches('/');
+    let mut out = BTreeMap::new();
+    let Ok(entry) = tree.get_path(Path::new(folder)) else {
+        return Ok(out);
+    };
+    let Ok(sub) = repo.find_tree(entry.id()) else {
+        return Ok(out);
+    };
+    for e in sub.iter() {
+        if e.kind() != Some(git2::ObjectType::Blob) {
+            continue;
+        }
+        let path = format!("{folder}/{}", String::from_utf8_lossy(e.name_bytes()));
+        let blob = repo.find_blob(e.id()).ctx(|| format!("reading {path}"))?;
+        out.insert(path, String::from_utf8_lossy(blob.content()).into_owned());
+    }
+    Ok(out)
 }
 
 /// The id of the entry at `path` in `tree` (blob or tree), None when absent.

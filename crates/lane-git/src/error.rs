@@ -177,6 +177,27 @@ pub enum GitError {
     },
 }
 
+/// The last `lines` non-blank lines a child printed, joined by ` / `, with
+/// control characters escaped and at most `max_chars` kept: a failure's
+/// message quotes them without letting the child's output run on or move
+/// the terminal.
+pub(crate) fn output_tail(output: &[u8], lines: usize, max_chars: usize) -> String {
+    let text = String::from_utf8_lossy(output);
+    let kept: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    kept[kept.len().saturating_sub(lines)..]
+        .join(" / ")
+        .chars()
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_default().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .take(max_chars)
+        .collect()
+}
+
 /// Shorthand: attach what lane was doing to a libgit2 error.
 pub(crate) trait Ctx<T> {
     fn ctx(self, what: impl FnOnce() -> String) -> Result<T, GitError>;

@@ -64,6 +64,13 @@ pub fn resolve_commit<'r>(
     })
 }
 
+/// The tree of the commit `id`.
+pub fn commit_tree(repo: &Repository, id: Oid) -> Result<Tree<'_>, GitError> {
+    repo.find_commit(id)
+        .and_then(|c| c.tree())
+        .ctx(|| format!("tree of {id}"))
+}
+
 /// The text of the blob at `path` in `tree`, or None when absent.
 pub fn read_text(
     repo: &Repository,
@@ -124,16 +131,43 @@ pub fn mainline_parent<'r>(commit: &Commit<'r>) -> Option<Commit<'r>> {
     commit.parent(0).ok()
 }
 
-/// Paths changed by `commit` against its mainline parent.
-pub fn changed_paths(repo: &Repository, commit: &Commit<'_>) -> Result<Vec<String>, GitError> {
+/// The diff of `commit` against its mainline parent (a root commit's
+/// against no tree), made with `opts`.
+pub fn mainline_diff<'r>(
+    repo: &'r Repository,
+    commit: &Commit<'_>,
+    opts: Option<&mut DiffOptions>,
+) -> Result<Diff<'r>, GitError> {
     let new = commit.tree().ctx(|| format!("tree of {}", commit.id()))?;
     let old = match mainline_parent(commit) {
         Some(p) => Some(p.tree().ctx(|| format!("tree of {}", p.id()))?),
         None => None,
     };
-    let diff = repo
-        .diff_tree_to_tree(old.as_ref(), Some(&new), None)
-        .ctx(|| format!("diffing {}", commit.id()))?;
+    repo.diff_tree_to_tree(old.as_ref(), Some(&new), opts)
+        .ctx(|| format!("diffing {}", commit.id()))
+}
+
+/// The patch-id of `commit` against its mainline parent, as `git patch-id
+/// --stable` computes it (three lines of context), over what `opts`
+/// selects; None for an empty patch.
+pub fn patch_id(
+    repo: &Repository,
+    commit: &Commit<'_>,
+    mut opts: DiffOptions,
+) -> Result<Option<Oid>, GitError> {
+    opts.context_lines(3);
+    let diff = mainline_diff(repo, commit, Some(&mut opts))?;
+    if diff.deltas().len() == 0 {
+        return Ok(None);
+    }
+    diff.patchid(None)
+        .map(Some)
+        .ctx(|| format!("patch-id of {}", commit.id()))
+}
+
+/// Paths changed by `commit` against its mainline parent.
+pub fn changed_paths(repo: &Repository, commit: &Commit<'_>) -> Result<Vec<String>, GitError> {
+    let diff = mainline_diff(repo, commit, None)?;
     let mut out = Vec::new();
     for d in diff.deltas() {
         for f in [d.old_file(), d.new_file()] {
@@ -175,24 +209,7 @@ impl PatchIds {
         if let Some(p) = self.cache.get(&commit.id()) {
             return Ok(*p);
         }
-        let new = commit.tree().ctx(|| format!("tree of {}", commit.id()))?;
-        let old = match mainline_parent(commit) {
-            Some(p) => Some(p.tree().ctx(|| format!("tree of {}", p.id()))?),
-            None => None,
-        };
-        let mut opts = DiffOptions::new();
-        opts.context_lines(3);
-        let diff = repo
-            .diff_tree_to_tree(old.as_ref(), Some(&new), Some(&mut opts))
-            .ctx(|| format!("diffing {}", commit.id()))?;
-        let id = if diff.deltas().len() == 0 {
-            None
-        } else {
-            Some(
-                diff.patchid(None)
-                    .ctx(|| format!("patch-id of {}", commit.id()))?,
-            )
-        };
+        let id = patch_id(repo, commit, DiffOptions::new())?;
         self.cache.insert(commit.id(), id);
         Ok(id)
     }

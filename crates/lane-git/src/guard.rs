@@ -12,8 +12,8 @@ use std::fmt;
 use crate::error::{Ctx, GitError};
 use crate::picks::ResolvedPick;
 use crate::repo::{
-    changed_paths, commits_between, diff_paths, entry_id, reaches, read_text, short, subject,
-    PatchIds,
+    changed_paths, commit_tree, commits_between, diff_paths, entry_id, reaches, read_text, short,
+    subject, PatchIds,
 };
 
 /// When the guards were evaluated.
@@ -184,6 +184,17 @@ pub struct GuardVerdict {
     pub refusals: Vec<GuardRefusal>,
 }
 
+impl GuardVerdict {
+    /// The verdict of `guard` before anything is checked.
+    fn unchecked(guard: &Guard) -> Self {
+        GuardVerdict {
+            guard: guard.name.clone(),
+            proven: Vec::new(),
+            refusals: Vec::new(),
+        }
+    }
+}
+
 /// Every guard's verdict at one stage.
 #[derive(Debug, Clone, Serialize)]
 pub struct GuardReport {
@@ -245,10 +256,7 @@ pub fn check_before(
     picks: &[ResolvedPick],
     patch_ids: &mut PatchIds,
 ) -> Result<GuardReport, GitError> {
-    let base_tree = repo
-        .find_commit(base)
-        .and_then(|c| c.tree())
-        .ctx(|| format!("tree of {base}"))?;
+    let base_tree = commit_tree(repo, base)?;
     let checked: Vec<Checked> = picks
         .iter()
         .map(|p| Checked {
@@ -258,11 +266,7 @@ pub fn check_before(
         .collect();
     let mut verdicts = Vec::new();
     for guard in &lane.guards {
-        let mut v = GuardVerdict {
-            guard: guard.name.clone(),
-            proven: Vec::new(),
-            refusals: Vec::new(),
-        };
+        let mut v = GuardVerdict::unchecked(guard);
         forbidden_absent(
             repo,
             guard,
@@ -307,14 +311,8 @@ pub fn check_after(
     head_name: &str,
     patch_ids: &mut PatchIds,
 ) -> Result<GuardReport, GitError> {
-    let base_tree = repo
-        .find_commit(base)
-        .and_then(|c| c.tree())
-        .ctx(|| format!("tree of {base}"))?;
-    let head_tree = repo
-        .find_commit(head)
-        .and_then(|c| c.tree())
-        .ctx(|| format!("tree of {head}"))?;
+    let base_tree = commit_tree(repo, base)?;
+    let head_tree = commit_tree(repo, head)?;
     let own: Vec<Checked> = commits_between(repo, base, head)?
         .into_iter()
         .map(|id| {
@@ -327,11 +325,7 @@ pub fn check_after(
         .collect::<Result<_, GitError>>()?;
     let mut verdicts = Vec::new();
     for guard in &lane.guards {
-        let mut v = GuardVerdict {
-            guard: guard.name.clone(),
-            proven: Vec::new(),
-            refusals: Vec::new(),
-        };
+        let mut v = GuardVerdict::unchecked(guard);
         forbidden_absent(
             repo,
             guard,

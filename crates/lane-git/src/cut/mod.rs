@@ -17,7 +17,8 @@ use crate::error::{Ctx, GitError};
 use crate::guard::{check_after, check_before};
 use crate::picks::{resolve, ResolvedPick};
 use crate::repo::{
-    commits_between, diff_paths, ensure_clean, reaches, resolve_commit, short, PatchIds,
+    commit_tree, commits_between, diff_paths, ensure_clean, reaches, resolve_commit, short,
+    PatchIds,
 };
 use crate::state::CutState;
 use crate::version_files::find_version;
@@ -258,14 +259,8 @@ fn conflict_paths(index: &git2::Index) -> Result<Vec<String>, GitError> {
 }
 
 fn files_changed(repo: &Repository, a: Oid, b: Oid) -> Result<Vec<String>, GitError> {
-    let ta = repo
-        .find_commit(a)
-        .and_then(|c| c.tree())
-        .ctx(|| format!("tree of {a}"))?;
-    let tb = repo
-        .find_commit(b)
-        .and_then(|c| c.tree())
-        .ctx(|| format!("tree of {b}"))?;
+    let ta = commit_tree(repo, a)?;
+    let tb = commit_tree(repo, b)?;
     let diff = repo
         .diff_tree_to_tree(Some(&ta), Some(&tb), None)
         .ctx(|| "diffing base and lane".into())?;
@@ -337,13 +332,7 @@ pub fn cut(repo: &Repository, lane: &LaneFile, opts: &CutOptions) -> Result<CutR
 
     check_version_above(repo, lane, &base)?;
 
-    let prefix = issue_prefix(lane);
-    let picks = resolve(
-        repo,
-        &lane.picks,
-        lane.upstream.default_branch.as_str(),
-        &prefix,
-    )?;
+    let picks = resolve_lane_picks(repo, lane)?;
     let before = check_before(repo, lane, base.id(), &picks, &mut patch_ids)?;
     let refused = !before.passed();
     report.guards_before = Some(before);
@@ -603,6 +592,16 @@ fn create_branch(repo: &Repository, branch: &str, at: Oid) -> Result<(), GitErro
     })
 }
 
+/// The lane's picks resolved on its upstream's default branch.
+fn resolve_lane_picks(repo: &Repository, lane: &LaneFile) -> Result<Vec<ResolvedPick>, GitError> {
+    resolve(
+        repo,
+        &lane.picks,
+        lane.upstream.default_branch.as_str(),
+        &issue_prefix(lane),
+    )
+}
+
 /// The issue prefix read off the changelog's fragment name (`pgw{issue}.md` -> `pgw`).
 pub(crate) fn issue_prefix(lane: &LaneFile) -> String {
     lane.changelog
@@ -624,10 +623,7 @@ fn is_already_cut(
     if !reaches(repo, tip, base)? || tip == base {
         return Ok(false);
     }
-    let tree = repo
-        .find_commit(tip)
-        .and_then(|c| c.tree())
-        .ctx(|| format!("tree of {tip}"))?;
+    let tree = commit_tree(repo, tip)?;
     if lane.version_files.is_empty() {
         return Ok(false);
     }
@@ -725,13 +721,7 @@ pub fn simulate<T>(
     f: impl FnOnce(&Repository, &Simulated) -> Result<T, GitError>,
 ) -> Result<T, GitError> {
     let base = resolve_commit(repo, "base", lane.base.as_str())?.id();
-    let prefix = issue_prefix(lane);
-    let picks = resolve(
-        repo,
-        &lane.picks,
-        lane.upstream.default_branch.as_str(),
-        &prefix,
-    )?;
+    let picks = resolve_lane_picks(repo, lane)?;
     let private = on_disk(repo)?;
     let repo = &private;
     let scratch = Scratch::new(repo)?;

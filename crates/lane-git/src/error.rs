@@ -177,6 +177,23 @@ pub enum GitError {
     },
 }
 
+/// Why creating the `kind` (`branch` or `tag`) `name` without force failed:
+/// where it exists, someone made it since lane looked (and lane never
+/// moves it); anything else is git's own error.
+pub(crate) fn ref_not_created(kind: &'static str, name: &str, source: git2::Error) -> GitError {
+    match source.code() {
+        git2::ErrorCode::Exists => GitError::RefExists {
+            kind,
+            name: name.to_owned(),
+            existing: "(created concurrently)".into(),
+        },
+        _ => GitError::Git {
+            what: format!("creating {kind} {name}"),
+            source,
+        },
+    }
+}
+
 /// The last `lines` non-blank lines a child printed, joined by ` / `, with
 /// control characters escaped and at most `max_chars` kept: a failure's
 /// message quotes them without letting the child's output run on or move

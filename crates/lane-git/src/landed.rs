@@ -10,7 +10,7 @@ use git2::{Oid, Repository};
 use lane_file::{LaneFile, LaneKind, TagOn};
 
 use crate::cut::{signature, tag_message, CutOptions, CutReport, CutStatus, Landed};
-use crate::error::{Ctx, GitError};
+use crate::error::{ref_not_created, Ctx, GitError};
 use crate::picks::default_branch_ref;
 use crate::repo::{commit_tree, reaches, read_text};
 
@@ -107,17 +107,7 @@ pub(crate) fn tag_cut(
         false,
         &format!("lane cut: tag {}", lane.version),
     )
-    .map_err(|e| match e.code() {
-        git2::ErrorCode::Exists => GitError::RefExists {
-            kind: "tag",
-            name: tag.clone(),
-            existing: "(created concurrently)".into(),
-        },
-        _ => GitError::Git {
-            what: format!("creating tag {tag}"),
-            source: e,
-        },
-    })?;
+    .map_err(|e| ref_not_created("tag", &tag, e))?;
     report.status = CutStatus::Tagged;
     report.tag = Some(tag);
     report.head = Some(target.to_string());

@@ -13,7 +13,7 @@ use lane_file::LaneFile;
 
 use tracing::{debug, info};
 
-use crate::error::{Ctx, GitError};
+use crate::error::{ref_not_created, Ctx, GitError};
 use crate::guard::{check_after, check_before};
 use crate::picks::{resolve, ResolvedPick};
 use crate::repo::{
@@ -523,17 +523,7 @@ pub(crate) fn finish(
                     );
                 }
             }
-            return Err(match e.code() {
-                git2::ErrorCode::Exists => GitError::RefExists {
-                    kind: "tag",
-                    name: tag,
-                    existing: "(created concurrently)".into(),
-                },
-                _ => GitError::Git {
-                    what: format!("creating tag {tag}"),
-                    source: e,
-                },
-            });
+            return Err(ref_not_created("tag", &tag, e));
         }
         report.signed = opts.sign;
     }
@@ -579,17 +569,7 @@ fn create_branch(repo: &Repository, branch: &str, at: Oid) -> Result<(), GitErro
         "lane cut: branch from base",
     )
     .map(|_| ())
-    .map_err(|source| match source.code() {
-        git2::ErrorCode::Exists => GitError::RefExists {
-            kind: "branch",
-            name: branch.to_owned(),
-            existing: "(created concurrently)".into(),
-        },
-        _ => GitError::Git {
-            what: format!("creating branch {branch}"),
-            source,
-        },
-    })
+    .map_err(|e| ref_not_created("branch", branch, e))
 }
 
 /// The lane's picks resolved on its upstream's default branch.

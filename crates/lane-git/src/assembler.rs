@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use crate::error::GitError;
+use crate::error::{output_tail, GitError};
 
 /// The most bytes lane exports for, or reads back from, an assembler run.
 const MAX_BYTES: u64 = 64 * 1024 * 1024;
@@ -184,24 +184,12 @@ fn shell_word(s: &str) -> String {
 
 /// The last lines it printed, control characters escaped.
 fn tail(stderr: &[u8], stdout: &[u8]) -> String {
-    let text = if stderr.iter().any(|b| !b.is_ascii_whitespace()) {
-        String::from_utf8_lossy(stderr)
+    let said = if stderr.iter().any(|b| !b.is_ascii_whitespace()) {
+        stderr
     } else {
-        String::from_utf8_lossy(stdout)
+        stdout
     };
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    lines[lines.len().saturating_sub(4)..]
-        .join(" / ")
-        .chars()
-        .flat_map(|c| {
-            if c.is_control() {
-                c.escape_default().collect::<Vec<_>>()
-            } else {
-                vec![c]
-            }
-        })
-        .take(600)
-        .collect()
+    output_tail(said, 4, 600)
 }
 
 #[cfg(test)]

@@ -177,6 +177,44 @@ pub enum GitError {
     },
 }
 
+/// Why creating the `kind` (`branch` or `tag`) `name` without force failed:
+/// where it exists, someone made it since lane looked (and lane never
+/// moves it); anything else is git's own error.
+pub(crate) fn ref_not_created(kind: &'static str, name: &str, source: git2::Error) -> GitError {
+    match source.code() {
+        git2::ErrorCode::Exists => GitError::RefExists {
+            kind,
+            name: name.to_owned(),
+            existing: "(created concurrently)".into(),
+        },
+        _ => GitError::Git {
+            what: format!("creating {kind} {name}"),
+            source,
+        },
+    }
+}
+
+/// The last `lines` non-blank lines a child printed, joined by ` / `, with
+/// control characters escaped and at most `max_chars` kept: a failure's
+/// message quotes them without letting the child's output run on or move
+/// the terminal.
+pub(crate) fn output_tail(output: &[u8], lines: usize, max_chars: usize) -> String {
+    let text = String::from_utf8_lossy(output);
+    let kept: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    kept[kept.len().saturating_sub(lines)..]
+        .join(" / ")
+        .chars()
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_default().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .take(max_chars)
+        .collect()
+}
+
 /// Shorthand: attach what lane was doing to a libgit2 error.
 pub(crate) trait Ctx<T> {
     fn ctx(self, what: impl FnOnce() -> String) -> Result<T, GitError>;

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::changelog;
 use crate::cut::{on_disk, persist, signature};
-use crate::error::{Ctx, GitError};
+use crate::error::{ref_not_created, Ctx, GitError};
 use crate::picks::default_branch_ref;
 use crate::repo::{read_text, resolve_commit};
 use crate::version_files::{bump_version, find_version};
@@ -189,17 +189,7 @@ pub fn fold_back(
         false,
         "lane cut --fold-back",
     )
-    .map_err(|e| match e.code() {
-        git2::ErrorCode::Exists => GitError::RefExists {
-            kind: "branch",
-            name: branch.clone(),
-            existing: "(created concurrently)".into(),
-        },
-        _ => GitError::Git {
-            what: format!("creating {branch}"),
-            source: e,
-        },
-    })?;
+    .map_err(|e| ref_not_created("branch", &branch, e))?;
     report.written = true;
     Ok(report)
 }

@@ -12,7 +12,8 @@ use std::fmt;
 use crate::error::{Ctx, GitError};
 use crate::picks::ResolvedPick;
 use crate::repo::{
-    changed_paths, commits_between, entry_id, reaches, read_text, short, subject, PatchIds,
+    changed_paths, commit_tree, commits_between, diff_paths, entry_id, reaches, read_text, short,
+    subject, PatchIds,
 };
 
 /// When the guards were evaluated.
@@ -183,6 +184,17 @@ pub struct GuardVerdict {
     pub refusals: Vec<GuardRefusal>,
 }
 
+impl GuardVerdict {
+    /// The verdict of `guard` before anything is checked.
+    fn unchecked(guard: &Guard) -> Self {
+        GuardVerdict {
+            guard: guard.name.clone(),
+            proven: Vec::new(),
+            refusals: Vec::new(),
+        }
+    }
+}
+
 /// Every guard's verdict at one stage.
 #[derive(Debug, Clone, Serialize)]
 pub struct GuardReport {
@@ -244,10 +256,7 @@ pub fn check_before(
     picks: &[ResolvedPick],
     patch_ids: &mut PatchIds,
 ) -> Result<GuardReport, GitError> {
-    let base_tree = repo
-        .find_commit(base)
-        .and_then(|c| c.tree())
-        .ctx(|| format!("tree of {base}"))?;
+    let base_tree = commit_tree(repo, base)?;
     let checked: Vec<Checked> = picks
         .iter()
         .map(|p| Checked {
@@ -257,30 +266,25 @@ pub fn check_before(
         .collect();
     let mut verdicts = Vec::new();
     for guard in &lane.guards {
-        let mut v = GuardVerdict {
-            guard: guard.name.clone(),
-            proven: Vec::new(),
-            refusals: Vec::new(),
-        };
-        for f in &guard.forbidden_commits {
-            let Some(fc) = find_forbidden(repo, f.as_str(), &mut v) else {
-                continue;
-            };
-            if reaches(repo, base, fc.id())? {
-                v.refusals.push(GuardRefusal::BasePastCut {
-                    forbidden: fc.id().to_string(),
-                    base: lane.base.to_string(),
-                });
-                continue;
-            }
-            if no_patch_of(repo, &fc, &checked, patch_ids, &mut v)? {
-                v.proven.push(format!(
-                    "{} is not reachable from {} and no pick carries its patch",
-                    short(fc.id()),
+        let mut v = GuardVerdict::unchecked(guard);
+        forbidden_absent(
+            repo,
+            guard,
+            base,
+            &checked,
+            patch_ids,
+            &mut v,
+            |forbidden| GuardRefusal::BasePastCut {
+                forbidden,
+                base: lane.base.to_string(),
+            },
+            |fc| {
+                format!(
+                    "{fc} is not reachable from {} and no pick carries its patch",
                     lane.base
-                ));
-            }
-        }
+                )
+            },
+        )?;
         if !guard.frozen_paths.is_empty() {
             let before = v.refusals.len();
             frozen_touched(repo, guard, &checked, &mut v)?;
@@ -307,14 +311,8 @@ pub fn check_after(
     head_name: &str,
     patch_ids: &mut PatchIds,
 ) -> Result<GuardReport, GitError> {
-    let base_tree = repo
-        .find_commit(base)
-        .and_then(|c| c.tree())
-        .ctx(|| format!("tree of {base}"))?;
-    let head_tree = repo
-        .find_commit(head)
-        .and_then(|c| c.tree())
-        .ctx(|| format!("tree of {head}"))?;
+    let base_tree = commit_tree(repo, base)?;
+    let head_tree = commit_tree(repo, head)?;
     let own: Vec<Checked> = commits_between(repo, base, head)?
         .into_iter()
         .map(|id| {
@@ -327,30 +325,25 @@ pub fn check_after(
         .collect::<Result<_, GitError>>()?;
     let mut verdicts = Vec::new();
     for guard in &lane.guards {
-        let mut v = GuardVerdict {
-            guard: guard.name.clone(),
-            proven: Vec::new(),
-            refusals: Vec::new(),
-        };
-        for f in &guard.forbidden_commits {
-            let Some(fc) = find_forbidden(repo, f.as_str(), &mut v) else {
-                continue;
-            };
-            if reaches(repo, head, fc.id())? {
-                v.refusals.push(GuardRefusal::ForbiddenReachable {
-                    forbidden: fc.id().to_string(),
-                    head: head_name.to_owned(),
-                });
-                continue;
-            }
-            if no_patch_of(repo, &fc, &own, patch_ids, &mut v)? {
-                v.proven.push(format!(
-                    "{} is not reachable from {head_name} and none of its {} own commits carries its patch",
-                    short(fc.id()),
+        let mut v = GuardVerdict::unchecked(guard);
+        forbidden_absent(
+            repo,
+            guard,
+            head,
+            &own,
+            patch_ids,
+            &mut v,
+            |forbidden| GuardRefusal::ForbiddenReachable {
+                forbidden,
+                head: head_name.to_owned(),
+            },
+            |fc| {
+                format!(
+                    "{fc} is not reachable from {head_name} and none of its {} own commits carries its patch",
                     own.len()
-                ));
-            }
-        }
+                )
+            },
+        )?;
         if !guard.frozen_paths.is_empty() {
             let before = v.refusals.len();
             frozen_touched(repo, guard, &own, &mut v)?;
@@ -397,6 +390,36 @@ pub fn check_after(
 struct Checked {
     id: Oid,
     subject: String,
+}
+
+/// Checks each of the guard's forbidden commits in one pass (before the cut
+/// or after it): `tip` must not reach it and none of `commits` may carry
+/// its patch. A reached one is the pass's own refusal (`reached`, given its
+/// id); one that neither holds is proven (`proven`, given its short id).
+#[allow(clippy::too_many_arguments)] // the two passes differ in the last four
+fn forbidden_absent(
+    repo: &Repository,
+    guard: &Guard,
+    tip: Oid,
+    commits: &[Checked],
+    patch_ids: &mut PatchIds,
+    v: &mut GuardVerdict,
+    reached: impl Fn(String) -> GuardRefusal,
+    proven: impl Fn(&str) -> String,
+) -> Result<(), GitError> {
+    for f in &guard.forbidden_commits {
+        let Some(fc) = find_forbidden(repo, f.as_str(), v) else {
+            continue;
+        };
+        if reaches(repo, tip, fc.id())? {
+            v.refusals.push(reached(fc.id().to_string()));
+            continue;
+        }
+        if no_patch_of(repo, &fc, commits, patch_ids, v)? {
+            v.proven.push(proven(&short(fc.id())));
+        }
+    }
+    Ok(())
 }
 
 /// True when none of `commits` is the forbidden commit `fc` or carries its
@@ -623,16 +646,7 @@ fn wire_check(
         let diff = repo
             .diff_tree_to_tree(Some(base_tree), Some(head_tree), None)
             .ctx(|| "diffing base and lane".into())?;
-        let changed: Vec<String> = diff
-            .deltas()
-            .filter_map(|d| {
-                d.new_file()
-                    .path()
-                    .or(d.old_file().path())
-                    .and_then(|p| p.to_str())
-                    .map(str::to_owned)
-            })
-            .collect();
+        let changed = diff_paths(&diff);
         let generated: Vec<&str> = guard.generated.iter().map(|g| g.as_str()).collect();
         let protos: Vec<&str> = guard.proto.iter().map(|g| g.as_str()).collect();
         for f in lane_wire::generated_without_proto(

@@ -10,9 +10,9 @@ use git2::{Oid, Repository};
 use lane_file::{LaneFile, LaneKind, TagOn};
 
 use crate::cut::{signature, tag_message, CutOptions, CutReport, CutStatus, Landed};
-use crate::error::{Ctx, GitError};
+use crate::error::{ref_not_created, Ctx, GitError};
 use crate::picks::default_branch_ref;
-use crate::repo::{reaches, read_text};
+use crate::repo::{commit_tree, reaches, read_text};
 
 /// How far back the default branch is searched for the landing.
 const SEARCH: usize = 20_000;
@@ -81,10 +81,7 @@ pub(crate) fn tag_cut(
         _ => tip,
     };
     let tag = lane.tag_name();
-    let tree = repo
-        .find_commit(target)
-        .and_then(|c| c.tree())
-        .ctx(|| format!("tree of {target}"))?;
+    let tree = commit_tree(repo, target)?;
     let section = match &lane.changelog {
         Some(cl) => read_text(repo, &tree, cl.file.as_str())?.and_then(|text| {
             crate::changelog::section_range(&text, lane.version.as_str())
@@ -110,17 +107,7 @@ pub(crate) fn tag_cut(
         false,
         &format!("lane cut: tag {}", lane.version),
     )
-    .map_err(|e| match e.code() {
-        git2::ErrorCode::Exists => GitError::RefExists {
-            kind: "tag",
-            name: tag.clone(),
-            existing: "(created concurrently)".into(),
-        },
-        _ => GitError::Git {
-            what: format!("creating tag {tag}"),
-            source: e,
-        },
-    })?;
+    .map_err(|e| ref_not_created("tag", &tag, e))?;
     report.status = CutStatus::Tagged;
     report.tag = Some(tag);
     report.head = Some(target.to_string());

@@ -1,8 +1,8 @@
 //! Small git2 helpers shared by the cut and the guards: opening, cleanliness,
 //! resolving names, reading blobs, patch-ids.
 
-use git2::{Commit, DiffOptions, Oid, Repository, Tree};
-use std::collections::HashMap;
+use git2::{Commit, Diff, DiffOptions, Oid, Repository, Tree};
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use crate::error::{Ctx, GitError};
@@ -64,6 +64,13 @@ pub fn resolve_commit<'r>(
     })
 }
 
+/// The tree of the commit `id`.
+pub fn commit_tree(repo: &Repository, id: Oid) -> Result<Tree<'_>, GitError> {
+    repo.find_commit(id)
+        .and_then(|c| c.tree())
+        .ctx(|| format!("tree of {id}"))
+}
+
 /// The text of the blob at `path` in `tree`, or None when absent.
 pub fn read_text(
     repo: &Repository,
@@ -86,6 +93,32 @@ pub fn read_text(
     Ok(Some(String::from_utf8_lossy(blob.content()).into_owned()))
 }
 
+/// The texts of the blobs directly under `folder` in `tree` (a trailing
+/// `/` is allowed), keyed by their paths; empty when there is no folder.
+pub fn folder_texts(
+    repo: &Repository,
+    tree: &Tree<'_>,
+    folder: &str,
+) -> Result<BTreeMap<String, String>, GitError> {
+    let folder = folder.trim_end_matches('/');
+    let mut out = BTreeMap::new();
+    let Ok(entry) = tree.get_path(Path::new(folder)) else {
+        return Ok(out);
+    };
+    let Ok(sub) = repo.find_tree(entry.id()) else {
+        return Ok(out);
+    };
+    for e in sub.iter() {
+        if e.kind() != Some(git2::ObjectType::Blob) {
+            continue;
+        }
+        let path = format!("{folder}/{}", String::from_utf8_lossy(e.name_bytes()));
+        let blob = repo.find_blob(e.id()).ctx(|| format!("reading {path}"))?;
+        out.insert(path, String::from_utf8_lossy(blob.content()).into_owned());
+    }
+    Ok(out)
+}
+
 /// The id of the entry at `path` in `tree` (blob or tree), None when absent.
 pub fn entry_id(tree: &Tree<'_>, path: &str) -> Option<Oid> {
     let p = path.trim_end_matches('/');
@@ -98,16 +131,43 @@ pub fn mainline_parent<'r>(commit: &Commit<'r>) -> Option<Commit<'r>> {
     commit.parent(0).ok()
 }
 
-/// Paths changed by `commit` against its mainline parent.
-pub fn changed_paths(repo: &Repository, commit: &Commit<'_>) -> Result<Vec<String>, GitError> {
+/// The diff of `commit` against its mainline parent (a root commit's
+/// against no tree), made with `opts`.
+pub fn mainline_diff<'r>(
+    repo: &'r Repository,
+    commit: &Commit<'_>,
+    opts: Option<&mut DiffOptions>,
+) -> Result<Diff<'r>, GitError> {
     let new = commit.tree().ctx(|| format!("tree of {}", commit.id()))?;
     let old = match mainline_parent(commit) {
         Some(p) => Some(p.tree().ctx(|| format!("tree of {}", p.id()))?),
         None => None,
     };
-    let diff = repo
-        .diff_tree_to_tree(old.as_ref(), Some(&new), None)
-        .ctx(|| format!("diffing {}", commit.id()))?;
+    repo.diff_tree_to_tree(old.as_ref(), Some(&new), opts)
+        .ctx(|| format!("diffing {}", commit.id()))
+}
+
+/// The patch-id of `commit` against its mainline parent, as `git patch-id
+/// --stable` computes it (three lines of context), over what `opts`
+/// selects; None for an empty patch.
+pub fn patch_id(
+    repo: &Repository,
+    commit: &Commit<'_>,
+    mut opts: DiffOptions,
+) -> Result<Option<Oid>, GitError> {
+    opts.context_lines(3);
+    let diff = mainline_diff(repo, commit, Some(&mut opts))?;
+    if diff.deltas().len() == 0 {
+        return Ok(None);
+    }
+    diff.patchid(None)
+        .map(Some)
+        .ctx(|| format!("patch-id of {}", commit.id()))
+}
+
+/// Paths changed by `commit` against its mainline parent.
+pub fn changed_paths(repo: &Repository, commit: &Commit<'_>) -> Result<Vec<String>, GitError> {
+    let diff = mainline_diff(repo, commit, None)?;
     let mut out = Vec::new();
     for d in diff.deltas() {
         for f in [d.old_file(), d.new_file()] {
@@ -119,6 +179,21 @@ pub fn changed_paths(repo: &Repository, commit: &Commit<'_>) -> Result<Vec<Strin
         }
     }
     Ok(out)
+}
+
+/// The paths a diff touches, one a delta: the new side's, or the old
+/// side's where a deletion has no new one (a path that is not UTF-8 is
+/// left out, as no lane file can name it).
+pub fn diff_paths(diff: &Diff<'_>) -> Vec<String> {
+    diff.deltas()
+        .filter_map(|d| {
+            d.new_file()
+                .path()
+                .or(d.old_file().path())
+                .and_then(|p| p.to_str())
+                .map(str::to_owned)
+        })
+        .collect()
 }
 
 /// Patch-ids (as `git patch-id --stable` computes them) with a cache.
@@ -134,24 +209,7 @@ impl PatchIds {
         if let Some(p) = self.cache.get(&commit.id()) {
             return Ok(*p);
         }
-        let new = commit.tree().ctx(|| format!("tree of {}", commit.id()))?;
-        let old = match mainline_parent(commit) {
-            Some(p) => Some(p.tree().ctx(|| format!("tree of {}", p.id()))?),
-            None => None,
-        };
-        let mut opts = DiffOptions::new();
-        opts.context_lines(3);
-        let diff = repo
-            .diff_tree_to_tree(old.as_ref(), Some(&new), Some(&mut opts))
-            .ctx(|| format!("diffing {}", commit.id()))?;
-        let id = if diff.deltas().len() == 0 {
-            None
-        } else {
-            Some(
-                diff.patchid(None)
-                    .ctx(|| format!("patch-id of {}", commit.id()))?,
-            )
-        };
+        let id = patch_id(repo, commit, DiffOptions::new())?;
         self.cache.insert(commit.id(), id);
         Ok(id)
     }

@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 
 use git2::{ObjectType, Oid, Repository, Signature};
 
-use crate::error::{Ctx, GitError};
+use crate::error::{output_tail, Ctx, GitError};
 
 /// The signing settings read from git's configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -240,21 +240,7 @@ fn run_signer(
 
 /// The last few lines a signer printed, control characters escaped.
 fn tail(stderr: &[u8]) -> String {
-    let text = String::from_utf8_lossy(stderr);
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let start = lines.len().saturating_sub(3);
-    lines[start..]
-        .join(" / ")
-        .chars()
-        .flat_map(|c| {
-            if c.is_control() {
-                c.escape_default().collect::<Vec<_>>()
-            } else {
-                vec![c]
-            }
-        })
-        .take(400)
-        .collect()
+    output_tail(stderr, 3, 400)
 }
 
 #[cfg(test)]

@@ -13,10 +13,13 @@ use lane_file::LaneFile;
 
 use tracing::{debug, info};
 
-use crate::error::{Ctx, GitError};
+use crate::error::{ref_not_created, Ctx, GitError};
 use crate::guard::{check_after, check_before};
 use crate::picks::{resolve, ResolvedPick};
-use crate::repo::{commits_between, ensure_clean, reaches, resolve_commit, short, PatchIds};
+use crate::repo::{
+    commit_tree, commits_between, diff_paths, ensure_clean, reaches, resolve_commit, short,
+    PatchIds,
+};
 use crate::state::CutState;
 use crate::version_files::find_version;
 
@@ -201,16 +204,7 @@ fn adapted_check(
     let diff = repo
         .diff_tree_to_tree(Some(&a), Some(&b), None)
         .ctx(|| "comparing the origin with the adaptation".into())?;
-    let differs = diff
-        .deltas()
-        .filter_map(|d| {
-            d.new_file()
-                .path()
-                .or(d.old_file().path())
-                .and_then(|p| p.to_str())
-                .map(str::to_owned)
-        })
-        .collect();
+    let differs = diff_paths(&diff);
     Ok(AdaptedCheck {
         origin: origin.to_string(),
         conflicts: Vec::new(),
@@ -265,27 +259,12 @@ fn conflict_paths(index: &git2::Index) -> Result<Vec<String>, GitError> {
 }
 
 fn files_changed(repo: &Repository, a: Oid, b: Oid) -> Result<Vec<String>, GitError> {
-    let ta = repo
-        .find_commit(a)
-        .and_then(|c| c.tree())
-        .ctx(|| format!("tree of {a}"))?;
-    let tb = repo
-        .find_commit(b)
-        .and_then(|c| c.tree())
-        .ctx(|| format!("tree of {b}"))?;
+    let ta = commit_tree(repo, a)?;
+    let tb = commit_tree(repo, b)?;
     let diff = repo
         .diff_tree_to_tree(Some(&ta), Some(&tb), None)
         .ctx(|| "diffing base and lane".into())?;
-    let mut out: Vec<String> = diff
-        .deltas()
-        .filter_map(|d| {
-            d.new_file()
-                .path()
-                .or(d.old_file().path())
-                .and_then(|p| p.to_str())
-                .map(str::to_owned)
-        })
-        .collect();
+    let mut out = diff_paths(&diff);
     out.sort();
     Ok(out)
 }
@@ -353,13 +332,7 @@ pub fn cut(repo: &Repository, lane: &LaneFile, opts: &CutOptions) -> Result<CutR
 
     check_version_above(repo, lane, &base)?;
 
-    let prefix = issue_prefix(lane);
-    let picks = resolve(
-        repo,
-        &lane.picks,
-        lane.upstream.default_branch.as_str(),
-        &prefix,
-    )?;
+    let picks = resolve_lane_picks(repo, lane)?;
     let before = check_before(repo, lane, base.id(), &picks, &mut patch_ids)?;
     let refused = !before.passed();
     report.guards_before = Some(before);
@@ -550,17 +523,7 @@ pub(crate) fn finish(
                     );
                 }
             }
-            return Err(match e.code() {
-                git2::ErrorCode::Exists => GitError::RefExists {
-                    kind: "tag",
-                    name: tag,
-                    existing: "(created concurrently)".into(),
-                },
-                _ => GitError::Git {
-                    what: format!("creating tag {tag}"),
-                    source: e,
-                },
-            });
+            return Err(ref_not_created("tag", &tag, e));
         }
         report.signed = opts.sign;
     }
@@ -606,17 +569,17 @@ fn create_branch(repo: &Repository, branch: &str, at: Oid) -> Result<(), GitErro
         "lane cut: branch from base",
     )
     .map(|_| ())
-    .map_err(|source| match source.code() {
-        git2::ErrorCode::Exists => GitError::RefExists {
-            kind: "branch",
-            name: branch.to_owned(),
-            existing: "(created concurrently)".into(),
-        },
-        _ => GitError::Git {
-            what: format!("creating branch {branch}"),
-            source,
-        },
-    })
+    .map_err(|e| ref_not_created("branch", branch, e))
+}
+
+/// The lane's picks resolved on its upstream's default branch.
+fn resolve_lane_picks(repo: &Repository, lane: &LaneFile) -> Result<Vec<ResolvedPick>, GitError> {
+    resolve(
+        repo,
+        &lane.picks,
+        lane.upstream.default_branch.as_str(),
+        &issue_prefix(lane),
+    )
 }
 
 /// The issue prefix read off the changelog's fragment name (`pgw{issue}.md` -> `pgw`).
@@ -640,10 +603,7 @@ fn is_already_cut(
     if !reaches(repo, tip, base)? || tip == base {
         return Ok(false);
     }
-    let tree = repo
-        .find_commit(tip)
-        .and_then(|c| c.tree())
-        .ctx(|| format!("tree of {tip}"))?;
+    let tree = commit_tree(repo, tip)?;
     if lane.version_files.is_empty() {
         return Ok(false);
     }
@@ -741,13 +701,7 @@ pub fn simulate<T>(
     f: impl FnOnce(&Repository, &Simulated) -> Result<T, GitError>,
 ) -> Result<T, GitError> {
     let base = resolve_commit(repo, "base", lane.base.as_str())?.id();
-    let prefix = issue_prefix(lane);
-    let picks = resolve(
-        repo,
-        &lane.picks,
-        lane.upstream.default_branch.as_str(),
-        &prefix,
-    )?;
+    let picks = resolve_lane_picks(repo, lane)?;
     let private = on_disk(repo)?;
     let repo = &private;
     let scratch = Scratch::new(repo)?;

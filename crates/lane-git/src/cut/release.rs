@@ -10,7 +10,7 @@ use lane_file::{Assemble, Consumed, LaneFile, Take};
 use super::{signature, ChangelogMode, ChangelogPlan, PickOutcome, PickReport, VersionBump};
 use crate::changelog::{self, Fragment};
 use crate::error::{Ctx, GitError};
-use crate::repo::read_text;
+use crate::repo::{folder_texts, read_text};
 use crate::version_files::{bump_version, find_version};
 
 /// The release commit: version bump and assembled changelog, on top of `head`.
@@ -19,35 +19,6 @@ pub(crate) struct Release {
     pub bumps: Vec<VersionBump>,
     pub changelog: ChangelogPlan,
     pub disagree: Option<Vec<(String, String)>>,
-}
-
-/// Blobs under `folder` (one level), path -> text.
-fn folder_texts(
-    repo: &Repository,
-    tree: &Tree<'_>,
-    folder: &str,
-) -> Result<BTreeMap<String, String>, GitError> {
-    let mut out = BTreeMap::new();
-    let Ok(entry) = tree.get_path(std::path::Path::new(folder)) else {
-        return Ok(out);
-    };
-    let Ok(sub) = repo.find_tree(entry.id()) else {
-        return Ok(out);
-    };
-    for e in sub.iter() {
-        if e.kind() != Some(git2::ObjectType::Blob) {
-            continue;
-        }
-        let name = String::from_utf8_lossy(e.name_bytes()).into_owned();
-        let blob = repo
-            .find_blob(e.id())
-            .ctx(|| format!("reading {folder}/{name}"))?;
-        out.insert(
-            format!("{folder}/{name}"),
-            String::from_utf8_lossy(blob.content()).into_owned(),
-        );
-    }
-    Ok(out)
 }
 
 fn is_fragment(path: &str) -> bool {

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::error::{Ctx, GitError};
 use crate::picks::{issue_of_subject, pr_head_ref, pr_of_subject};
-use crate::repo::subject;
+use crate::repo::{diff_paths, mainline_diff, patch_id, subject};
 
 /// What a commit of the line is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -128,56 +128,19 @@ impl Mainline {
     }
 }
 
-/// The patch-id of `commit` against `parent`, over `paths` only (None: empty).
+/// The patch-id of `commit` against its mainline parent, over `paths`
+/// only (None: empty).
 fn patch_id_over(
     repo: &Repository,
     commit: &Commit<'_>,
-    parent: Option<&Commit<'_>>,
     paths: &[String],
 ) -> Result<Option<Oid>, GitError> {
-    let new = commit.tree().ctx(|| format!("tree of {}", commit.id()))?;
-    let old = match parent {
-        Some(p) => Some(p.tree().ctx(|| format!("tree of {}", p.id()))?),
-        None => None,
-    };
     let mut opts = DiffOptions::new();
-    opts.context_lines(3);
     opts.disable_pathspec_match(true);
     for p in paths {
         opts.pathspec(p);
     }
-    let diff = repo
-        .diff_tree_to_tree(old.as_ref(), Some(&new), Some(&mut opts))
-        .ctx(|| format!("diffing {}", commit.id()))?;
-    if diff.deltas().len() == 0 {
-        return Ok(None);
-    }
-    Ok(Some(
-        diff.patchid(None)
-            .ctx(|| format!("patch-id of {}", commit.id()))?,
-    ))
-}
-
-/// The paths a commit changes against its first parent.
-pub fn changed(repo: &Repository, commit: &Commit<'_>) -> Result<Vec<String>, GitError> {
-    let new = commit.tree().ctx(|| format!("tree of {}", commit.id()))?;
-    let old = match commit.parent(0) {
-        Ok(p) => Some(p.tree().ctx(|| format!("tree of {}", p.id()))?),
-        Err(_) => None,
-    };
-    let diff = repo
-        .diff_tree_to_tree(old.as_ref(), Some(&new), None)
-        .ctx(|| format!("diffing {}", commit.id()))?;
-    Ok(diff
-        .deltas()
-        .filter_map(|d| {
-            d.new_file()
-                .path()
-                .or(d.old_file().path())
-                .and_then(|p| p.to_str())
-                .map(str::to_owned)
-        })
-        .collect())
+    patch_id(repo, commit, opts)
 }
 
 /// Classifies one non-merge commit of the line.
@@ -203,21 +166,19 @@ pub fn classify(
         out.class = LineClass::Merge;
         return Ok(out);
     }
-    let files = changed(repo, &c)?;
+    let files = diff_paths(&mainline_diff(repo, &c, None)?);
     out.carries_cut = files.iter().any(|f| cut.covers(f));
     out.code_files = files.into_iter().filter(|f| !cut.covers(f)).collect();
     if out.code_files.is_empty() {
         out.class = LineClass::Cut;
         return Ok(out);
     }
-    let parent = c.parent(0).ok();
-    let ours = patch_id_over(repo, &c, parent.as_ref(), &out.code_files)?;
+    let ours = patch_id_over(repo, &c, &out.code_files)?;
     // The same change on these files: a merge's against its first parent.
     // Cut files may differ (a pick and the cut in one commit, a fragment
     // edited on the line): the changelog step accounts for them.
     let same = |other: &Commit<'_>| -> Result<bool, GitError> {
-        let p = other.parent(0).ok();
-        Ok(patch_id_over(repo, other, p.as_ref(), &out.code_files)? == ours)
+        Ok(patch_id_over(repo, other, &out.code_files)? == ours)
     };
     // Candidates named by the subject: its PR, its issue.
     let issue = issue_of_subject(&subj, issue_prefix);

@@ -13,8 +13,6 @@ mod classify;
 mod guards;
 pub mod sections;
 
-use std::collections::BTreeMap;
-
 use git2::{Oid, Repository};
 use lane_file::{
     Changelog, Date, FragmentText, LaneFile, LaneKind, LaneVersion, Pick, PickRef, Prose, RefName,
@@ -27,7 +25,7 @@ pub use classify::{LineClass, LineCommit};
 use crate::cut::Simulated;
 use crate::error::{Ctx, GitError};
 use crate::picks::default_branch_ref;
-use crate::repo::{reaches, read_text, resolve_commit};
+use crate::repo::{diff_paths, folder_texts, reaches, read_text, resolve_commit};
 use crate::version_files::find_version;
 use classify::{CutPaths, Mainline};
 
@@ -582,15 +580,8 @@ fn differing(
     let diff = repo
         .diff_tree_to_tree(Some(&ta), Some(&tb), None)
         .ctx(|| "comparing trees".into())?;
-    Ok(diff
-        .deltas()
-        .filter_map(|d| {
-            d.new_file()
-                .path()
-                .or(d.old_file().path())
-                .and_then(|p| p.to_str())
-                .map(str::to_owned)
-        })
+    Ok(diff_paths(&diff)
+        .into_iter()
         .filter(|p| skip.is_none_or(|c| !c.covers(p)))
         .collect())
 }
@@ -649,33 +640,6 @@ fn choose_picks(
     }))
 }
 
-/// Texts of the files under `folder/` in a tree.
-fn fragments_of(
-    repo: &Repository,
-    tree: &git2::Tree<'_>,
-    folder: &str,
-) -> Result<BTreeMap<String, String>, GitError> {
-    let mut out = BTreeMap::new();
-    let Ok(entry) = tree.get_path(std::path::Path::new(folder.trim_end_matches('/'))) else {
-        return Ok(out);
-    };
-    let Ok(sub) = repo.find_tree(entry.id()) else {
-        return Ok(out);
-    };
-    for e in sub.iter() {
-        if e.kind() != Some(git2::ObjectType::Blob) {
-            continue;
-        }
-        let name = String::from_utf8_lossy(e.name_bytes()).into_owned();
-        let blob = repo.find_blob(e.id()).ctx(|| format!("reading {name}"))?;
-        out.insert(
-            format!("{folder}{name}"),
-            String::from_utf8_lossy(blob.content()).into_owned(),
-        );
-    }
-    Ok(out)
-}
-
 /// The name the upstream's first assembler accepts (`<prefix><number>`),
 /// for a fragment whose name it refuses (`pgw1002-pgw1005.md`).
 fn accepted_name(path: &str) -> Option<String> {
@@ -703,13 +667,13 @@ fn infer_changelog(
     let version = lane.version.to_string();
     let file = cut.changelog.clone();
     let released_log = read_text(repo, expected, &file)?;
-    let released_frags = fragments_of(repo, expected, &cut.fragments)?;
+    let released_frags = folder_texts(repo, expected, &cut.fragments)?;
     // What the picks alone leave.
     let (picked_log, picked_frags) = replay(repo, lane, date, |r, sim| {
         let tree = r.find_tree(sim.tree).ctx(|| "picked tree".into())?;
         Ok((
             read_text(r, &tree, &file)?,
-            fragments_of(r, &tree, &cut.fragments)?,
+            folder_texts(r, &tree, &cut.fragments)?,
         ))
     })?;
     if released_log == picked_log && released_frags == picked_frags {
@@ -896,7 +860,7 @@ fn try_changelog(
         bare.changelog = Some(none_changelog());
         replay(repo, &bare, date, |r, sim| {
             let tree = r.find_tree(sim.tree).ctx(|| "tree".into())?;
-            fragments_of(r, &tree, folder)
+            folder_texts(r, &tree, folder)
         })?
     };
     let result = replay(repo, lane, date, |r, sim| {

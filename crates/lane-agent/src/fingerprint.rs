@@ -21,7 +21,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use lane_core::EnvFingerprint;
 use tracing::debug;
@@ -188,25 +188,18 @@ fn run(probe: &Probe<'_>, program: &str, args: &[&str]) -> Option<String> {
             return None;
         }
     };
-    let deadline = Instant::now() + probe.timeout;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                debug!(program, "environment probe timed out");
-                break None;
-            }
+    // Taken before the wait: the output (at most MAX_OUTPUT, under a
+    // pipe's buffer) is read once the probe has ended.
+    let stdout = child.stdout.take();
+    let status = match crate::procs::wait_within(child, probe.timeout) {
+        Ok(Some(status)) => Some(status),
+        _ => {
+            debug!(program, "environment probe timed out");
+            None
         }
     };
     let mut out = String::new();
-    let _ = child
-        .stdout
-        .take()?
-        .take(MAX_OUTPUT)
-        .read_to_string(&mut out);
+    let _ = stdout?.take(MAX_OUTPUT).read_to_string(&mut out);
     status.filter(|s| s.success()).map(|_| out)
 }
 
@@ -326,7 +319,7 @@ mod tests {
     #[test]
     fn a_probe_that_hangs_is_cut_off_and_says_nothing() {
         let (dir, bin) = python3(r#"echo '{"torch": "9.9"}'; exec sleep 30"#);
-        let start = Instant::now();
+        let start = std::time::Instant::now();
         let f = collect(&Probe {
             path_prefix: Some(&bin),
             wheel: None,

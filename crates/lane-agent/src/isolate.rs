@@ -30,7 +30,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use lane_core::{Isolation, TmpIsolation};
 
@@ -367,18 +367,10 @@ fn probe(wrapper: &[String], dir: &Path) -> Result<(), String> {
         .spawn()
         .map_err(|e| format!("cannot run unshare: {e}"))?;
     let mut stderr = child.stderr.take();
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break s,
-            Ok(None) if start.elapsed() > PROBE_TIMEOUT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!("no answer in {} s", PROBE_TIMEOUT.as_secs()));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => return Err(e.to_string()),
-        }
+    let status = match crate::procs::wait_within(child, PROBE_TIMEOUT) {
+        Ok(Some(status)) => status,
+        Ok(None) => return Err(format!("no answer in {} s", PROBE_TIMEOUT.as_secs())),
+        Err(e) => return Err(e.to_string()),
     };
     if status.success() {
         return Ok(());

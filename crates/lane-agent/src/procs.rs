@@ -1,6 +1,7 @@
 //! Processes known by pid AND start time (Linux `/proc/<pid>/stat`), so a
 //! pid the kernel handed to another process since is never mistaken for
-//! the one lane recorded; and process groups (a mint's), found and ended.
+//! the one lane recorded; process groups (a mint's), found and ended; and
+//! a bounded wait on a child that sees its end at once ([`wait_within`]).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -120,9 +121,55 @@ impl Proc {
     }
 }
 
+/// Waits for `child` for at most `within`, blocking on it in a thread so
+/// its end is seen at once (a short helper process takes a couple of
+/// milliseconds; polling added up to the poll interval to every mint).
+/// Kills it when the time is up: `Ok(None)` then.
+pub fn wait_within(
+    mut child: std::process::Child,
+    within: Duration,
+) -> std::io::Result<Option<std::process::ExitStatus>> {
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let waiter = std::thread::spawn(move || {
+        let _ = tx.send(child.wait());
+    });
+    let status = match rx.recv_timeout(within) {
+        Ok(status) => status.map(Some),
+        Err(_) => {
+            // Not reaped yet (the waiter still blocks on it), so the pid
+            // is still this child's.
+            let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
+            let _ = rx.recv();
+            Ok(None)
+        }
+    };
+    let _ = waiter.join();
+    status
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bounded_wait_sees_an_end_at_once_and_kills_what_outlives_it() {
+        let quick = std::process::Command::new("sh")
+            .args(["-c", "exit 3"])
+            .spawn()
+            .unwrap();
+        let status = wait_within(quick, Duration::from_secs(20)).unwrap();
+        assert_eq!(status.and_then(|s| s.code()), Some(3));
+        let slow = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        assert!(wait_within(slow, Duration::from_millis(200))
+            .unwrap()
+            .is_none());
+        assert!(start.elapsed() < Duration::from_secs(10));
+    }
 
     #[test]
     fn a_process_is_known_by_pid_and_start_time() {

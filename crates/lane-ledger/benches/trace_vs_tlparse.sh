@@ -58,9 +58,10 @@ fi
 
 # Wall time from the shell clock (nanoseconds); peak RSS from /usr/bin/time
 # when present (its own %e has only 10 ms resolution).
-# Standard output goes to $OUT (default $WORK/out.txt; /dev/null for cat).
+# Standard output goes to $MEASURE_TO (default $WORK/out.txt; /dev/null for cat;
+# not $OUT, which the device machine sets for its own use).
 measure() { # label, command...: prints "label seconds peak_kib"
-    local label=$1 t0 t1 kib=NA out=${OUT:-$WORK/out.txt}
+    local label=$1 t0 t1 kib=NA out=${MEASURE_TO:-$WORK/out.txt}
     shift
     t0=$(date +%s.%N)
     if [[ -x /usr/bin/time ]]; then
@@ -88,7 +89,7 @@ cat "$WORK/trace.log" >/dev/null # warm the page cache for everyone
 
 : >"$WORK/runs.txt"
 for _ in $(seq "$RUNS"); do
-    OUT=/dev/null measure cat cat "$WORK/trace.log" >>"$WORK/runs.txt"
+    MEASURE_TO=/dev/null measure cat cat "$WORK/trace.log" >>"$WORK/runs.txt"
     measure lane "$LANE_TRACE" "$WORK/trace.log" >>"$WORK/runs.txt"
     cp "$WORK/out.txt" "$WORK/lane-out.txt"
     TRACE_READER=single measure lane-1-thread "$LANE_TRACE" "$WORK/trace.log" >>"$WORK/runs.txt"

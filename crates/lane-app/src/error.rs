@@ -246,9 +246,17 @@ pub enum AppError {
     Diff(#[from] lane_diff::DiffError),
     /// Where mints run: a backend refused the plan or failed running it
     /// (the one place a [`lane_backend::BackendError`] becomes an
-    /// `AppError`; [`AppError::exit`] reads its inner variant).
+    /// `AppError`; [`AppError::exit`] reads its inner variant). Boxed: the
+    /// backend's errors carry the Kubernetes and store errors, and an
+    /// `AppError` travels in every `Result` of the app.
     #[error(transparent)]
-    Backend(#[from] lane_backend::BackendError),
+    Backend(Box<lane_backend::BackendError>),
+}
+
+impl From<lane_backend::BackendError> for AppError {
+    fn from(e: lane_backend::BackendError) -> Self {
+        AppError::Backend(Box::new(e))
+    }
 }
 
 /// The error and its causes on one line, in plain words, each cause said
@@ -522,19 +530,17 @@ mod tests {
             (AppError::NoGithubRepo, Exit::InvalidInput),
             (AppError::Precondition("no run".into()), Exit::Precondition),
             (
-                AppError::Backend(lane_backend::BackendError::RunSpecDiffers {
+                lane_backend::BackendError::RunSpecDiffers {
                     run: "r".into(),
                     lane: "1".into(),
                     at: "k".into(),
-                }),
+                }
+                .into(),
                 Exit::Precondition,
             ),
+            (lane_backend::BackendError::WheelKeyHere.into(), Exit::Usage),
             (
-                AppError::Backend(lane_backend::BackendError::WheelKeyHere),
-                Exit::Usage,
-            ),
-            (
-                AppError::Backend(lane_backend::BackendError::NoSourceArchive),
+                lane_backend::BackendError::NoSourceArchive.into(),
                 Exit::Precondition,
             ),
             (AppError::Verification("differs".into()), Exit::Verification),
@@ -643,6 +649,6 @@ mod tests {
             why: "dots".into(),
         };
         let staged = lane_backend::BackendError::StagedWheel(bad);
-        assert_eq!(AppError::Backend(staged).exit(), Exit::Precondition);
+        assert_eq!(AppError::from(staged).exit(), Exit::Precondition);
     }
 }

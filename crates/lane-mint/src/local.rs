@@ -60,6 +60,19 @@ fn now() -> f64 {
         .unwrap_or(0.0)
 }
 
+/// Sends on `wake` when the child `pid` exits, without reaping it
+/// (`WNOWAIT`: `Child::try_wait` in the run loop still reaps it), so the
+/// loop sees a finished agent at once instead of at its next look.
+fn watch_exit(pid: u32, wake: std::sync::mpsc::Sender<()>) {
+    use nix::errno::Errno;
+    use nix::sys::wait::{waitid, Id, WaitPidFlag};
+    std::thread::spawn(move || {
+        let id = || Id::Pid(nix::unistd::Pid::from_raw(pid as i32));
+        while waitid(id(), WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT) == Err(Errno::EINTR) {}
+        let _ = wake.send(());
+    });
+}
+
 impl LocalRun<'_> {
     fn cell(&self, name: &str) -> Option<&Cell> {
         self.lane
@@ -95,6 +108,8 @@ impl LocalRun<'_> {
         let mut spawned: std::collections::HashSet<String> = Default::default();
         let mut faults: BTreeMap<String, String> = BTreeMap::new();
         let timeout = Duration::from_secs(m.timeout_s);
+        let (wake, woken) = std::sync::mpsc::channel::<()>();
+        let mut watched: std::collections::HashSet<u32> = Default::default();
         loop {
             if self.stop.load(Ordering::SeqCst) {
                 self.stop_agents(&store, &mut children)?;
@@ -262,8 +277,16 @@ impl LocalRun<'_> {
                     mint: id.to_string(),
                 });
             }
-            // Short: a finished mint's slot is refilled within a few milliseconds.
-            std::thread::sleep(Duration::from_millis(5));
+            for child in children.values() {
+                if watched.insert(child.id()) {
+                    watch_exit(child.id(), wake.clone());
+                }
+            }
+            // Until one of our agents exits (its slot is refilled at once),
+            // or 5 ms at most: agents adopted from an earlier run, retries
+            // waiting for their time and the stop flag are looked at then.
+            let _ = woken.recv_timeout(Duration::from_millis(5));
+            while woken.try_recv().is_ok() {}
         }
         if let Some((slot, why)) = faults.iter().next() {
             return Err(MintError::Unfinished {

@@ -2,11 +2,12 @@
 //! person reads first, and the guard on the shared argument groups (a flag
 //! whose name, env var, default or help moves shows here).
 
-use super::{code, stderr, stdout};
+use super::{code, stderr, stdout, ROOT};
 use std::process::Command;
 
 /// `lane <path> --help`, with no environment a flag reads (clap shows an
-/// env var's value in the help).
+/// env var's value in the help), the checkout's root redacted (a default
+/// path such as the demo's recordings is the build's own).
 fn help(path: &[&str]) -> String {
     let o = Command::new(env!("CARGO_BIN_EXE_lane"))
         .args(path)
@@ -16,7 +17,9 @@ fn help(path: &[&str]) -> String {
         .output()
         .expect("the lane binary runs");
     assert_eq!(code(&o), 0, "{path:?}: {}", stderr(&o));
-    stdout(&o)
+    // Only the root: a help's defaults hold ports and times on purpose.
+    let root = std::path::Path::new(ROOT).canonicalize().unwrap();
+    stdout(&o).replace(&root.display().to_string(), "<ROOT>")
 }
 
 /// The subcommands a help text lists under `Commands:` (without `help`).

@@ -18,7 +18,7 @@ use lane_app::Exit;
 
 /// lane: cut patch-release lanes, prove them on GPU mints, post the numbers.
 #[derive(Debug, Parser)]
-#[command(name = "lane", version, about, long_about = None)]
+#[command(name = "lane", version, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

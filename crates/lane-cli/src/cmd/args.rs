@@ -25,7 +25,7 @@ pub struct RepoArg {
 #[derive(Debug, Clone, clap::Args)]
 pub struct StoreArg {
     /// The artifact store: `file:///path`, a path, or `s3://bucket/prefix`
-    /// (S3 credentials from the AWS chain: `AWS_ACCESS_KEY_ID`/
+    /// (S3 credentials from the AWS chain: `AWS_ACCESS_KEY_ID` and
     /// `AWS_SECRET_ACCESS_KEY`, IRSA, container or instance credentials;
     /// endpoint from `LANE_S3_ENDPOINT` or `AWS_ENDPOINT_URL`).
     #[arg(long, env = "LANE_STORE", default_value = "out/store")]

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tracing::{info, warn};
 
 use crate::error::AgentError;
+use crate::isolate::WAIT_FOR_GO;
 use crate::outcome::classify_with_cells;
 use crate::procs::Proc;
 use lane_core::chain;
@@ -354,48 +355,51 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
     }
     keep.extend(named_paths(spec));
     let isolation = crate::isolate::prepare(dir, &keep, spec.container_per_attempt)?;
-    // The mint's logs are lane's files: one that cannot be made is lane's
-    // fault, not a mint that "could not start".
-    let logs = [&stdout_path, &stderr_path].map(|p| std::fs::File::create(p).map_err(io(p)));
-    let [out_log, err_log] = logs;
-    let logs = [out_log?, err_log?];
-    let spawned = prepared
-        .and_then(|path_prefix| source.map(|s| (path_prefix, s)))
-        .and_then(|(path_prefix, source)| {
-            spawn(
+    // The environment is probed while the mint runs: the probe reads a few
+    // version files and never imports torch (`fingerprint`).
+    let environment =
+        crate::fingerprint::beside_the_mint(spec.wheel.clone(), probe_prefix, dir.to_owned());
+    // Run under the first way of a private /tmp the attempt can enter (the
+    // attempt is its own probe: `isolate::Prepared::run`).
+    let ran = isolation.run(dir, &stderr_path, |wrapper| {
+        // The mint's logs are lane's files, made afresh for each try: one
+        // that cannot be made is lane's fault, not a mint that "could not
+        // start".
+        let logs = [&stdout_path, &stderr_path].map(|p| std::fs::File::create(p).map_err(io(p)));
+        let [out_log, err_log] = logs;
+        let logs = [out_log?, err_log?];
+        let spawned = match (&prepared, &source) {
+            (Err(e), _) | (_, Err(e)) => Err(e.clone()),
+            (Ok(path_prefix), Ok(source)) => spawn(
                 spec,
                 dir,
                 &caches,
-                &isolation,
+                &isolation.env,
+                wrapper,
                 &report_path,
                 path_prefix.as_deref(),
                 source.as_deref(),
                 logs,
             )
-            .map_err(|e| e.to_string())
-        });
-    // The environment is probed while the mint runs: the probe reads a few
-    // version files and never imports torch (`fingerprint`).
-    let environment =
-        crate::fingerprint::beside_the_mint(spec.wheel.clone(), probe_prefix, dir.to_owned());
-    let end = match spawned {
-        Err(error) => ProcessEnd::SpawnFailed { error },
-        Ok(mut child) => {
-            match open_gate(dir, &mut child) {
-                Err(e) => {
-                    // lane's fault before the mint ran: released, no result.
+            .map_err(|e| e.to_string()),
+        };
+        Ok(match spawned {
+            Err(error) => Some(ProcessEnd::SpawnFailed { error }),
+            Ok(mut child) => {
+                // lane's fault before the mint ran: released, no result.
+                open_gate(dir, &mut child).inspect_err(|_| {
                     let _ = std::fs::remove_file(dir.join(LOCK));
-                    return Err(e);
-                }
-                Ok(()) => match wait(child, spec.timeout, spec.stop.as_deref()) {
-                    Some(end) => end,
-                    None => {
-                        // Stopped: no result, claim released; the attempt runs again later.
-                        let _ = std::fs::remove_file(dir.join(LOCK));
-                        return Err(AgentError::Interrupted);
-                    }
-                },
+                })?;
+                wait(child, spec.timeout, spec.stop.as_deref())
             }
+        })
+    })?;
+    let (end, isolation) = match ran {
+        (Some(end), record) => (end, record),
+        (None, _) => {
+            // Stopped: no result, claim released; the attempt runs again later.
+            let _ = std::fs::remove_file(dir.join(LOCK));
+            return Err(AgentError::Interrupted);
         }
     };
     let wall_s = start.elapsed().as_secs_f64();
@@ -423,7 +427,7 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
         replay: false,
         bundle: None,
         gathering: lane_core::Gathering {
-            isolation: Some(isolation.record.clone()),
+            isolation: Some(isolation),
             ..lane_core::Gathering::default()
         },
         // A probe that panicked recorded nothing: absent, never made up.
@@ -787,7 +791,8 @@ fn spawn(
     spec: &AgentSpec,
     dir: &Path,
     caches: &[(&str, PathBuf)],
-    isolation: &crate::isolate::Prepared,
+    roots: &[(&'static str, PathBuf)],
+    wrapper: &[String],
     report_path: &Path,
     path_prefix: Option<&Path>,
     source: Option<&Path>,
@@ -800,11 +805,22 @@ fn spawn(
     // The gate: the group's leader waits for the agent's word (a line on
     // its stdin) before it becomes the mint, so the group is recorded
     // before the mint starts; an agent gone before that closes the pipe and
-    // the mint never starts.
-    let mut command: Vec<String> = ["sh", "-c", GATE, "lane-mint-gate"]
+    // the mint never starts. A private /tmp's wrapper is its own gate (one
+    // process fewer per attempt).
+    let command: Vec<String> = if wrapper.is_empty() {
+        [
+            "sh",
+            "-c",
+            &format!("{WAIT_FOR_GO}; exec \"$@\" </dev/null"),
+            "lane-mint-gate",
+        ]
         .map(str::to_owned)
-        .to_vec();
-    command.extend(isolation.command(&spec.command));
+        .into_iter()
+        .chain(spec.command.iter().cloned())
+        .collect()
+    } else {
+        wrapper.iter().chain(&spec.command).cloned().collect()
+    };
     let (program, args) = command
         .split_first()
         .ok_or_else(|| std::io::Error::other("empty mint command"))?;
@@ -831,7 +847,7 @@ fn spawn(
     if let Err(e) = nix::sys::prctl::set_dumpable(false) {
         warn!(error = %e, "could not make the agent non-dumpable");
     }
-    for (k, p) in caches.iter().chain(isolation.env.iter()) {
+    for (k, p) in caches.iter().chain(roots) {
         cmd.env(k, p);
     }
     if let Some(source) = source {
@@ -849,10 +865,6 @@ fn spawn(
     cmd.envs(&spec.env);
     cmd.spawn()
 }
-
-/// The gate every mint starts behind (see `spawn`); 125 when the agent
-/// went before it said go.
-const GATE: &str = r#"read -r go || exit 125; exec "$@" </dev/null"#;
 
 /// Records the mint's process group (synced) in its folder, then lets it
 /// start. An error is lane's own (the record could not be written): the

@@ -18,21 +18,22 @@
 //!   (util-linux `unshare`, then `mount --rbind` of `iso/slash-tmp` on
 //!   `/tmp`), with the mint folder, the source tree and every path under
 //!   `/tmp` the cell names left where they are. Whether the machine allows
-//!   it is found out by a probe that runs the same wrapper and checks a
-//!   marker only the private `/tmp` holds; where it does not, the attempt
-//!   runs on the machine's `/tmp` and its record says so, naming the fixed
-//!   paths a mint is known to write there ([`shared_paths`]);
+//!   it is found out by the attempt itself, not by a probe run before it
+//!   (a probe cost every attempt a second `unshare` and its mounts): the
+//!   wrapper checks a marker only the private `/tmp` holds and says it
+//!   entered ([`ENTERED`]) just before it becomes the mint. A wrapper that
+//!   ends without having entered never ran the mint; the next way is tried,
+//!   and where none holds the attempt runs on the machine's `/tmp` and its
+//!   record says so, naming the fixed paths a mint is known to write there
+//!   ([`shared_paths`]);
 //! - in a pod (one attempt per container) the container's own `/tmp`.
 //!
 //! What the attempt got is its [`Isolation`] record (`result.json`,
 //! `mint.json`).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::Duration;
 
-use lane_core::{Isolation, TmpIsolation};
+use lane_core::{Isolation, ProcessEnd, TmpIsolation};
 
 use crate::error::AgentError;
 
@@ -58,11 +59,18 @@ pub const SLASH_TMP: &str = "iso/slash-tmp";
 /// The marker only the attempt's own `/tmp` holds.
 pub const MARKER: &str = ".lane-private-tmp";
 
-/// The start of the reason when `unshare` cannot be run at all.
-const NO_UNSHARE: &str = "cannot run unshare";
+/// The gate's first line: the wrapper waits for the agent's word (a line
+/// on its stdin) before anything else, so the mint's group is recorded
+/// before the mint starts; an agent gone before that closes the pipe and
+/// nothing runs (125).
+pub const WAIT_FOR_GO: &str = "read -r go || exit 125";
 
-/// How long the probe may take before the machine is said not to allow it.
-const PROBE_TIMEOUT: Duration = Duration::from_secs(20);
+/// Emptied by the wrapper once the private `/tmp` is in place, just before
+/// it becomes the mint: a wrapper that ended with it still holding its
+/// byte never ran the mint. Made by the agent and only truncated by the
+/// wrapper, so a full disk cannot keep the wrapper from saying it entered
+/// (and send the mint to the machine's `/tmp`).
+pub const ENTERED: &str = "iso/entered";
 
 /// The two ways of making a private mount namespace, tried in order: a
 /// mount namespace alone (root, or CAP_SYS_ADMIN), then a user namespace
@@ -105,22 +113,101 @@ pub fn shared_paths(real_home: Option<&Path>) -> Vec<String> {
     ]
 }
 
-/// What the attempt runs with.
+/// What the attempt runs with: its roots, and the ways of a private `/tmp`
+/// to try, in order ([`Prepared::run`]).
 #[derive(Debug, Clone)]
 pub struct Prepared {
     /// The variables and the folders they point at.
     pub env: Vec<(&'static str, PathBuf)>,
-    /// The program and arguments the mint command runs under (the private
-    /// `/tmp` wrapper), empty when it runs as it is.
-    pub wrapper: Vec<String>,
-    /// What the attempt got.
-    pub record: Isolation,
+    /// The wrappers to try, in order; empty in a pod, or where none can be.
+    ways: Vec<Way>,
+    /// The variables of [`ROOTS`], for the record.
+    roots: Vec<String>,
+    /// One attempt per container: its `/tmp` is its own.
+    container_per_attempt: bool,
+    /// Why no way could be tried at all (no `unshare`, a path that is not
+    /// UTF-8), when so.
+    untried: Vec<String>,
+}
+
+/// One way of a private `/tmp`: the program and arguments the mint command
+/// runs under.
+#[derive(Debug, Clone)]
+struct Way {
+    wrapper: Vec<String>,
+    /// `unshare`'s own arguments, to say which way failed and why.
+    args: String,
+    /// What the record says of it.
+    how: &'static str,
 }
 
 impl Prepared {
-    /// `command` as it runs: under the wrapper, when there is one.
-    pub fn command(&self, command: &[String]) -> Vec<String> {
-        self.wrapper.iter().chain(command).cloned().collect()
+    /// Runs the attempt: `attempt` is called with the wrapper to put before
+    /// the mint command (empty: as it is) and runs it to its end (`None`:
+    /// stopped). A wrapper that exits non-zero without having entered
+    /// ([`ENTERED`]) never ran the mint: its `stderr` (the mint's own log,
+    /// which `attempt` makes afresh each time) says why, and the next way
+    /// is tried; the last resort is the machine's `/tmp`. Returns the end
+    /// and what the attempt got.
+    pub fn run(
+        &self,
+        dir: &Path,
+        stderr: &Path,
+        mut attempt: impl FnMut(&[String]) -> Result<Option<ProcessEnd>, AgentError>,
+    ) -> Result<(Option<ProcessEnd>, Isolation), AgentError> {
+        let entered = dir.join(ENTERED);
+        let mut failed = self.untried.clone();
+        for way in &self.ways {
+            std::fs::write(&entered, b"w").map_err(io(&entered))?;
+            let end = attempt(&way.wrapper)?;
+            let did_not_enter = std::fs::metadata(&entered).is_ok_and(|m| m.len() > 0);
+            match end {
+                Some(ProcessEnd::Exited { code }) if code != 0 && did_not_enter => {
+                    let text = std::fs::read(stderr).unwrap_or_default();
+                    let text = String::from_utf8_lossy(&text);
+                    let text = crate::report::bounded_text(text.trim(), 300);
+                    failed.push(if text.is_empty() {
+                        format!("{}: exited with {code}", way.args)
+                    } else {
+                        format!("{}: exited with {code}: {text}", way.args)
+                    });
+                }
+                end => return Ok((end, self.private(way.how))),
+            }
+        }
+        let end = attempt(&[])?;
+        Ok((end, self.without_a_way(&failed)))
+    }
+
+    /// The record of an attempt that ran under a private `/tmp`.
+    fn private(&self, how: &str) -> Isolation {
+        Isolation {
+            tmp: TmpIsolation::Private { how: how.into() },
+            roots: self.roots.clone(),
+            shared: Vec::new(),
+        }
+    }
+
+    /// The record of an attempt that ran as it is: the container's own
+    /// `/tmp`, or the machine's, saying why and what is shared.
+    fn without_a_way(&self, why: &[String]) -> Isolation {
+        if self.container_per_attempt {
+            return Isolation {
+                tmp: TmpIsolation::Container {
+                    why: "one attempt per container: its /tmp is the container's own".into(),
+                },
+                roots: self.roots.clone(),
+                shared: Vec::new(),
+            };
+        }
+        let real_home = std::env::var_os("HOME").map(PathBuf::from);
+        Isolation {
+            tmp: TmpIsolation::Shared {
+                why: format!("no private mount namespace: {}", why.join("; ")),
+            },
+            roots: self.roots.clone(),
+            shared: shared_paths(real_home.as_deref()),
+        }
     }
 }
 
@@ -167,18 +254,15 @@ fn prepare_with(
         env.push((var, p));
     }
     let roots = env.iter().map(|(v, _)| (*v).to_owned()).collect();
+    let mut prepared = Prepared {
+        env,
+        ways: Vec::new(),
+        roots,
+        container_per_attempt,
+        untried: Vec::new(),
+    };
     if container_per_attempt {
-        return Ok(Prepared {
-            env,
-            wrapper: Vec::new(),
-            record: Isolation {
-                tmp: TmpIsolation::Container {
-                    why: "one attempt per container: its /tmp is the container's own".into(),
-                },
-                roots,
-                shared: Vec::new(),
-            },
-        });
+        return Ok(prepared);
     }
     let slash = dir.join(SLASH_TMP);
     std::fs::create_dir_all(&slash).map_err(io(&slash))?;
@@ -188,72 +272,77 @@ fn prepare_with(
             .map_err(io(&slash))?;
     }
     std::fs::write(slash.join(MARKER), b"lane: this attempt's own /tmp\n").map_err(io(&slash))?;
-    let mut why = Vec::new();
-    match script(&slash, keep) {
-        Err(e) => why.push(e),
+    if !on_path(unshare) {
+        prepared
+            .untried
+            .push(format!("cannot run unshare: {unshare} not found"));
+        return Ok(prepared);
+    }
+    match script(&slash, &dir.join(ENTERED), keep) {
+        Err(e) => prepared.untried.push(e),
         Ok(script) => {
             for (args, how) in WAYS {
                 let mut wrapper: Vec<String> = vec![unshare.into()];
                 wrapper.extend(args.iter().map(|a| (*a).to_owned()));
                 wrapper.extend(["--".into(), "sh".into(), "-c".into(), script.clone()]);
                 wrapper.push("lane-private-tmp".into());
-                match probe(&wrapper, dir) {
-                    Ok(()) => {
-                        return Ok(Prepared {
-                            env,
-                            wrapper,
-                            record: Isolation {
-                                tmp: TmpIsolation::Private { how: how.into() },
-                                roots,
-                                shared: Vec::new(),
-                            },
-                        })
-                    }
-                    // No `unshare` at all: the second way cannot do better.
-                    Err(e) if e.starts_with(NO_UNSHARE) => {
-                        why.push(e);
-                        break;
-                    }
-                    Err(e) => why.push(format!("{}: {e}", args.join(" "))),
-                }
+                prepared.ways.push(Way {
+                    wrapper,
+                    args: args.join(" "),
+                    how,
+                });
             }
         }
     }
-    let real_home = std::env::var_os("HOME").map(PathBuf::from);
-    Ok(Prepared {
-        env,
-        wrapper: Vec::new(),
-        record: Isolation {
-            tmp: TmpIsolation::Shared {
-                why: format!("no private mount namespace: {}", why.join("; ")),
-            },
-            roots,
-            shared: shared_paths(real_home.as_deref()),
-        },
-    })
+    Ok(prepared)
 }
 
-/// The wrapper's script: bind each kept path under `/tmp` into the
-/// attempt's own `/tmp` folder at the same place, put that folder on
-/// `/tmp` (recursively, so the kept paths come along), check the marker,
-/// and run the command.
-fn script(slash: &Path, keep: &[PathBuf]) -> Result<String, String> {
+/// Whether `program` can be run: a path that is an executable file, or a
+/// name found on `PATH` (looked up here, so a machine without it costs no
+/// failed process per attempt).
+fn on_path(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let runnable = |p: &Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        return runnable(Path::new(program));
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| runnable(&d.join(program))))
+}
+
+/// Lays out the attempt's own `/tmp` folder (`slash`, on the real disk:
+/// the folders, files and links the kept paths need there, made here
+/// rather than by a process each inside the wrapper) and returns the
+/// wrapper's script: wait for the agent's word (the wrapper is the mint's
+/// gate, see `agent::spawn`), bind each kept path under `/tmp` into that
+/// folder at the same place, put the folder on `/tmp` (recursively, so the
+/// kept paths come along), check the marker, say it entered (`entered`, a
+/// path in the kept attempt folder), and become the command.
+fn script(slash: &Path, entered: &Path, keep: &[PathBuf]) -> Result<String, String> {
     let tmp = std::fs::canonicalize("/tmp").map_err(|e| format!("/tmp: {e}"))?;
     let text = |p: &Path| {
         p.to_str()
             .map(str::to_owned)
             .ok_or_else(|| format!("{} is not UTF-8", p.display()))
     };
+    let made = |what: &str, p: &Path, r: std::io::Result<()>| {
+        r.map_err(|e| format!("cannot make {what} {}: {e}", p.display()))
+    };
     // The working directory is entered again through the new /tmp once it
     // is mounted: a cwd kept on the old mount and a TMPDIR on the new one
     // are two mounts, and a rename between them fails (EXDEV: the 0.126
     // rig's safetensors checkpoint, on the H200).
-    let mut s = format!("set -e\nS={}\nW=$(pwd -P)\n", quoted(&text(slash)?));
+    let mut s = format!(
+        "set -e\n{WAIT_FOR_GO}\nS={}\nE={}\nW=$(pwd -P)\n",
+        quoted(&text(slash)?),
+        quoted(&text(entered)?)
+    );
     let mut kept: Vec<(PathBuf, PathBuf)> = Vec::new();
     // A path written with `..` (`/tmp/x/crates/app/../../data`) is resolved
     // through the folders before its first `..`: they must exist in the
     // new /tmp too, or the path the mint was given does not resolve there.
-    let mut lexical: Vec<PathBuf> = Vec::new();
     for k in keep {
         let before_up: PathBuf = k
             .components()
@@ -262,7 +351,8 @@ fn script(slash: &Path, keep: &[PathBuf]) -> Result<String, String> {
         if before_up != *k && before_up.is_dir() {
             if let Ok(rel) = before_up.strip_prefix(&tmp) {
                 if !rel.as_os_str().is_empty() {
-                    lexical.push(rel.to_owned());
+                    let at = slash.join(rel);
+                    made("folder", &at, std::fs::create_dir_all(&at))?;
                 }
             }
         }
@@ -281,6 +371,7 @@ fn script(slash: &Path, keep: &[PathBuf]) -> Result<String, String> {
         kept.push((real.clone(), rel.to_owned()));
     }
     for (real, rel) in &kept {
+        let at = slash.join(rel);
         let (from, to) = (
             quoted(&text(real)?),
             format!("\"$S\"/{}", quoted(&text(rel)?)),
@@ -288,15 +379,15 @@ fn script(slash: &Path, keep: &[PathBuf]) -> Result<String, String> {
         if real.is_dir() {
             // Recursively: a disk mounted inside a kept folder (an `--out`
             // on a tmpfs of its own) comes along.
-            s.push_str(&format!("mkdir -p {to}\nmount --rbind {from} {to}\n"));
+            made("folder", &at, std::fs::create_dir_all(&at))?;
+            s.push_str(&format!("mount --rbind {from} {to}\n"));
         } else {
-            s.push_str(&format!(
-                "mkdir -p \"$(dirname {to})\"\n: > {to}\nmount --bind {from} {to}\n"
-            ));
+            if let Some(parent) = at.parent() {
+                made("folder", parent, std::fs::create_dir_all(parent))?;
+            }
+            made("file", &at, std::fs::File::create(&at).map(drop))?;
+            s.push_str(&format!("mount --bind {from} {to}\n"));
         }
-    }
-    for rel in &lexical {
-        s.push_str(&format!("mkdir -p \"$S\"/{}\n", quoted(&text(rel)?)));
     }
     // A path given through a symlink (a recorded report linking to its
     // twin) is bound where it leads; the link itself is made again at its
@@ -323,15 +414,24 @@ fn script(slash: &Path, keep: &[PathBuf]) -> Result<String, String> {
                 continue;
             }
             links.push(link.to_owned());
-            let to = format!("\"$S\"/{}", quoted(&text(rel)?));
-            s.push_str(&format!(
-                "mkdir -p \"$(dirname {to})\"\nln -sfn {} {to}\n",
-                quoted(&text(&target)?)
-            ));
+            let at = slash.join(rel);
+            if let Some(parent) = at.parent() {
+                made("folder", parent, std::fs::create_dir_all(parent))?;
+            }
+            // A link already there (a retried layout) is made again; a
+            // folder or file there is left alone, never removed.
+            match std::fs::symlink_metadata(&at) {
+                Ok(m) if m.is_symlink() => {
+                    made("link", &at, std::fs::remove_file(&at))?;
+                    made("link", &at, std::os::unix::fs::symlink(&target, &at))?;
+                }
+                Ok(_) => {}
+                Err(_) => made("link", &at, std::os::unix::fs::symlink(&target, &at))?,
+            }
         }
     }
     s.push_str(&format!(
-        "mount --rbind \"$S\" /tmp\ntest -e /tmp/{MARKER}\ncd \"$W\"\nexec \"$@\"\n"
+        "mount --rbind \"$S\" /tmp\ntest -e /tmp/{MARKER}\ncd \"$W\"\n: > \"$E\"\nexec \"$@\" </dev/null\n"
     ));
     Ok(s)
 }
@@ -352,41 +452,6 @@ fn lexically_normal(p: &Path) -> PathBuf {
     out
 }
 
-/// Runs the wrapper on `sh -c 'exit 0'` in the attempt's folder (where
-/// the mint will run; lane's own working directory may be a path the
-/// private `/tmp` does not keep): it holds when that exits 0.
-fn probe(wrapper: &[String], dir: &Path) -> Result<(), String> {
-    let mut cmd = Command::new(&wrapper[0]);
-    cmd.current_dir(dir)
-        .args(&wrapper[1..])
-        .args(["sh", "-c", "exit 0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| format!("cannot run unshare: {e}"))?;
-    let mut stderr = child.stderr.take();
-    let status = match crate::procs::wait_within(child, PROBE_TIMEOUT) {
-        Ok(Some(status)) => status,
-        Ok(None) => return Err(format!("no answer in {} s", PROBE_TIMEOUT.as_secs())),
-        Err(e) => return Err(e.to_string()),
-    };
-    if status.success() {
-        return Ok(());
-    }
-    let mut text = String::new();
-    if let Some(e) = stderr.as_mut() {
-        let _ = e.take(2000).read_to_string(&mut text);
-    }
-    let text = crate::report::bounded_text(text.trim(), 300);
-    Err(if text.is_empty() {
-        format!("exited with {status}")
-    } else {
-        format!("exited with {status}: {text}")
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,6 +469,7 @@ mod tests {
         std::fs::create_dir_all(&inner).unwrap();
         let s = script(
             &d.path().join("m/iso/slash-tmp"),
+            &d.path().join("m/iso/entered"),
             &[d.path().join("m"), inner, PathBuf::from("/etc")],
         )
         .unwrap();
@@ -411,8 +477,10 @@ mod tests {
         // a path outside /tmp needs nothing.
         assert_eq!(s.matches("mount --rbind").count(), 2, "{s}");
         assert!(!s.contains("/etc"), "{s}");
+        // The wrapper is the mint's gate: nothing happens before the word.
+        assert!(s.starts_with("set -e\nread -r go || exit 125\n"), "{s}");
         assert!(s.ends_with(
-            "mount --rbind \"$S\" /tmp\ntest -e /tmp/.lane-private-tmp\ncd \"$W\"\nexec \"$@\"\n"
+            "mount --rbind \"$S\" /tmp\ntest -e /tmp/.lane-private-tmp\ncd \"$W\"\n: > \"$E\"\nexec \"$@\" </dev/null\n"
         ));
     }
 
@@ -427,18 +495,17 @@ mod tests {
         std::fs::create_dir_all(d.path().join("crates/app")).unwrap();
         std::fs::create_dir_all(d.path().join("data")).unwrap();
         let written = d.path().join("crates/app/../../data");
-        let s = script(&d.path().join("m/iso/slash-tmp"), &[written]).unwrap();
+        let slash = d.path().join("m/iso/slash-tmp");
+        let s = script(&slash, Path::new("/e"), &[written]).unwrap();
         let tmp = std::fs::canonicalize("/tmp").unwrap();
         let root = std::fs::canonicalize(d.path()).unwrap();
-        let rel = root.strip_prefix(&tmp).unwrap().display().to_string();
+        let rel = root.strip_prefix(&tmp).unwrap();
         assert!(
             s.contains(&format!("mount --rbind '{}/data'", root.display())),
             "{s}"
         );
-        assert!(
-            s.contains(&format!("mkdir -p \"$S\"/'{rel}/crates/app'\n")),
-            "{s}"
-        );
+        assert!(slash.join(rel).join("crates/app").is_dir());
+        assert!(slash.join(rel).join("data").is_dir());
     }
 
     /// Regression: the recorded `aot3-pair` is a symlink to its twin under
@@ -452,25 +519,28 @@ mod tests {
         std::fs::write(d.path().join("run/r1/report.json"), "{}").unwrap();
         std::os::unix::fs::symlink("run", d.path().join("pair")).unwrap();
         std::os::unix::fs::symlink("report.json", d.path().join("run/r1/named.json")).unwrap();
+        let slash = d.path().join("m/iso/slash-tmp");
         let s = script(
-            &d.path().join("m/iso/slash-tmp"),
+            &slash,
+            Path::new("/e"),
             &[d.path().join("pair/r1/named.json")],
         )
         .unwrap();
         let tmp = std::fs::canonicalize("/tmp").unwrap();
         let rel = std::fs::canonicalize(d.path()).unwrap();
-        let rel = rel.strip_prefix(&tmp).unwrap().display().to_string();
+        let at = slash.join(rel.strip_prefix(&tmp).unwrap());
         assert!(s.contains("/run/r1/report.json' \"$S\"/"), "{s}");
-        // The folder link on the way, then the file link at its end.
-        let folder = s
-            .find(&format!("ln -sfn 'run' \"$S\"/'{rel}/pair'\n"))
-            .unwrap_or_else(|| panic!("{s}"));
-        let file = s
-            .find(&format!(
-                "ln -sfn 'report.json' \"$S\"/'{rel}/pair/r1/named.json'\n"
-            ))
-            .unwrap_or_else(|| panic!("{s}"));
-        assert!(folder < file, "{s}");
+        // The folder link on the way, and the file link at its end, which
+        // leads (through the folder link) to the bound file's place.
+        assert_eq!(
+            std::fs::read_link(at.join("pair")).unwrap(),
+            Path::new("run")
+        );
+        assert_eq!(
+            std::fs::read_link(at.join("pair/r1/named.json")).unwrap(),
+            Path::new("report.json")
+        );
+        assert!(at.join("pair/r1/named.json").is_file());
     }
 
     /// Regression: a kept folder was bound without what is mounted inside
@@ -482,41 +552,177 @@ mod tests {
     #[test]
     fn kept_folders_are_bound_with_what_is_mounted_inside_them() {
         let d = tempfile::tempdir().unwrap();
-        let s = script(&d.path().join("m/iso/slash-tmp"), &[d.path().to_owned()]).unwrap();
+        let s = script(
+            &d.path().join("m/iso/slash-tmp"),
+            Path::new("/e"),
+            &[d.path().to_owned()],
+        )
+        .unwrap();
         assert!(!s.contains("mount --bind "), "{s}");
         assert!(s.contains("mount --rbind '"), "{s}");
+    }
+
+    /// Runs `wrapper + command` in `dir` with its stderr in `stderr`, as the
+    /// agent does (without the gate), to its end.
+    fn run_in(dir: &Path, stderr: &Path, wrapper: &[String], command: &str) -> ProcessEnd {
+        let log = std::fs::File::create(stderr).unwrap();
+        let mut argv: Vec<String> = wrapper.to_vec();
+        argv.extend(["sh".into(), "-c".into(), command.into()]);
+        let status = std::process::Command::new(&argv[0])
+            .args(&argv[1..])
+            .current_dir(dir)
+            .stderr(log)
+            .status()
+            .unwrap();
+        ProcessEnd::Exited {
+            code: status.code().unwrap_or(-1),
+        }
     }
 
     #[test]
     fn without_unshare_the_attempt_runs_on_the_shared_tmp_and_says_what_is_shared() {
         let d = tempfile::tempdir().unwrap();
         let p = prepare_with("/nonexistent/unshare", d.path(), &[], false).unwrap();
-        assert!(p.wrapper.is_empty());
-        assert!(!p.record.is_cold());
-        match &p.record.tmp {
+        let mut wrappers = Vec::new();
+        let (end, record) = p
+            .run(d.path(), &d.path().join("stderr.log"), |w| {
+                wrappers.push(w.to_vec());
+                Ok::<_, AgentError>(Some(ProcessEnd::Exited { code: 0 }))
+            })
+            .unwrap();
+        // Run once, as it is: no failed wrapper first.
+        assert_eq!(wrappers, [Vec::<String>::new()]);
+        assert_eq!(end, Some(ProcessEnd::Exited { code: 0 }));
+        assert!(!record.is_cold());
+        match &record.tmp {
             TmpIsolation::Shared { why } => {
-                assert!(
-                    why.starts_with("no private mount namespace: cannot run unshare"),
-                    "{why}"
+                assert_eq!(
+                    why,
+                    "no private mount namespace: cannot run unshare: /nonexistent/unshare not found"
                 )
             }
             other => panic!("{other:?}"),
         }
-        assert_eq!(p.record.shared.len(), 4);
-        assert!(p.record.shared[0].starts_with("/tmp/tensorhub-cache (gen-worker 0.117-0.126"));
-        assert!(p.record.shared[1].starts_with("/tmp/torchinductor_<user>"));
-        assert!(p.record.shared[2].contains("/.triton/cache"));
-        assert!(p.record.shared[3].contains("/.nv/ComputeCache"));
+        assert_eq!(record.shared.len(), 4);
+        assert!(record.shared[0].starts_with("/tmp/tensorhub-cache (gen-worker 0.117-0.126"));
+        assert!(record.shared[1].starts_with("/tmp/torchinductor_<user>"));
+        assert!(record.shared[2].contains("/.triton/cache"));
+        assert!(record.shared[3].contains("/.nv/ComputeCache"));
+    }
+
+    /// The attempt is its own probe: the mint runs once, under the first
+    /// way, in its private `/tmp` (where the machine allows one).
+    #[test]
+    fn the_mint_runs_once_in_its_private_tmp_without_a_probe_before_it() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("m");
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = prepare(&dir, std::slice::from_ref(&dir), false).unwrap();
+        let stderr = dir.join("stderr.log");
+        let mut runs = 0;
+        let (end, record) = p
+            .run(&dir, &stderr, |w| {
+                runs += 1;
+                Ok::<_, AgentError>(Some(run_in(
+                    &dir,
+                    &stderr,
+                    w,
+                    &format!("test -e /tmp/{MARKER} && echo ran >> ran.log"),
+                )))
+            })
+            .unwrap();
+        match &record.tmp {
+            TmpIsolation::Private { how } => {
+                assert_eq!(runs, 1);
+                assert_eq!(end, Some(ProcessEnd::Exited { code: 0 }));
+                assert!(how.starts_with("mount namespace") || how.starts_with("user and"));
+                assert_eq!(
+                    std::fs::read_to_string(dir.join("ran.log")).unwrap(),
+                    "ran\n"
+                );
+                assert_eq!(std::fs::metadata(dir.join(ENTERED)).unwrap().len(), 0);
+            }
+            // A machine without mount namespaces: the mint ran once, as it is.
+            TmpIsolation::Shared { why } => {
+                assert!(why.starts_with("no private mount namespace: "), "{why}");
+                assert!(!dir.join("ran.log").exists());
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Regression for the probe's removal: a way the machine refuses (an
+    /// `unshare --mount` without the right to it) ends before the mint runs;
+    /// the next way is tried, and the record says why the first failed.
+    #[test]
+    fn a_refused_way_never_runs_the_mint_and_the_next_one_is_tried() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        // Refuses the first way as a machine without CAP_SYS_ADMIN does;
+        // hands the second to the real `unshare`.
+        let fake = d.path().join("unshare");
+        std::fs::write(
+            &fake,
+            "#!/bin/sh\ncase \"$1\" in --mount) echo 'unshare: unshare failed: Operation not permitted' >&2; exit 1;; esac\nexec unshare \"$@\"\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let dir = d.path().join("m");
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = prepare_with(
+            fake.to_str().unwrap(),
+            &dir,
+            std::slice::from_ref(&dir),
+            false,
+        )
+        .unwrap();
+        let stderr = dir.join("stderr.log");
+        let mut runs = 0;
+        let (end, record) = p
+            .run(&dir, &stderr, |w| {
+                runs += 1;
+                Ok::<_, AgentError>(Some(run_in(&dir, &stderr, w, "echo ran >> ran.log")))
+            })
+            .unwrap();
+        assert_eq!(end, Some(ProcessEnd::Exited { code: 0 }));
+        // Whichever way held, the mint ran exactly once.
+        assert_eq!(
+            std::fs::read_to_string(dir.join("ran.log")).unwrap(),
+            "ran\n"
+        );
+        match &record.tmp {
+            TmpIsolation::Private { how } => {
+                assert_eq!(runs, 2);
+                assert!(how.starts_with("user and mount namespaces"), "{how}");
+            }
+            TmpIsolation::Shared { why } => {
+                assert_eq!(runs, 3);
+                assert!(
+                    why.starts_with(
+                        "no private mount namespace: --mount --propagation private: exited with 1: \
+                         unshare: unshare failed: Operation not permitted; --user"
+                    ),
+                    "{why}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
     fn a_pod_gets_its_containers_tmp_and_every_root() {
         let d = tempfile::tempdir().unwrap();
         let p = prepare(d.path(), &[], true).unwrap();
-        assert!(p.wrapper.is_empty());
-        assert!(p.record.is_cold());
-        assert!(matches!(p.record.tmp, TmpIsolation::Container { .. }));
-        assert_eq!(p.record.roots.len(), ROOTS.len());
+        assert!(p.ways.is_empty());
+        let (_, record) = p
+            .run(d.path(), &d.path().join("e"), |w| {
+                assert!(w.is_empty());
+                Ok::<_, AgentError>(None)
+            })
+            .unwrap();
+        assert!(record.is_cold());
+        assert!(matches!(record.tmp, TmpIsolation::Container { .. }));
+        assert_eq!(record.roots.len(), ROOTS.len());
         for (_, path) in &p.env {
             assert!(path.is_dir() && path.starts_with(d.path().join("iso")));
         }

@@ -34,6 +34,7 @@ pub mod layout;
 pub mod progress;
 pub mod recipe;
 pub mod results;
+pub mod scalar;
 pub mod secret;
 pub mod status;
 pub mod version;

@@ -3,13 +3,6 @@
 //! <version>` command and every path of a lane's run name it with this one
 //! type.
 
-use std::borrow::Cow;
-use std::fmt;
-
-use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
-use serde::de::{self, Visitor};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
 /// What a lane version looks like, as an error says it.
 const EXPECTING: &str = "a version MAJOR.MINOR.PATCH such as 0.93.3";
 
@@ -66,12 +59,6 @@ impl LaneVersion {
     }
 }
 
-impl fmt::Display for LaneVersion {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 impl std::str::FromStr for LaneVersion {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
@@ -81,52 +68,15 @@ impl std::str::FromStr for LaneVersion {
 
 // Checked inside the deserializer's visitor, so a bad value is reported at
 // its own line:column in a lane file.
-impl<'de> Deserialize<'de> for LaneVersion {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = LaneVersion;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(EXPECTING)
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<LaneVersion, E> {
-                LaneVersion::parse(s).map_err(E::custom)
-            }
-            // YAML reads `0.93` or `2` as numbers; say what was meant.
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<LaneVersion, E> {
-                Err(E::custom(format!(
-                    "expected {EXPECTING}, found the number {v} (quote it)"
-                )))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<LaneVersion, E> {
-                LaneVersion::parse(&v.to_string()).map_err(E::custom)
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<LaneVersion, E> {
-                LaneVersion::parse(&v.to_string()).map_err(E::custom)
-            }
-        }
-        d.deserialize_str(V)
+crate::string_scalar!(
+    LaneVersion,
+    EXPECTING,
+    {
+        "type": "string",
+        "pattern": "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$",
+        "description": "A release version, MAJOR.MINOR.PATCH, e.g. 0.93.3 (quote it in YAML)."
     }
-}
-
-impl Serialize for LaneVersion {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-
-impl JsonSchema for LaneVersion {
-    fn schema_name() -> Cow<'static, str> {
-        "LaneVersion".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "type": "string",
-            "pattern": "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$",
-            "description": "A release version, MAJOR.MINOR.PATCH, e.g. 0.93.3 (quote it in YAML)."
-        })
-    }
-}
+);
 
 #[cfg(test)]
 mod tests {
@@ -171,6 +121,7 @@ mod tests {
     #[test]
     fn a_number_in_yaml_is_told_to_be_quoted() {
         use serde::de::value::{Error, F64Deserializer};
+        use serde::Deserialize;
         let e = LaneVersion::deserialize(F64Deserializer::<Error>::new(0.93)).unwrap_err();
         assert!(e.to_string().contains("(quote it)"), "{e}");
     }

@@ -3,67 +3,7 @@
 //! line:column (an error raised after `deserialize` returns would only carry
 //! the position of the enclosing mapping).
 
-use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
-use serde::de::{self, Visitor};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use std::borrow::Cow;
-use std::fmt;
-
-/// Implements `Deserialize` (through a string visitor), `Serialize` (as the
-/// string) and `JsonSchema` for a newtype that validates with `parse`.
-macro_rules! string_scalar {
-    ($ty:ident, $expecting:expr, $schema:tt) => {
-        impl<'de> Deserialize<'de> for $ty {
-            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                struct V;
-                impl<'de> Visitor<'de> for V {
-                    type Value = $ty;
-                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                        f.write_str($expecting)
-                    }
-                    fn visit_str<E: de::Error>(self, s: &str) -> Result<$ty, E> {
-                        $ty::parse(s).map_err(E::custom)
-                    }
-                    // YAML reads `0.93` or `2` as numbers; say what was meant.
-                    fn visit_f64<E: de::Error>(self, v: f64) -> Result<$ty, E> {
-                        Err(E::custom(format!(
-                            "expected {}, found the number {v} (quote it)",
-                            $expecting
-                        )))
-                    }
-                    fn visit_u64<E: de::Error>(self, v: u64) -> Result<$ty, E> {
-                        $ty::parse(&v.to_string()).map_err(E::custom)
-                    }
-                    fn visit_i64<E: de::Error>(self, v: i64) -> Result<$ty, E> {
-                        $ty::parse(&v.to_string()).map_err(E::custom)
-                    }
-                }
-                d.deserialize_str(V)
-            }
-        }
-
-        impl Serialize for $ty {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(self.as_str())
-            }
-        }
-
-        impl JsonSchema for $ty {
-            fn schema_name() -> Cow<'static, str> {
-                stringify!($ty).into()
-            }
-            fn json_schema(_: &mut SchemaGenerator) -> Schema {
-                json_schema!($schema)
-            }
-        }
-
-        impl fmt::Display for $ty {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
+use lane_core::string_scalar;
 
 /// The lane version is lane-core's one type; the lane file names it here.
 pub use lane_core::LaneVersion;

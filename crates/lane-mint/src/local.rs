@@ -94,9 +94,7 @@ impl LocalRun<'_> {
         })?;
         let store = RunStore::open(&layout::runs_db(&self.out))?;
         let planned = self.lane.plan();
-        for p in &planned {
-            store.ensure_planned(&p.id)?;
-        }
+        store.ensure_all_planned(planned.iter().map(|p| &p.id))?;
         // Only the slots the lane file names now: a cell, GPU or repeat
         // removed since an earlier run is left alone, never run.
         let slots: std::collections::HashSet<String> =
@@ -131,6 +129,11 @@ impl LocalRun<'_> {
                 .count();
             let mut pending = 0usize;
             let mut to_submit = Vec::new();
+            // Results found on this pass: said at once, recorded after the
+            // free places are refilled, so the next agent starts one commit
+            // sooner (the result is durable in its folder meanwhile: a lane
+            // killed in between finds it there again).
+            let mut ended = Vec::new();
             latest.retain(|slot, _| !faults.contains_key(slot));
             for row in latest.values() {
                 match row.state {
@@ -151,7 +154,7 @@ impl LocalRun<'_> {
                             .unwrap_or_else(|| self.mint_dir(&row.id));
                         let key = row.id.to_string();
                         if let Some(result) = read_result(&dir) {
-                            self.finish(&store, row, &result, on)?;
+                            ended.push(self.said_finished(row, result, on));
                         } else if let Some(pid) = live_claim(&dir) {
                             self.record_group(&store, row, &dir)?;
                             if row.pid != Some(pid) {
@@ -166,7 +169,7 @@ impl LocalRun<'_> {
                             // Started, not yet claimed.
                         } else if let Some(result) = read_result(&dir) {
                             // Its agent wrote it and went since the first look.
-                            self.finish(&store, row, &result, on)?;
+                            ended.push(self.said_finished(row, result, on));
                         } else {
                             // No agent: a mint it left running (`kill -9` of
                             // the agent) is ended, and gone, before anything
@@ -276,6 +279,9 @@ impl LocalRun<'_> {
                 on(Progress::Started {
                     mint: id.to_string(),
                 });
+            }
+            for (row, result) in ended {
+                self.record_finished(&store, &row, &result, on)?;
             }
             for child in children.values() {
                 if watched.insert(child.id()) {
@@ -493,7 +499,24 @@ impl LocalRun<'_> {
         Ok(child)
     }
 
-    fn finish(
+    /// Says an attempt finished; it is recorded by [`Self::record_finished`].
+    fn said_finished(
+        &self,
+        row: &MintRow,
+        result: lane_core::AgentResult,
+        on: &mut dyn FnMut(Progress),
+    ) -> (MintRow, lane_core::AgentResult) {
+        on(Progress::Finished {
+            mint: row.id.to_string(),
+            status: result.outcome,
+            wall_s: result.wall_s,
+            reason: result.reason.clone(),
+        });
+        (row.clone(), result)
+    }
+
+    /// Records an attempt's result in the run store, then decides its retry.
+    fn record_finished(
         &self,
         store: &RunStore,
         row: &MintRow,
@@ -508,12 +531,6 @@ impl LocalRun<'_> {
             result.wall_s,
             &json,
         )?;
-        on(Progress::Finished {
-            mint: row.id.to_string(),
-            status: result.outcome,
-            wall_s: result.wall_s,
-            reason: result.reason.clone(),
-        });
         self.decide_retry(store, &row.id, result.outcome, on)
     }
 

@@ -8,8 +8,9 @@
 //! emit `tracing` events, and only this crate decides what a person or a
 //! script sees.
 
-mod cmd;
+#[macro_use]
 mod output;
+mod cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -130,7 +131,15 @@ fn main() -> ExitCode {
             } else {
                 Exit::Ok.code()
             };
-            let _ = e.print();
+            if e.use_stderr() {
+                let _ = e.print();
+            } else {
+                // Help and version, plain and without the spaces clap pads
+                // blank lines with.
+                let text = e.render().to_string();
+                output::write_line(text.trim_end_matches('\n'));
+                let _ = output::finish();
+            }
             return ExitCode::from(code);
         }
     };
@@ -166,6 +175,12 @@ fn main() -> ExitCode {
         Command::History(args) => cmd::history::run(args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => cmd::serve::run(args),
+    });
+    // A write to standard output that failed (other than its reader
+    // going away) fails the command, even one that otherwise succeeded.
+    let result = result.and_then(|()| match output::finish() {
+        None => Ok(()),
+        Some(e) => Err(lane_app::AppError::io("standard output", e)),
     });
     match result {
         Ok(()) => ExitCode::from(Exit::Ok.code()),

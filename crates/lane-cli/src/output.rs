@@ -1,18 +1,103 @@
 //! Writing results: JSON for scripts (`--json`), text for people.
+//!
+//! Everything the commands print on standard output goes through
+//! [`out!`], [`outln!`] or [`print_json`]: when the reader goes away
+//! early (`lane status | head -1`), the rest is dropped and the command
+//! still ends with its own exit code, not a panic; any other write failure
+//! (a full disk) is kept and turned into an error at the end.
 
 use serde::Serialize;
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 use lane_app::AppError;
+
+/// Prints to standard output, as `print!` would, without panicking when
+/// the reader has gone.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::output::write_text(&format!($($arg)*))
+    };
+}
+
+/// Prints one line to standard output, as `println!` would, without the
+/// spaces that padded its last column and without panicking when the
+/// reader has gone.
+macro_rules! outln {
+    () => {
+        $crate::output::write_text("\n")
+    };
+    ($($arg:tt)*) => {
+        $crate::output::write_line(&format!($($arg)*))
+    };
+}
+
+/// Set once standard output's reader has gone: nothing more is written.
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// The first failure to write standard output other than its reader
+/// going away, reported when the command ends.
+static STDOUT_FAILED: Mutex<Option<std::io::Error>> = Mutex::new(None);
+
+/// Writes `text` as it is.
+pub fn write_text(text: &str) {
+    if STDOUT_CLOSED.load(Ordering::SeqCst) {
+        return;
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if let Err(e) = out.write_all(text.as_bytes()) {
+        stdout_failed(e);
+    }
+}
+
+/// Writes `text` and a newline, with the trailing spaces of each of its
+/// lines dropped: aligned columns end where their text does.
+pub fn write_line(text: &str) {
+    let mut line = String::with_capacity(text.len() + 1);
+    for (i, l) in text.split('\n').enumerate() {
+        if i > 0 {
+            line.push('\n');
+        }
+        line.push_str(l.trim_end_matches(' '));
+    }
+    line.push('\n');
+    write_text(&line);
+}
+
+/// Stops writing standard output; keeps the failure unless the reader
+/// merely went away.
+fn stdout_failed(e: std::io::Error) {
+    STDOUT_CLOSED.store(true, Ordering::SeqCst);
+    if e.kind() != std::io::ErrorKind::BrokenPipe {
+        let mut failed = STDOUT_FAILED.lock().unwrap_or_else(|p| p.into_inner());
+        failed.get_or_insert(e);
+    }
+}
+
+/// Flushes standard output and returns the first failure to write it,
+/// other than its reader going away.
+pub fn finish() -> Option<std::io::Error> {
+    if !STDOUT_CLOSED.load(Ordering::SeqCst) {
+        if let Err(e) = std::io::stdout().lock().flush() {
+            stdout_failed(e);
+        }
+    }
+    STDOUT_FAILED
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take()
+}
 
 /// Whether this run printed its JSON document yet: `--json` prints exactly
 /// one, the outcome's or, when a command fails before it printed any, the
 /// error's.
-static PRINTED_JSON: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static PRINTED_JSON: AtomicBool = AtomicBool::new(false);
 
 /// Whether a JSON document was printed.
 pub fn printed_json() -> bool {
-    PRINTED_JSON.load(std::sync::atomic::Ordering::SeqCst)
+    PRINTED_JSON.load(Ordering::SeqCst)
 }
 
 /// The JSON document of a command that failed under `--json`.
@@ -33,11 +118,10 @@ pub struct ErrorBody<'a> {
 
 /// Prints `value` as pretty JSON followed by a newline on stdout.
 pub fn print_json<T: Serialize>(value: &T) -> Result<(), AppError> {
-    PRINTED_JSON.store(true, std::sync::atomic::Ordering::SeqCst);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    serde_json::to_writer_pretty(&mut out, value).map_err(AppError::Json)?;
-    writeln!(out).map_err(|e| AppError::io("standard output", e))?;
+    PRINTED_JSON.store(true, Ordering::SeqCst);
+    let mut text = serde_json::to_string_pretty(value).map_err(AppError::Json)?;
+    text.push('\n');
+    write_text(&text);
     Ok(())
 }
 
@@ -45,5 +129,40 @@ pub fn print_json<T: Serialize>(value: &T) -> Result<(), AppError> {
 pub fn unreadable(slots: &[String]) {
     for slot in slots {
         eprintln!("unreadable report: {slot} (its row says why; the lane is not green)");
+    }
+}
+
+/// Prints `rows` under `header` as aligned columns, indented two spaces:
+/// text left, numbers (`right[i]`) right; foreign words are made inert.
+pub fn table(header: &[&str], right: &[bool], rows: &[Vec<String>]) {
+    let escaped: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| r.iter().map(|c| lane_render::escape::terminal(c)).collect())
+        .collect();
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in &escaped {
+        for (w, c) in widths.iter_mut().zip(row) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let line = |cells: &mut dyn Iterator<Item = &str>| {
+        let mut s = String::from(" ");
+        for (i, c) in cells.enumerate() {
+            let pad = widths[i].saturating_sub(c.chars().count());
+            s.push(' ');
+            if right.get(i).copied().unwrap_or(false) {
+                s.push_str(&" ".repeat(pad));
+                s.push_str(c);
+            } else {
+                s.push_str(c);
+                s.push_str(&" ".repeat(pad));
+            }
+            s.push(' ');
+        }
+        write_line(&s);
+    };
+    line(&mut header.iter().copied());
+    for row in &escaped {
+        line(&mut row.iter().map(String::as_str));
     }
 }

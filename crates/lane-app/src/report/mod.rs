@@ -143,7 +143,7 @@ pub struct ReportOutcome {
     #[serde(flatten)]
     pub posted: Posted,
     /// Slots whose report could not be read: the lane is not green.
-    #[serde(skip)]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unreadable: Vec<String>,
     /// The lane.
     #[serde(skip)]

@@ -118,9 +118,11 @@ pub fn run(args: Args) -> Result<(), AppError> {
         let wall = result
             .wall_s
             .map_or_else(|| "not measured".to_owned(), |s| format!("{s:.3} s"));
-        println!(
+        outln!(
             "{}: {} in {wall}: {}",
-            result.id, result.outcome, result.reason
+            result.id,
+            result.outcome,
+            result.reason
         );
     }
     outcome.verdict()

@@ -36,7 +36,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
             namespace,
             selector,
         } => {
-            println!(
+            outln!(
                 "would delete every Job and pod in namespace {namespace} with labels {selector}"
             );
             return Ok(());
@@ -46,7 +46,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
     if args.json {
         return print_json(&out);
     }
-    println!(
+    outln!(
         "lane {}: deleted {} Jobs and {} pods in {}",
         out.lane,
         out.jobs.len(),
@@ -54,7 +54,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
         out.namespace
     );
     for j in &out.jobs {
-        println!("  job {j}");
+        outln!("  job {j}");
     }
     Ok(())
 }

@@ -103,9 +103,11 @@ pub fn run(args: Args) -> Result<(), AppError> {
     })?;
     match &outcome {
         CutOutcome::Aborted(done) if args.json => print_json(done)?,
-        CutOutcome::Aborted(done) => println!(
+        CutOutcome::Aborted(done) => outln!(
             "aborted the cut of {}: deleted {}, HEAD is {} again",
-            done.lane, done.branch, done.head
+            done.lane,
+            done.branch,
+            done.head
         ),
         CutOutcome::FoldedBack { report, pull, .. } if args.json => {
             print_json(&with_pull(report, pull.as_ref())?)?
@@ -123,22 +125,22 @@ pub fn run(args: Args) -> Result<(), AppError> {
                     format!("dry run: {} would be made; nothing was written", r.branch)
                 }
             };
-            println!(
+            outln!(
                 "lane fold-back of {} onto {} ({})",
                 r.from_tag,
                 r.onto,
                 &r.onto_commit[..12]
             );
             if r.section_folded {
-                println!("  changelog: the section folded in");
+                outln!("  changelog: the section folded in");
             }
             for f in &r.fragments_removed {
-                println!("  removed: {f}");
+                outln!("  removed: {f}");
             }
             for (path, from, to) in &r.versions_raised {
-                println!("  {path}: {from} -> {to}");
+                outln!("  {path}: {from} -> {to}");
             }
-            println!("result: {what}{}", if *pushed { ", pushed" } else { "" });
+            outln!("result: {what}{}", if *pushed { ", pushed" } else { "" });
             if let Some(p) = pull {
                 print_pr("fold-back", p);
             }
@@ -151,7 +153,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
             pushed,
             pull,
         } => {
-            print!("{}", render(report, *pushed));
+            out!("{}", render(report, *pushed));
             if let Some(p) = pull {
                 print_pr("cut", p);
             }
@@ -182,5 +184,5 @@ fn print_pr(what: &str, p: &OpenedPr) {
     } else {
         " (open already)"
     };
-    println!("{what} PR #{}{how}: {}", p.number, p.html_url);
+    outln!("{what} PR #{}{how}: {}", p.number, p.html_url);
 }

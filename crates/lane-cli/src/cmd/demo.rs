@@ -23,19 +23,17 @@ pub struct Args {
 fn tell(event: DemoEvent<'_>) {
     match event {
         DemoEvent::Step { n: 1, what } => {
-            println!(
-                "lane demo: a whole lane on embedded defaults (no cluster, no GitHub, no GPU)"
-            );
-            println!("[1/{}] {what}", DemoEvent::STEPS);
+            outln!("lane demo: a whole lane on embedded defaults (no cluster, no GitHub, no GPU)");
+            outln!("[1/{}] {what}", DemoEvent::STEPS);
         }
-        DemoEvent::Step { n, what } => println!("[{n}/{}] {what}", DemoEvent::STEPS),
+        DemoEvent::Step { n, what } => outln!("[{n}/{}] {what}", DemoEvent::STEPS),
         DemoEvent::Planned(plan) => {
             for line in render(plan, false).lines() {
-                println!("      {line}");
+                outln!("      {line}");
             }
         }
-        DemoEvent::Cut(done) if done.status != CutStatus::Cut => print!("{}", render(done, false)),
-        DemoEvent::Cut(done) => println!(
+        DemoEvent::Cut(done) if done.status != CutStatus::Cut => out!("{}", render(done, false)),
+        DemoEvent::Cut(done) => outln!(
             "      {}",
             render(done, false).lines().last().unwrap_or_default()
         ),
@@ -45,12 +43,12 @@ fn tell(event: DemoEvent<'_>) {
             refusals,
         } => {
             let verdict = if passed { "passed" } else { "REFUSED" };
-            println!("      guard wire-v1 on {on}: {verdict}");
+            outln!("      guard wire-v1 on {on}: {verdict}");
             for r in refusals {
-                println!("        refused: {r}");
+                outln!("        refused: {r}");
             }
         }
-        DemoEvent::Staged { manifest, key } => println!(
+        DemoEvent::Staged { manifest, key } => outln!(
             "      {} (sha256 {}…, {} package files equal the tree) staged as {key}",
             manifest.wheel,
             &manifest.sha256[..12.min(manifest.sha256.len())],
@@ -62,18 +60,18 @@ fn tell(event: DemoEvent<'_>) {
             wall_s,
         } => {
             let wall = wall_s.map_or_else(|| "not measured".to_owned(), |s| format!("{s:.3} s"));
-            println!(
+            outln!(
                 "      {mint}: {status} in {wall} (replay; the wheel installed in its own venv)"
             );
         }
         DemoEvent::Findings { cell, count, first } => {
-            println!("      {cell}: {count} finding(s); first: {first}")
+            outln!("      {cell}: {count} finding(s); first: {first}")
         }
         DemoEvent::Determinism { cell, verdict } => {
-            println!("      {cell} determinism (r1 vs r2): {verdict}")
+            outln!("      {cell} determinism (r1 vs r2): {verdict}")
         }
-        DemoEvent::Results(dir) => println!("      results: {}", dir.display()),
-        DemoEvent::PerCellReport(page) => println!("      per-cell report: {}", page.display()),
+        DemoEvent::Results(dir) => outln!("      results: {}", dir.display()),
+        DemoEvent::PerCellReport(page) => outln!("      per-cell report: {}", page.display()),
     }
 }
 
@@ -88,6 +86,6 @@ pub fn run(args: Args) -> Result<(), AppError> {
         },
         &mut tell,
     )?;
-    println!("report: {}", outcome.report.display());
+    outln!("report: {}", outcome.report.display());
     Ok(())
 }

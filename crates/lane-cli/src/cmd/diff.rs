@@ -70,14 +70,14 @@ pub fn run(args: Args) -> Result<(), AppError> {
     if args.json {
         print_json(&outcome.report)?;
     } else {
-        println!(
+        outln!(
             "A: {}\nB: {}\n",
             escape(&args.a.display().to_string()),
             escape(&args.b.display().to_string())
         );
         match &outcome.report {
-            DiffFound::Cells(r) => print!("{}", render_determinism(r)),
-            DiffFound::Classes(r) => print!("{}", render_mint_diff(r)),
+            DiffFound::Cells(r) => out!("{}", render_determinism(r)),
+            DiffFound::Classes(r) => out!("{}", render_mint_diff(r)),
         }
     }
     outcome.verdict()

@@ -59,7 +59,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
                 let _ = writeln!(s, "  proven: {p}");
             }
         }
-        print!("{s}");
+        out!("{s}");
     }
     outcome.verdict()
 }

@@ -194,7 +194,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
             if store.json {
                 return print_json(&o);
             }
-            println!(
+            outln!(
                 "{} run {} (lane {}, line {}, {}): {} rows",
                 written(&o.appended, "added", "already there:"),
                 o.run.run,
@@ -203,9 +203,9 @@ pub fn run(args: Args) -> Result<(), AppError> {
                 o.run.time,
                 o.rows
             );
-            println!("{}/{}", terminal(&o.store), o.appended.key);
+            outln!("{}/{}", terminal(&o.store), o.appended.key);
             for k in &o.appended.removed {
-                println!("removed by retention: {k}");
+                outln!("removed by retention: {k}");
             }
             Ok(())
         }
@@ -217,21 +217,26 @@ pub fn run(args: Args) -> Result<(), AppError> {
             if store.json {
                 print_json(&o)?;
             } else {
-                println!(
+                outln!(
                     "run {} (lane {}) against {} earlier run(s) of line {}",
-                    o.run.run, o.run.lane, o.history_runs, o.run.line
+                    o.run.run,
+                    o.run.lane,
+                    o.history_runs,
+                    o.run.line
                 );
                 if let Some(s) = &o.shift {
-                    println!(
+                    outln!(
                         "environment shift: ×{:.3} ({} up, {} down): taken out of every verdict",
-                        s.ratio, s.up, s.down
+                        s.ratio,
+                        s.up,
+                        s.down
                     );
                 }
                 for s in &o.series {
-                    println!("{}", series_line(s));
+                    outln!("{}", series_line(s));
                 }
                 if !o.totals.is_empty() {
-                    println!("totals (each the sum of series above):");
+                    outln!("totals (each the sum of series above):");
                 }
                 for s in &o.totals {
                     let by = if s.explained_by.is_empty() {
@@ -239,7 +244,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
                     } else {
                         format!(" (explained by {})", terminal(&s.explained_by.join(", ")))
                     };
-                    println!("{}{by}", series_line(s));
+                    outln!("{}{by}", series_line(s));
                 }
             }
             o.verdict()
@@ -265,7 +270,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
             if store.json {
                 return print_json(&o);
             }
-            println!(
+            outln!(
                 "{} acknowledgement of run {} (line {}): {}",
                 written(&o.appended, "recorded", "already recorded:"),
                 o.ack.run,
@@ -287,24 +292,27 @@ pub fn run(args: Args) -> Result<(), AppError> {
             if store.json {
                 return print_json(&o);
             }
-            println!(
+            outln!(
                 "{} run(s) judged, {} with a regression or a step",
                 o.runs_judged,
                 o.runs.len()
             );
             for r in &o.runs {
-                println!(
+                outln!(
                     "{} {} (lane {}, line {})",
-                    r.run.time, r.run.run, r.run.lane, r.run.line
+                    r.run.time,
+                    r.run.run,
+                    r.run.lane,
+                    r.run.line
                 );
                 if let Some(s) = &r.environment_shift {
-                    println!("  environment shift ×{:.3}", s.ratio);
+                    outln!("  environment shift ×{:.3}", s.ratio);
                 }
                 for s in &r.regressed {
-                    println!("  {}", series_line(s));
+                    outln!("  {}", series_line(s));
                 }
                 for k in &r.steps {
-                    println!("  a step begins here: {}", terminal(&k.to_string()));
+                    outln!("  a step begins here: {}", terminal(&k.to_string()));
                 }
             }
             Ok(())
@@ -325,7 +333,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
                 },
                 run,
             })?;
-            print!("{}", o.text);
+            out!("{}", o.text);
             Ok(())
         }
     }
@@ -346,7 +354,7 @@ fn show(a: ShowArgs) -> Result<(), AppError> {
     for s in &o.series {
         let medians: Vec<Option<f64>> = s.points.iter().map(|p| p.seconds).collect();
         let latest = s.latest.as_ref().map(verdict_words).unwrap_or_default();
-        println!(
+        outln!(
             "{} (line {}) {} {}",
             terminal(&s.key.to_string()),
             s.line,
@@ -362,7 +370,7 @@ fn show(a: ShowArgs) -> Result<(), AppError> {
                     terminal(&p.environment_changed.join(", "))
                 )
             };
-            println!(
+            outln!(
                 "  {}  {:<10} {:<8} {:>12}  repeats {}{env}",
                 p.run.time,
                 terminal(&p.run.lane),

@@ -55,7 +55,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
             (None, None) => {}
         }
     } else if args.dry_run {
-        print!("{}", outcome.yaml);
+        out!("{}", outcome.yaml);
     } else {
         let mut s = String::new();
         match &outcome.explained {
@@ -82,7 +82,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
                 let _ = writeln!(s, "wrote {}", outcome.path.display());
             }
         }
-        print!("{s}");
+        out!("{s}");
     }
     outcome.verdict()
 }

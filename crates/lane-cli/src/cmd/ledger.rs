@@ -94,10 +94,10 @@ pub fn run(args: Args) -> Result<(), AppError> {
             comparison: outcome.comparison.as_ref(),
         })?;
     } else {
-        print!("{}", render_breakdowns(&outcome.mints));
+        out!("{}", render_breakdowns(&outcome.mints));
         if let Some(c) = &outcome.comparison {
-            println!();
-            print!("{}", render_comparison(c));
+            outln!();
+            out!("{}", render_comparison(c));
         }
     }
     // Every mint was shown; an unreadable one makes the run invalid.

@@ -177,12 +177,12 @@ fn print_dry_run(dry: &DryRun, json: bool) -> Result<(), AppError> {
             if json {
                 return print_json(&PlanOut { lane, mints });
             }
-            println!(
+            outln!(
                 "lane {lane}: {} mints (dry run: nothing is run)",
                 mints.len()
             );
             for m in mints {
-                println!("  {m}");
+                outln!("  {m}");
             }
         }
         DryRun::Jobs {
@@ -196,7 +196,7 @@ fn print_dry_run(dry: &DryRun, json: bool) -> Result<(), AppError> {
             if json {
                 return print_json(list);
             }
-            print!("{yaml}");
+            out!("{yaml}");
         }
     }
     Ok(())
@@ -212,17 +212,19 @@ fn print_minted(m: &LaneMinted, json: bool) -> Result<(), AppError> {
         (Some(jobs), true) => print_json(&KubeSummary { summary, jobs })?,
         (None, true) => print_json(summary)?,
         (Some(jobs), false) => {
-            println!(
+            outln!(
                 "lane {}: {} mints on Kubernetes, {verdict}",
                 summary.lane,
                 summary.mints.len(),
             );
             print_slots(summary);
-            println!("jobs:");
-            for (id, e) in jobs {
-                println!("  {id:<44} {}", e.state);
-            }
-            println!("results: {}", m.results.display());
+            outln!("jobs:");
+            let rows: Vec<Vec<String>> = jobs
+                .iter()
+                .map(|(id, e)| vec![id.to_string(), e.state.to_string()])
+                .collect();
+            crate::output::table(&["attempt", "state"], &[false, false], &rows);
+            outln!("results: {}", m.results.display());
         }
         (None, false) => {
             let label = if summary.replay {
@@ -230,25 +232,30 @@ fn print_minted(m: &LaneMinted, json: bool) -> Result<(), AppError> {
             } else {
                 ""
             };
-            println!(
+            outln!(
                 "lane {}: {} mints, {verdict}{label}",
                 summary.lane,
                 summary.mints.len(),
             );
             print_slots(summary);
-            println!("results: {}", m.results.display());
+            outln!("results: {}", m.results.display());
         }
     }
     if !json {
         let files = &m.report;
-        println!(
+        // A file beside the page is named without the folder again.
+        let name = |p: &std::path::Path| match p.file_name() {
+            Some(n) if p.parent() == files.html.parent() => n.to_string_lossy().into_owned(),
+            _ => p.display().to_string(),
+        };
+        outln!(
             "report: {} (also {} and {})",
             files.html.display(),
-            files.markdown.display(),
-            files.json.display()
+            name(&files.markdown),
+            name(&files.json)
         );
         if let Some(kept) = &m.kept {
-            println!("kept in the store: {kept}");
+            outln!("kept in the store: {kept}");
         }
     }
     if let Some(posted) = &m.posted {
@@ -266,17 +273,29 @@ fn print_minted(m: &LaneMinted, json: bool) -> Result<(), AppError> {
     Ok(())
 }
 
-/// One line per slot: its final attempt, outcome, seconds (all attempts) and why.
+/// One row per slot: its final attempt, outcome, seconds (all attempts) and why.
 fn print_slots(summary: &Summary) {
-    for m in &summary.mints {
-        let wall = match (m.wall_s, m.job_s) {
-            (Some(w), _) => format!("{w:.3} s"),
-            (None, Some(j)) => format!("- (its Job ran {j:.3} s)"),
-            (None, None) => "- (not measured)".to_owned(),
-        };
-        println!(
-            "  {:<40} a{} {} {wall}  {}",
-            m.slot, m.attempt, m.status, m.reason
-        );
-    }
+    let rows: Vec<Vec<String>> = summary
+        .mints
+        .iter()
+        .map(|m| {
+            let wall = match (m.wall_s, m.job_s) {
+                (Some(w), _) => format!("{w:.3} s"),
+                (None, Some(j)) => format!("- (its Job ran {j:.3} s)"),
+                (None, None) => "- (not measured)".to_owned(),
+            };
+            vec![
+                m.slot.to_string(),
+                m.attempt.to_string(),
+                m.status.to_string(),
+                wall,
+                m.reason.clone(),
+            ]
+        })
+        .collect();
+    crate::output::table(
+        &["slot", "attempt", "outcome", "seconds", "why"],
+        &[false, true, false, false, false],
+        &rows,
+    );
 }

@@ -73,20 +73,21 @@ pub fn run(args: Args) -> Result<(), AppError> {
         return print_json(record);
     }
     if outcome.dry_run {
-        println!(
+        outln!(
             "would publish {} to {} (dry run: nothing uploaded, no record kept)",
-            record.wheel, record.index_url
+            record.wheel,
+            record.index_url
         );
         return Ok(());
     }
-    println!("published {} to {}", record.wheel, record.index_url);
+    outln!("published {} to {}", record.wheel, record.index_url);
     if record.forced {
-        println!(
+        outln!(
             "forced past a gate that was {}; reason recorded: {}",
             record.gate,
             record.reason.as_deref().unwrap_or("")
         );
     }
-    println!("record: {}", outcome.at);
+    outln!("record: {}", outcome.at);
     Ok(())
 }

@@ -35,7 +35,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
     if args.json {
         return print_json(&outcome);
     }
-    print!("{}", text(&outcome));
+    out!("{}", text(&outcome));
     Ok(())
 }
 

@@ -59,14 +59,14 @@ pub fn run(args: Args) -> Result<(), AppError> {
     if args.store.json {
         print_json(&output)?;
     } else {
-        print!("{}", output.answers);
-        println!();
-        println!("{}", output.markdown.display());
+        out!("{}", output.answers);
+        outln!();
+        outln!("{}", output.markdown.display());
         for r in &output.posted.requests {
-            println!("{}", r.display());
+            outln!("{}", r.display());
         }
         for c in &output.posted.comments {
-            println!(
+            outln!(
                 "#{}: comment {} {:?}{}",
                 c.issue,
                 c.comment_id,
@@ -79,7 +79,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
             );
         }
         if let Some(c) = &output.posted.check_run {
-            println!(
+            outln!(
                 "check run {} ({})",
                 c.id,
                 output.conclusion.conclusion.as_str()

@@ -1,8 +1,6 @@
 //! `lane schema`: print the JSON Schema of lane files or of a file lane
 //! writes in a results folder (see `lane_app::schema`).
 
-use std::io::Write;
-
 use lane_app::AppError;
 
 /// Arguments of `lane schema`.
@@ -18,7 +16,6 @@ pub struct Args {
 /// Prints the schema on stdout.
 pub fn run(args: Args) -> Result<(), AppError> {
     let text = lane_app::schema(&args.file)?;
-    std::io::stdout()
-        .write_all(text.as_bytes())
-        .map_err(|e| AppError::io("standard output", e))
+    out!("{text}");
+    Ok(())
 }

@@ -69,24 +69,24 @@ pub fn run(args: Args) -> Result<(), AppError> {
             .collect();
         return print_json(&rows);
     }
-    println!("lane {}: {} attempts", outcome.lane, outcome.rows.len());
-    for r in &outcome.rows {
-        let outcome = r
-            .outcome
-            .map(|o| o.to_string())
-            .unwrap_or_else(|| "-".into());
-        let wall = r
-            .wall_s
-            .map(|w| format!("{w:.3} s"))
-            .unwrap_or_else(|| "-".into());
-        println!(
-            "  {:<44} {:<10} {:<9} {:>10}  {}",
-            r.id.to_string(),
-            r.state.name(),
-            outcome,
-            wall,
-            r.reason.as_deref().unwrap_or("")
-        );
-    }
+    outln!("lane {}: {} attempts", outcome.lane, outcome.rows.len());
+    let rows: Vec<Vec<String>> = outcome
+        .rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.id.to_string(),
+                r.state.name().to_owned(),
+                r.outcome.map_or_else(|| "-".into(), |o| o.to_string()),
+                r.wall_s.map_or_else(|| "-".into(), |w| format!("{w:.3} s")),
+                r.reason.clone().unwrap_or_default(),
+            ]
+        })
+        .collect();
+    crate::output::table(
+        &["attempt", "state", "outcome", "seconds", "why"],
+        &[false, false, false, false, false],
+        &rows,
+    );
     Ok(())
 }

@@ -52,20 +52,23 @@ pub fn run(args: Args) -> Result<(), AppError> {
             timings: &outcome.built.timings,
         });
     }
-    println!(
+    outln!(
         "built {} from {} at {} (tree {})",
         m.wheel,
         m.branch,
         &m.commit[..12],
         &m.tree[..12]
     );
-    println!(
+    outln!(
         "verified: name {} and version {} (file name, METADATA), RECORD ({} files), {} package files equal to the lane tree's blobs",
         m.verified.name, m.verified.version, m.verified.recorded_files, m.verified.package_files
     );
-    println!(
+    outln!(
         "sha256 {}  {} bytes  ({}, {})",
-        m.sha256, m.size, m.tools.uv, m.tools.python
+        m.sha256,
+        m.size,
+        m.tools.uv,
+        m.tools.python
     );
     match outcome.staged {
         Some(s) => {
@@ -73,19 +76,19 @@ pub fn run(args: Args) -> Result<(), AppError> {
                 lane_store::PutOutcome::Written { .. } => "staged",
                 lane_store::PutOutcome::AlreadyThere { .. } => "already staged (identical)",
             };
-            println!("{} {}/{}", how(&s.wheel), s.store, s.wheel_key);
-            println!("{} {}/{}", how(&s.manifest), s.store, s.manifest_key);
+            outln!("{} {}/{}", how(&s.wheel), s.store, s.wheel_key);
+            outln!("{} {}/{}", how(&s.manifest), s.store, s.manifest_key);
             match s.fetch {
-                lane_store::FetchLocation::Path(p) => println!("pods fetch: {}", p.display()),
+                lane_store::FetchLocation::Path(p) => outln!("pods fetch: {}", p.display()),
                 lane_store::FetchLocation::Url(_) => {
-                    println!(
+                    outln!(
                         "pods fetch: a presigned URL valid {} s (--json shows it)",
                         args.url_ttl
                     )
                 }
             }
         }
-        None => println!("dry run: nothing staged"),
+        None => outln!("dry run: nothing staged"),
     }
     Ok(())
 }

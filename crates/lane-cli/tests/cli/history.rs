@@ -436,6 +436,12 @@ fn a_known_change_is_acknowledged_and_the_rows_export_as_jsonl_and_bmf() {
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 79 + 78 + 78 + 79 + 80);
+    // One cell's repeat as a script reads it (the rest are rows alike).
+    let first: Vec<&str> = lines.iter().take(20).copied().collect();
+    insta::assert_snapshot!(
+        "history_export_jsonl_first_rows",
+        redact.apply(&first.join("\n"))
+    );
     for l in &lines {
         let row: serde_json::Value = serde_json::from_str(l).unwrap();
         assert!(row["seconds"].is_null() || row["seconds"].is_f64() || row["seconds"].is_u64());

@@ -244,6 +244,8 @@ fn a_fold_back_pr_brings_the_release_onto_master_as_the_upstream_did() {
         "{all}"
     );
     assert!(stdout(&o).contains("fold-back PR #"), "{all}");
+    let redact = Redact::new().dir(d.path(), "<TMP>").shas();
+    insta::assert_snapshot!("cut_fold_back_text", redact.apply(&stdout(&o)));
     // The upstream's own fold-back (#570), byte for byte.
     assert_eq!(
         git(&remote, &["rev-parse", "fold/0.96.1^{tree}"]),

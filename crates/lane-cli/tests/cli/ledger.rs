@@ -402,6 +402,14 @@ fn ledger_compares_baseline_and_candidate() {
         .unwrap()
         .iter()
         .all(|r| r["verdict"] == "noise"));
+    let redact = Redact::new();
+    insta::assert_snapshot!("ledger_comparison_json", redact.json(&stdout(&o)));
+    let o = lane(
+        &here(),
+        &["ledger", "--baseline", &jit, "--candidate", &jit],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("ledger_comparison_text", redact.apply(&stdout(&o)));
     let o = lane(
         &here(),
         &["ledger", "--baseline", &jit, "--candidate", &seed()],

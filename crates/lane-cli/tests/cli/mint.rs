@@ -438,6 +438,25 @@ fn the_kube_backend_dry_run_prints_one_job_per_mint_and_creates_nothing() {
     );
 }
 
+/// `lane agent` of one mint of cell `c` in `dir`, running `script` with `flag`.
+fn agent(at: &Path, dir: &Path, flag: &str, script: &str) -> std::process::Output {
+    let dir = dir.to_str().unwrap();
+    let id = "0.93.3/c/L4/r1/a1";
+    let args = [
+        "agent",
+        "--mint-dir",
+        dir,
+        "--id",
+        id,
+        "--recipe",
+        "dynamo",
+        flag,
+    ];
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--", "sh", "-c", script]);
+    lane(at, &all)
+}
+
 #[test]
 fn the_agent_exits_by_outcome_for_pod_failure_policies() {
     let d = tempfile::tempdir().unwrap();
@@ -456,23 +475,7 @@ fn the_agent_exits_by_outcome_for_pod_failure_policies() {
             r#"echo cell > "$LANE_ARTIFACTS_DIR/cell.bin"; printf '{{"status":"{status}","recipe":"dynamo"}}' > "$LANE_REPORT_PATH""#
         );
         let dir = d.path().join(format!("m{i}"));
-        let o = lane(
-            d.path(),
-            &[
-                "agent",
-                "--mint-dir",
-                dir.to_str().unwrap(),
-                "--id",
-                "0.93.3/c/L4/r1/a1",
-                "--recipe",
-                "dynamo",
-                "--exit-by-outcome",
-                "--",
-                "sh",
-                "-c",
-                &script,
-            ],
-        );
+        let o = agent(d.path(), &dir, "--exit-by-outcome", &script);
         assert_eq!(code(&o), want, "{status}: {}", stderr(&o));
         assert!(
             dir.join("result.json").is_file(),
@@ -481,6 +484,26 @@ fn the_agent_exits_by_outcome_for_pod_failure_policies() {
         said.push_str(&redact.apply(&stdout(&o)));
     }
     insta::assert_snapshot!("agent_text", said);
+
+    // The same result as a script reads it: the attempt record the agent
+    // wrote, with what this run measured named.
+    let o = agent(
+        d.path(),
+        &d.path().join("json"),
+        "--json",
+        r#"echo cell > "$LANE_ARTIFACTS_DIR/cell.bin"; printf '{"status":"minted","recipe":"dynamo","phases":{"load":0.5}}' > "$LANE_REPORT_PATH""#,
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let json_redact = Redact::new().dir(d.path(), "<TMP>").keys(&[
+        "wall_s",
+        "started",
+        "ended",
+        "started_at",
+        "ended_at",
+        "host",
+        "isolation",
+    ]);
+    insta::assert_snapshot!("agent_json", json_redact.json(&stdout(&o)));
 }
 
 #[test]

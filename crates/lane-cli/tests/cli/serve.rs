@@ -540,6 +540,12 @@ fn an_edited_comment_does_not_run_twice_and_a_second_mint_while_one_runs_is_answ
 fn health_readiness_and_metrics_answer() {
     let d = tempfile::tempdir().unwrap();
     let serve = Serve::start(d.path(), &[]);
+    // What a person starting it sees: where it listens, and nothing else
+    // at the default log level.
+    insta::assert_snapshot!(
+        "serve_startup_stderr",
+        super::Redact::new().apply(&serve.output())
+    );
     assert_eq!(serve.get("/healthz").0, 200);
     let (code, text) = serve.get("/readyz");
     assert_eq!(code, 200, "{text}");

@@ -229,8 +229,10 @@ fn claim(mint_dir: &Path) -> Result<(), AgentError> {
             .open(&lock)
         {
             Ok(mut f) => {
+                // Not synced: a claim only says which live process holds
+                // the folder, and after a power cut none does (an empty or
+                // torn claim reads as no claimant).
                 write!(f, "{}", Proc::me().to_line()).map_err(io(&lock))?;
-                f.sync_all().map_err(io(&lock))?;
                 return Ok(());
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
@@ -467,10 +469,19 @@ fn release_unless_finished(
 
 /// Writes `name` in `dir` atomically (beside it, synced, renamed).
 fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), AgentError> {
+    write_renamed(dir, name, bytes, true)
+}
+
+/// Writes `name` in `dir` beside it, then renames it into place: readers
+/// see the whole file or none; `sync` also makes it outlive a power cut.
+fn write_renamed(dir: &Path, name: &str, bytes: &[u8], sync: bool) -> Result<(), AgentError> {
     let tmp = dir.join(format!("{name}.tmp"));
     let written = std::fs::File::create(&tmp).and_then(|mut f| {
         f.write_all(bytes)?;
-        f.sync_all()
+        if sync {
+            f.sync_all()?;
+        }
+        Ok(())
     });
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);
@@ -866,12 +877,14 @@ fn spawn(
     cmd.spawn()
 }
 
-/// Records the mint's process group (synced) in its folder, then lets it
-/// start. An error is lane's own (the record could not be written): the
-/// gated mint is ended without having run.
+/// Records the mint's process group in its folder, then lets it start.
+/// An error is lane's own (the record could not be written): the gated
+/// mint is ended without having run.
 fn open_gate(dir: &Path, child: &mut std::process::Child) -> Result<(), AgentError> {
     let group = Proc::of(child.id());
-    let recorded = write_atomically(dir, MINT_GROUP, group.to_line().as_bytes());
+    // Renamed into place but not synced: the record serves to end a mint
+    // that outlived its agent, and no mint outlives a power cut.
+    let recorded = write_renamed(dir, MINT_GROUP, group.to_line().as_bytes(), false);
     if let Err(e) = recorded {
         kill_group(child.id());
         let _ = child.wait();

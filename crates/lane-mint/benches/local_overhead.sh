@@ -23,7 +23,10 @@ else
   [ "$profile" = release ] && cargo build --release -q -p lane-cli --manifest-path "$root/Cargo.toml"
   lane="${CARGO_TARGET_DIR:-$root/target}/$profile/lane"
 fi
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+# BENCH_WORK_DIR: where the lane's checkout and out/ live (default: under
+# TMPDIR). A lane's out/ is normally in its checkout, outside /tmp; under
+# /tmp each attempt's private /tmp has to bind it back in (one mount more).
+work=$(mktemp -d "${BENCH_WORK_DIR:-${TMPDIR:-/tmp}}/lane-overhead.XXXXXX"); trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/lanes"
 # A minted report must name its cell (lane counts one that names none as
 # crashed), so each mint writes a small one and names it.

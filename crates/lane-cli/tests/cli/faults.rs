@@ -58,13 +58,17 @@ fn regression_a_full_disk_while_lane_gathers_is_lanes_fault_and_a_rerun_finishes
     // Not under /tmp: each attempt gets a private /tmp, which would hide a
     // tmpfs mounted below it.
     let d = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-    // Three 900 kB cells written at once fill most of a 3 MB disk; lane's
-    // copies of them into `artifacts/` do not fit.
-    lane_of(d.path(), 1, 3, 3, &cell_script(d.path(), 900, "minted"));
+    // Three 1,100 kB cells written at once fill most of a 4 MB disk; lane's
+    // copies of them into `artifacts/` do not fit (at most 700 kB is left,
+    // less lane's own files). Those files (the run store and its WAL, up to
+    // ~150 kB, logs, records) get the 700 kB: with 300 kB (3 MB, 900 kB
+    // cells) a slow run's WAL left a mint too little room for its own cell,
+    // and the mint, not lane, was blamed.
+    lane_of(d.path(), 1, 3, 3, &cell_script(d.path(), 1100, "minted"));
     let out = d.path().join("out");
     std::fs::create_dir_all(&out).unwrap();
     let script = r#"set -u
-mount -t tmpfs -o size=3m tmpfs "$OUT" || exit 100
+mount -t tmpfs -o size=4m tmpfs "$OUT" || exit 100
 "$LANE" mint 0.93.3 --out "$OUT" --store "$STORE" >"$LOGS/first.out" 2>"$LOGS/first.err"; echo $? > "$LOGS/first.code"
 "$LANE" status 0.93.3 --out "$OUT" --json > "$LOGS/status.json"
 mount -o remount,size=64m "$OUT" || exit 101
@@ -122,7 +126,7 @@ cp -r "$OUT/lanes" "$LOGS/kept"
             std::fs::metadata(slot.join("artifacts/cell.bin"))
                 .unwrap()
                 .len(),
-            900_000
+            1_100_000
         );
         assert_eq!(json(&slot.join("mint.json"))["status"], "minted");
     }

@@ -518,3 +518,6 @@ mod isolation;
 
 #[path = "agent/eras.rs"]
 mod eras;
+
+#[path = "agent/places.rs"]
+mod places;

@@ -7,6 +7,7 @@
 //! ```text
 //! <out>/lanes/<lane>/               lane_out
 //!   runs.sqlite                     runs_db: the attempts' durable record
+//!   places/<k>                      place_file: a running mint holds one
 //!   results/                        results_dir
 //!     summary.json                  file::SUMMARY
 //!     <cell>/<gpu>/r<N>/            slot_dir
@@ -47,6 +48,8 @@ pub mod file {
     pub const CLAIM: &str = "claim.json";
     /// A lane's durable record of attempts.
     pub const RUNS_DB: &str = "runs.sqlite";
+    /// A lane's places: one lock file per mint that may run at once.
+    pub const PLACES: &str = "places";
     /// The environment a recorded run kept beside its results folder.
     pub const ENV: &str = "env.json";
     /// The mint child's standard error, kept with its report.
@@ -90,6 +93,13 @@ pub fn results_dir(lane_out: &Path) -> PathBuf {
 /// A lane's durable record of attempts: `<lane out>/runs.sqlite`.
 pub fn runs_db(lane_out: &Path) -> PathBuf {
     lane_out.join(file::RUNS_DB)
+}
+
+/// One of a lane's places, `<lane out>/places/<k>`: a lock file that a
+/// running mint holds (`flock`) for as long as it lives, so no more mints
+/// than there are places run at once, whatever agents wait for them.
+pub fn place_file(lane_out: &Path, place: usize) -> PathBuf {
+    lane_out.join(file::PLACES).join(place.to_string())
 }
 
 /// A results folder's summary: `<results>/summary.json`.

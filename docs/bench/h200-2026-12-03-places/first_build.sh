@@ -1,4 +1,7 @@
 #!/bin/bash
+# Run on the device from the checkout root, with .device/pair.tar.xz: a tar
+# of two stripped release `lane` builds, `new` (this build) and `old`
+# (d6c4f35), carried there (`run` with carry [".device"]).
 # Device run (session 13): the local backend's overhead with places (agents
 # started ahead) against session 12's build, alternating, out/ in the
 # checkout; once under /tmp; then the slot timeline at concurrency 1.

@@ -1,4 +1,7 @@
 #!/bin/bash
+# Run on the device from the checkout root, with .device/pair.tar.xz: a tar
+# of two stripped release `lane` builds, `new` (this build) and `old`
+# (d6c4f35), carried there (`run` with carry [".device"]).
 # Device run (session 13, second build: a finished agent's place freed for
 # the next agent at once): overhead with places, 4 runs in the checkout, 2
 # under /tmp, and session 12's build once beside them.

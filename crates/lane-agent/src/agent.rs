@@ -9,14 +9,13 @@ use lane_core::layout::file;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
-use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tracing::{info, warn};
 
 use crate::error::AgentError;
-use crate::isolate::{AWAIT_PLACE, OPEN_PLACE, WAIT_FOR_GO};
+use crate::isolate::WAIT_FOR_GO;
 use crate::outcome::classify_with_cells;
 use crate::procs::Proc;
 use lane_core::chain;
@@ -60,12 +59,6 @@ pub struct AgentSpec {
     /// The agent runs one attempt per container (a pod): the container's
     /// `/tmp` is the attempt's own, and no private mount namespace is made.
     pub container_per_attempt: bool,
-    /// The lane's place the mint waits for and holds while it runs (a lock
-    /// file, [`lane_core::layout::place_file`]): the local backend starts
-    /// the next attempts' agents before places free, and the place, not
-    /// the agent, keeps the mints within the lane's concurrency. `None`:
-    /// the mint starts as soon as it is ready (a pod; no `flock` here).
-    pub place: Option<PathBuf>,
 }
 
 impl AgentSpec {
@@ -94,7 +87,6 @@ impl AgentSpec {
             max_artifact_bytes: crate::report::DEFAULT_MAX_ARTIFACT_BYTES,
             stop: None,
             container_per_attempt: false,
-            place: None,
         }
     }
 }
@@ -150,7 +142,7 @@ pub fn without_result(
 /// Exit code of `lane agent` when another live agent holds the mint folder.
 pub const EXIT_CLAIMED: i32 = 75;
 
-const LOCK: &str = "agent.lock";
+const LOCK: &str = file::AGENT_LOCK;
 /// The result file the agent writes last.
 pub const RESULT: &str = file::RESULT;
 /// The folder of the upstream's own ledger files the agent keeps beside the
@@ -187,7 +179,7 @@ pub fn live_claim(mint_dir: &Path) -> Option<u32> {
 
 /// The file in the attempt's folder that records the mint's process group
 /// (`<pgid> <start time>`), written and synced before the mint starts.
-pub const MINT_GROUP: &str = "mint.pid";
+pub const MINT_GROUP: &str = file::MINT_GROUP;
 
 /// The mint's process group, as its agent recorded it before the mint
 /// started.
@@ -339,12 +331,9 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
     };
 
     let probe_prefix = prepared.as_ref().ok().cloned().flatten();
-    // Until the mint itself starts (the gate's `in`), the attempt's clock
-    // runs from here: a mint that never started keeps these seconds.
-    let mut started_at = now();
-    let mut start = Instant::now();
-    let place = open_place(spec)?;
-    let stdout_path = dir.join("stdout.log");
+    let started_at = now();
+    let start = Instant::now();
+    let stdout_path = dir.join(file::STDOUT);
     let stderr_path = dir.join(file::STDERR);
     // The upstream's tree, for cells that run its rig: a folder as it is, or
     // the staged source archive, fetched, checked and unpacked (a pod).
@@ -392,23 +381,18 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
                 &report_path,
                 path_prefix.as_deref(),
                 source.as_deref(),
-                place.as_deref(),
                 logs,
             )
             .map_err(|e| e.to_string()),
         };
         Ok(match spawned {
             Err(error) => Some(ProcessEnd::SpawnFailed { error }),
-            Ok((mut child, mut gate)) => {
+            Ok(mut child) => {
                 // lane's fault before the mint ran: released, no result.
-                open_gate(dir, &mut child, &mut gate).inspect_err(|_| {
+                open_gate(dir, &mut child).inspect_err(|_| {
                     let _ = std::fs::remove_file(dir.join(LOCK));
                 })?;
-                let (end, began) = wait(child, gate, spec.timeout, spec.stop.as_deref());
-                if let Some((at, instant)) = began {
-                    (started_at, start) = (at, instant);
-                }
-                end
+                wait(child, spec.timeout, spec.stop.as_deref())
             }
         })
     })?;
@@ -462,15 +446,7 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
 /// it and no `result.json` holds a mint that ran and a gathering of lane's
 /// that did not finish (lane's fault, never the mint's): the next agent
 /// only finishes it.
-pub const ENDED: &str = "ended.json";
-
-/// Whether the attempt's mint started: its gate emptied
-/// [`crate::isolate::ENTERED`] as it became the mint. An agent gone with
-/// the marker absent or still holding its byte never started its mint
-/// (it died preparing, or while its gate waited for a place).
-pub fn mint_started(mint_dir: &Path) -> bool {
-    std::fs::metadata(mint_dir.join(crate::isolate::ENTERED)).is_ok_and(|m| m.len() == 0)
-}
+pub const ENDED: &str = file::ENDED;
 
 /// Reads the record of a mint whose process ended, if it wrote one.
 pub fn read_ended(mint_dir: &Path) -> Option<AgentResult> {
@@ -569,7 +545,7 @@ fn finish(spec: &AgentSpec, dir: &Path, ended: AgentResult) -> Result<AgentResul
         })
         .collect::<Result<Vec<_>, _>>()?;
     // The attempt's home (`isolate`'s root for `HOME`).
-    let home = dir.join("iso/home");
+    let home = dir.join(file::ISO).join("home");
     for graph in &read.verdict_graphs {
         let short: String = graph.chars().take(16).collect();
         let package = home
@@ -821,31 +797,6 @@ fn install_wheel(dir: &Path, wheel: &Path) -> Result<PathBuf, AgentError> {
     Ok(venv.join("bin"))
 }
 
-/// The attempt's place, made ready (its folder and lock file exist), when
-/// it has one and this machine has `flock`; one that cannot be made is
-/// lane's fault, before the mint ran.
-fn open_place(spec: &AgentSpec) -> Result<Option<PathBuf>, AgentError> {
-    let Some(place) = &spec.place else {
-        return Ok(None);
-    };
-    if !crate::isolate::on_path("flock") {
-        warn!(mint = %spec.id, "no flock on PATH: the mint starts without waiting for a place");
-        return Ok(None);
-    }
-    if let Some(parent) = place.parent() {
-        std::fs::create_dir_all(parent).map_err(io(parent))?;
-    }
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(place)
-        .map_err(io(place))?;
-    Ok(Some(place.clone()))
-}
-
-/// Starts the attempt's gated process group; returns it and the agent's end
-/// of the gate (a socket that is the group leader's stdin: `go` and `start`
-/// go down it, `in` comes back, see [`AWAIT_PLACE`]).
 #[allow(clippy::too_many_arguments)]
 fn spawn(
     spec: &AgentSpec,
@@ -856,9 +807,8 @@ fn spawn(
     report_path: &Path,
     path_prefix: Option<&Path>,
     source: Option<&Path>,
-    place: Option<&Path>,
     [stdout, stderr]: [std::fs::File; 2],
-) -> std::io::Result<(std::process::Child, UnixStream)> {
+) -> std::io::Result<std::process::Child> {
     use std::os::unix::process::CommandExt;
     if spec.command.is_empty() {
         return Err(std::io::Error::other("empty mint command"));
@@ -872,14 +822,11 @@ fn spawn(
         [
             "sh",
             "-c",
-            &format!(
-                "{WAIT_FOR_GO}\n{OPEN_PLACE}{AWAIT_PLACE}E=$1; shift; : > \"$E\"; exec \"$@\" </dev/null"
-            ),
+            &format!("{WAIT_FOR_GO}; exec \"$@\" </dev/null"),
             "lane-mint-gate",
         ]
         .map(str::to_owned)
         .into_iter()
-        .chain([dir.join(crate::isolate::ENTERED).to_string_lossy().into_owned()])
         .chain(spec.command.iter().cloned())
         .collect()
     } else {
@@ -888,11 +835,10 @@ fn spawn(
     let (program, args) = command
         .split_first()
         .ok_or_else(|| std::io::Error::other("empty mint command"))?;
-    let (gate, theirs) = UnixStream::pair()?;
     let mut cmd = Command::new(program);
     cmd.args(args)
         .current_dir(dir)
-        .stdin(std::os::fd::OwnedFd::from(theirs))
+        .stdin(Stdio::piped())
         .stdout(stdout)
         .stderr(stderr)
         .process_group(0)
@@ -928,23 +874,13 @@ fn spawn(
         );
     }
     cmd.envs(&spec.env);
-    match place {
-        Some(place) => cmd.env("LANE_PLACE", place),
-        None => cmd.env_remove("LANE_PLACE"),
-    };
-    // `cmd` (and with it the group's end of the gate) is dropped on return,
-    // so the agent sees the gate close when the group's leader does.
-    Ok((cmd.spawn()?, gate))
+    cmd.spawn()
 }
 
 /// Records the mint's process group in its folder, then lets it start.
 /// An error is lane's own (the record could not be written): the gated
 /// mint is ended without having run.
-fn open_gate(
-    dir: &Path,
-    child: &mut std::process::Child,
-    gate: &mut UnixStream,
-) -> Result<(), AgentError> {
+fn open_gate(dir: &Path, child: &mut std::process::Child) -> Result<(), AgentError> {
     let group = Proc::of(child.id());
     // Renamed into place but not synced: the record serves to end a mint
     // that outlived its agent, and no mint outlives a power cut.
@@ -954,8 +890,10 @@ fn open_gate(
         let _ = child.wait();
         return Err(e);
     }
-    // A gate that is gone already shows in how the child ended.
-    let _ = gate.write_all(b"go\n");
+    if let Some(mut gate) = child.stdin.take() {
+        // A gate that is gone already shows in how the child ended.
+        let _ = gate.write_all(b"go\n");
+    }
     Ok(())
 }
 
@@ -964,83 +902,47 @@ fn kill_group(pid: u32) {
     let _ = nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL);
 }
 
-/// What the gate and the group's leader say while the agent waits.
-enum GateEvent {
-    /// The mint starts now (the gate said `in`): wall clock and instant.
-    Began(f64, Instant),
-    /// The group's leader ended.
-    Ended(std::io::Result<std::process::ExitStatus>),
-}
-
-/// Waits for the attempt's group: answers the gate's `in` with `start`,
-/// then runs the timeout from there. Returns how the leader ended (`None`:
-/// stopped) and when the mint began, if it did.
 fn wait(
     mut child: std::process::Child,
-    gate: UnixStream,
     timeout: Duration,
     stop: Option<&std::sync::atomic::AtomicBool>,
-) -> (Option<ProcessEnd>, Option<(f64, Instant)>) {
-    use std::io::BufRead;
+) -> Option<ProcessEnd> {
     use std::os::unix::process::ExitStatusExt;
     use std::sync::mpsc::RecvTimeoutError;
     let pid = child.id();
-    // Block on the child and on the gate in threads so either is seen at
-    // once (no polling latency on every mint); the timeout and the stop
-    // flag on a channel.
+    // Block on the child in a thread so its end is seen at once (no polling
+    // latency on every mint); the timeout and the stop flag on a channel.
     let (tx, rx) = std::sync::mpsc::channel();
-    let gate_tx = tx.clone();
     let waiter = std::thread::spawn(move || {
         let r = child.wait();
-        let _ = tx.send(GateEvent::Ended(r));
+        let _ = tx.send(r);
     });
-    let answer = gate.try_clone();
-    std::thread::spawn(move || {
-        let Ok(mut answer) = answer else { return };
-        let mut line = String::new();
-        let read = std::io::BufReader::new(&answer).read_line(&mut line);
-        if read.is_ok() && line == "in\n" {
-            // Said before the word is given, so it is on the channel before
-            // the mint can have ended.
-            let _ = gate_tx.send(GateEvent::Began(now(), Instant::now()));
-            let _ = answer.write_all(b"start\n");
-        }
-    });
-    let mut began: Option<(f64, Instant)> = None;
-    let status = |r: std::io::Result<std::process::ExitStatus>| match r {
-        Ok(status) => match (status.code(), status.signal()) {
-            (Some(code), _) => ProcessEnd::Exited { code },
-            (None, Some(signal)) => ProcessEnd::Signaled { signal },
-            (None, None) => ProcessEnd::Exited { code: -1 },
-        },
-        Err(e) => ProcessEnd::SpawnFailed {
-            error: e.to_string(),
-        },
-    };
-    // After a kill: the leader's end, past any late word of the gate's.
-    let ended = |rx: &std::sync::mpsc::Receiver<GateEvent>| {
-        while let Ok(event) = rx.recv() {
-            if matches!(event, GateEvent::Ended(_)) {
-                break;
-            }
-        }
-    };
+    let start = Instant::now();
     let end = loop {
-        // Waiting for a place has no timeout; the mint's run has.
-        let left = began.map_or(timeout, |(_, at)| timeout.saturating_sub(at.elapsed()));
+        let left = timeout.saturating_sub(start.elapsed());
         match rx.recv_timeout(left.min(Duration::from_millis(50))) {
-            Ok(GateEvent::Began(at, instant)) => began = Some((at, instant)),
-            Ok(GateEvent::Ended(r)) => break Some(status(r)),
+            Ok(Ok(status)) => {
+                break Some(match (status.code(), status.signal()) {
+                    (Some(code), _) => ProcessEnd::Exited { code },
+                    (None, Some(signal)) => ProcessEnd::Signaled { signal },
+                    (None, None) => ProcessEnd::Exited { code: -1 },
+                })
+            }
+            Ok(Err(e)) => {
+                break Some(ProcessEnd::SpawnFailed {
+                    error: e.to_string(),
+                })
+            }
             Err(RecvTimeoutError::Disconnected) => break Some(ProcessEnd::Exited { code: -1 }),
             Err(RecvTimeoutError::Timeout) => {
                 if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst)) {
                     kill_group(pid);
-                    ended(&rx);
+                    let _ = rx.recv();
                     break None;
                 }
-                if began.is_some_and(|(_, at)| at.elapsed() >= timeout) {
+                if start.elapsed() >= timeout {
                     kill_group(pid);
-                    ended(&rx);
+                    let _ = rx.recv();
                     break Some(ProcessEnd::TimedOut {
                         after_s: timeout.as_secs(),
                     });
@@ -1048,18 +950,10 @@ fn wait(
             }
         }
     };
-    // A word sent just before the end is still the mint's start.
-    while let Ok(event) = rx.try_recv() {
-        if let GateEvent::Began(at, instant) = event {
-            began = began.or(Some((at, instant)));
-        }
-    }
-    // Reap whatever the mint left running in its group; the gate's reader
-    // ends with the socket.
+    // Reap whatever the mint left running in its group.
     kill_group(pid);
-    let _ = gate.shutdown(std::net::Shutdown::Both);
     let _ = waiter.join();
-    (end, began)
+    end
 }
 
 fn tail(path: &Path, max: u64) -> String {

@@ -54,7 +54,7 @@ pub const ROOTS: [(&str, &str); 8] = [
 ];
 
 /// The folder bound on `/tmp` inside the private mount namespace.
-pub const SLASH_TMP: &str = "iso/slash-tmp";
+pub const SLASH_TMP: &str = lane_core::layout::file::SLASH_TMP;
 
 /// The marker only the attempt's own `/tmp` holds.
 pub const MARKER: &str = ".lane-private-tmp";
@@ -65,29 +65,12 @@ pub const MARKER: &str = ".lane-private-tmp";
 /// nothing runs (125).
 pub const WAIT_FOR_GO: &str = "read -r go || exit 125";
 
-/// Opens the attempt's place (`$LANE_PLACE`, a lock file of the lane's; see
-/// [`lane_core::layout::place_file`]) as fd 9, right after the go: before
-/// any mount, so a place under `/tmp` is still the machine's.
-pub const OPEN_PLACE: &str =
-    "if [ -n \"${LANE_PLACE:-}\" ]; then exec 9>>\"$LANE_PLACE\" || exit 125; fi\n";
-
-/// The gate's last part, once everything else is in place: wait for the
-/// place (`flock` on fd 9, which the mint inherits, so the place is held
-/// for as long as the mint or anything it left in its group lives, its
-/// agent or not), then tell the agent the mint starts now (`in`, on the
-/// socket that is the gate's stdin) and wait for its `start`: an agent
-/// gone while its attempt waited for a place closes the socket, and the
-/// mint never runs. The agent's clock and timeout start at `in`, so an
-/// attempt's seconds are the mint's alone, never the wait.
-pub const AWAIT_PLACE: &str = "if [ -n \"${LANE_PLACE:-}\" ]; then flock 9 || exit 125; fi\n\
-echo in >&0 || exit 125\nread -r start || exit 125\nunset LANE_PLACE\n";
-
-/// Emptied by the wrapper once the private `/tmp` is in place (by the plain
-/// gate, once it has its place), just before it becomes the mint: a wrapper
-/// that ended with it still holding its byte never ran the mint. Made by the agent and only truncated by the
+/// Emptied by the wrapper once the private `/tmp` is in place, just before
+/// it becomes the mint: a wrapper that ended with it still holding its
+/// byte never ran the mint. Made by the agent and only truncated by the
 /// wrapper, so a full disk cannot keep the wrapper from saying it entered
 /// (and send the mint to the machine's `/tmp`).
-pub const ENTERED: &str = "iso/entered";
+pub const ENTERED: &str = lane_core::layout::file::ENTERED;
 
 /// The two ways of making a private mount namespace, tried in order: a
 /// mount namespace alone (root, or CAP_SYS_ADMIN), then a user namespace
@@ -192,8 +175,6 @@ impl Prepared {
                 end => return Ok((end, self.private(way.how))),
             }
         }
-        // The plain gate says it started the mint the same way.
-        std::fs::write(&entered, b"w").map_err(io(&entered))?;
         let end = attempt(&[])?;
         Ok((end, self.without_a_way(&failed)))
     }
@@ -262,7 +243,7 @@ fn prepare_with(
     keep: &[PathBuf],
     container_per_attempt: bool,
 ) -> Result<Prepared, AgentError> {
-    let iso = dir.join("iso");
+    let iso = dir.join(lane_core::layout::file::ISO);
     if iso.exists() {
         std::fs::remove_dir_all(&iso).map_err(io(&iso))?;
     }
@@ -319,7 +300,7 @@ fn prepare_with(
 /// Whether `program` can be run: a path that is an executable file, or a
 /// name found on `PATH` (looked up here, so a machine without it costs no
 /// failed process per attempt).
-pub fn on_path(program: &str) -> bool {
+fn on_path(program: &str) -> bool {
     use std::os::unix::fs::PermissionsExt;
     let runnable = |p: &Path| {
         std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
@@ -354,7 +335,7 @@ fn script(slash: &Path, entered: &Path, keep: &[PathBuf]) -> Result<String, Stri
     // are two mounts, and a rename between them fails (EXDEV: the 0.126
     // rig's safetensors checkpoint, on the H200).
     let mut s = format!(
-        "set -e\n{WAIT_FOR_GO}\n{OPEN_PLACE}S={}\nE={}\nW=$(pwd -P)\n",
+        "set -e\n{WAIT_FOR_GO}\nS={}\nE={}\nW=$(pwd -P)\n",
         quoted(&text(slash)?),
         quoted(&text(entered)?)
     );
@@ -450,7 +431,7 @@ fn script(slash: &Path, entered: &Path, keep: &[PathBuf]) -> Result<String, Stri
         }
     }
     s.push_str(&format!(
-        "mount --rbind \"$S\" /tmp\ntest -e /tmp/{MARKER}\ncd \"$W\"\n{AWAIT_PLACE}: > \"$E\"\nexec \"$@\" </dev/null\n"
+        "mount --rbind \"$S\" /tmp\ntest -e /tmp/{MARKER}\ncd \"$W\"\n: > \"$E\"\nexec \"$@\" </dev/null\n"
     ));
     Ok(s)
 }
@@ -497,13 +478,10 @@ mod tests {
         assert_eq!(s.matches("mount --rbind").count(), 2, "{s}");
         assert!(!s.contains("/etc"), "{s}");
         // The wrapper is the mint's gate: nothing happens before the word.
-        assert!(
-            s.starts_with(&format!("set -e\nread -r go || exit 125\n{OPEN_PLACE}")),
-            "{s}"
-        );
-        assert!(s.ends_with(&format!(
-            "mount --rbind \"$S\" /tmp\ntest -e /tmp/.lane-private-tmp\ncd \"$W\"\n{AWAIT_PLACE}: > \"$E\"\nexec \"$@\" </dev/null\n"
-        )));
+        assert!(s.starts_with("set -e\nread -r go || exit 125\n"), "{s}");
+        assert!(s.ends_with(
+            "mount --rbind \"$S\" /tmp\ntest -e /tmp/.lane-private-tmp\ncd \"$W\"\n: > \"$E\"\nexec \"$@\" </dev/null\n"
+        ));
     }
 
     /// Regression: `./just demo` from a checkout under /tmp crashed every
@@ -587,21 +565,15 @@ mod tests {
     /// Runs `wrapper + command` in `dir` with its stderr in `stderr`, as the
     /// agent does (without the gate), to its end.
     fn run_in(dir: &Path, stderr: &Path, wrapper: &[String], command: &str) -> ProcessEnd {
-        use std::io::Write;
         let log = std::fs::File::create(stderr).unwrap();
         let mut argv: Vec<String> = wrapper.to_vec();
         argv.extend(["sh".into(), "-c".into(), command.into()]);
-        // The gate's two words up front: the wrapper reads them in turn.
-        let (mut ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
-        ours.write_all(b"go\nstart\n").unwrap();
         let status = std::process::Command::new(&argv[0])
             .args(&argv[1..])
             .current_dir(dir)
-            .stdin(std::os::fd::OwnedFd::from(theirs))
             .stderr(log)
             .status()
             .unwrap();
-        drop(ours);
         ProcessEnd::Exited {
             code: status.code().unwrap_or(-1),
         }

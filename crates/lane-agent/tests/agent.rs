@@ -518,6 +518,3 @@ mod isolation;
 
 #[path = "agent/eras.rs"]
 mod eras;
-
-#[path = "agent/places.rs"]
-mod places;

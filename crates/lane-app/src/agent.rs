@@ -48,8 +48,6 @@ pub struct AgentRequest {
     pub command: Vec<String>,
     /// Set (by a signal) to stop the mint.
     pub stop: Arc<AtomicBool>,
-    /// The lane's place the mint waits for and holds while it runs.
-    pub place: Option<PathBuf>,
 }
 
 /// What one mint gave.
@@ -153,7 +151,6 @@ pub fn agent(request: AgentRequest) -> Result<AgentOutcome, AppError> {
         stop: Some(request.stop),
         // A pod numbers its own attempt: one attempt per container.
         container_per_attempt: request.attempt_from_store,
-        place: request.place,
     };
     Ok(AgentOutcome {
         result: run_agent(&spec)?,

@@ -7,7 +7,9 @@
 //! ```text
 //! <out>/lanes/<lane>/               lane_out
 //!   runs.sqlite                     runs_db: the attempts' durable record
-//!   places/<k>                      place_file: a running mint holds one
+//!   mints/<cell>/<gpu>/r<N>/a<M>/   mint_dir: one attempt's folder
+//!     agent.lock agent.log mint.pid file::AGENT_LOCK, AGENT_LOG, MINT_GROUP
+//!     stdout.log ended.json iso/    file::STDOUT, ENDED, ISO
 //!   results/                        results_dir
 //!     summary.json                  file::SUMMARY
 //!     <cell>/<gpu>/r<N>/            slot_dir
@@ -48,8 +50,26 @@ pub mod file {
     pub const CLAIM: &str = "claim.json";
     /// A lane's durable record of attempts.
     pub const RUNS_DB: &str = "runs.sqlite";
-    /// A lane's places: one lock file per mint that may run at once.
-    pub const PLACES: &str = "places";
+    /// A lane's attempts' folders, under its output folder.
+    pub const MINTS: &str = "mints";
+    /// An agent's claim on its attempt's folder (its pid and start time).
+    pub const AGENT_LOCK: &str = "agent.lock";
+    /// An agent's own log, in its attempt's folder.
+    pub const AGENT_LOG: &str = "agent.log";
+    /// The mint's stdout, in its attempt's folder.
+    pub const STDOUT: &str = "stdout.log";
+    /// The mint's process group (leader pid and start time), recorded in
+    /// its attempt's folder before the mint starts.
+    pub const MINT_GROUP: &str = "mint.pid";
+    /// The mint's end, recorded before lane gathers anything of it.
+    pub const ENDED: &str = "ended.json";
+    /// The attempt's own roots and private `/tmp`, in its folder.
+    pub const ISO: &str = "iso";
+    /// The folder bound on `/tmp` in the attempt's private mount namespace.
+    pub const SLASH_TMP: &str = "iso/slash-tmp";
+    /// Holds one byte until the attempt's private `/tmp` wrapper becomes
+    /// the mint.
+    pub const ENTERED: &str = "iso/entered";
     /// The environment a recorded run kept beside its results folder.
     pub const ENV: &str = "env.json";
     /// The mint child's standard error, kept with its report.
@@ -95,11 +115,9 @@ pub fn runs_db(lane_out: &Path) -> PathBuf {
     lane_out.join(file::RUNS_DB)
 }
 
-/// One of a lane's places, `<lane out>/places/<k>`: a lock file that a
-/// running mint holds (`flock`) for as long as it lives, so no more mints
-/// than there are places run at once, whatever agents wait for them.
-pub fn place_file(lane_out: &Path, place: usize) -> PathBuf {
-    lane_out.join(file::PLACES).join(place.to_string())
+/// One attempt's folder: `<lane out>/mints/<cell>/<gpu>/r<N>/a<M>`.
+pub fn mint_dir(lane_out: &Path, id: &MintId) -> PathBuf {
+    lane_out.join(file::MINTS).join(id.rel_dir())
 }
 
 /// A results folder's summary: `<results>/summary.json`.

@@ -394,6 +394,14 @@ fn no_path_file_name_or_store_key_of_a_run_is_spelled_outside_the_layout() {
         "\"history/",
         "/bundle.zip",
         "/claim.json",
+        "\"mints\"",
+        "\"agent.lock\"",
+        "\"agent.log\"",
+        "\"stdout.log\"",
+        "\"mint.pid\"",
+        "\"ended.json\"",
+        "\"iso\"",
+        "\"iso/",
     ];
     let found: Vec<String> = code_lines()
         .into_iter()

@@ -30,7 +30,7 @@ use tracing::warn;
 use crate::error::MintError;
 use crate::gather::{gather, write_summary};
 use lane_agent::bundle::MAX_BUNDLED_FILE;
-use lane_core::layout::{bundle_key, stored_key};
+use lane_core::layout::{self, bundle_key, stored_key};
 use lane_core::results::Contract;
 use lane_core::MintId;
 use lane_core::{AgentResult, BundleManifest, BundleState};
@@ -456,7 +456,7 @@ pub fn collect(
         }
         let (result, wall, job_s, dir) = match newest {
             Some(mut last) => {
-                let dir = out.join("mints").join(last.result.id.rel_dir());
+                let dir = layout::mint_dir(out, &last.result.id);
                 let unpacked = unpack(&mut last, &dir, store, run, limits);
                 let mut result = last.result;
                 let wall = result.wall_s;
@@ -495,7 +495,7 @@ pub fn collect(
                     attempt: unfinished.unwrap_or(first.attempt),
                     ..first.clone()
                 };
-                let dir: PathBuf = out.join("mints").join(id.rel_dir());
+                let dir: PathBuf = layout::mint_dir(out, &id);
                 std::fs::create_dir_all(&dir).map_err(io(&dir))?;
                 let why = match unfinished {
                     Some(a) => format!(

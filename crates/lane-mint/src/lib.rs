@@ -21,7 +21,6 @@ pub mod collect;
 mod error;
 pub mod gather;
 pub mod local;
-mod places;
 pub mod store;
 
 pub use error::MintError;

@@ -3,13 +3,6 @@
 //! `concurrency` at once, and drives every slot of the plan to a gathered
 //! result through the run store.
 //!
-//! Places: each mint holds one of the lane's `concurrency` places (a lock
-//! file, `layout::place_file`) for as long as it lives, so the next
-//! attempts' agents are started ahead of time (up to `concurrency` more),
-//! make their folders and private `/tmp` while the mints before them run,
-//! and wait at their gate: a place that frees starts the next mint at once,
-//! without an agent's start or the last mint's gathering in between.
-//!
 //! Restart safety: a slot's state is committed before it is acted on. A
 //! restarted run re-attaches to an agent still running (its claim names a
 //! live pid), gathers one that finished while lane was down (its
@@ -29,7 +22,6 @@ use tracing::{info, warn};
 
 use crate::error::MintError;
 use crate::gather::{gather, write_summary};
-use crate::places::Places;
 use crate::store::{MintRow, MintState, RunStore};
 use lane_agent::agent::{end_orphaned_mint, live_claim, pid_alive, read_result};
 use lane_core::results::Contract;
@@ -92,7 +84,7 @@ impl LocalRun<'_> {
     }
 
     fn mint_dir(&self, id: &MintId) -> PathBuf {
-        self.out.join("mints").join(id.rel_dir())
+        layout::mint_dir(&self.out, id)
     }
 
     /// Runs every mint of the lane to a gathered result.
@@ -113,7 +105,6 @@ impl LocalRun<'_> {
         // `lane mint` finishes them, never re-running their mints).
         let mut spawned: std::collections::HashSet<String> = Default::default();
         let mut faults: BTreeMap<String, String> = BTreeMap::new();
-        let mut places = Places::new(&self.out, self.concurrency);
         let timeout = Duration::from_secs(m.timeout_s);
         let (wake, woken) = std::sync::mpsc::channel::<()>();
         let mut watched: std::collections::HashSet<u32> = Default::default();
@@ -163,7 +154,6 @@ impl LocalRun<'_> {
                             .unwrap_or_else(|| self.mint_dir(&row.id));
                         let key = row.id.to_string();
                         if let Some(result) = read_result(&dir) {
-                            places.release(&key);
                             ended.push(self.said_finished(row, result, on));
                         } else if let Some(pid) = live_claim(&dir) {
                             self.record_group(&store, row, &dir)?;
@@ -179,7 +169,6 @@ impl LocalRun<'_> {
                             // Started, not yet claimed.
                         } else if let Some(result) = read_result(&dir) {
                             // Its agent wrote it and went since the first look.
-                            places.release(&key);
                             ended.push(self.said_finished(row, result, on));
                         } else {
                             // No agent: a mint it left running (`kill -9` of
@@ -194,7 +183,7 @@ impl LocalRun<'_> {
                                 });
                             }
                             if lane_agent::agent::read_ended(&dir).is_some()
-                                || (spawned.contains(&key) && !dir.join("agent.lock").exists())
+                                || (spawned.contains(&key) && !dir.join(file::AGENT_LOCK).exists())
                             {
                                 // The mint ended but its agent could not
                                 // finish lane's part (a full disk), or an
@@ -212,11 +201,11 @@ impl LocalRun<'_> {
                                         &store,
                                         &row.id,
                                         timeout,
-                                        (&mut children, &mut spawned, &mut places),
+                                        (&mut children, &mut spawned),
                                         &mut running,
                                     )?;
                                 }
-                            } else if !dir.join("agent.lock").exists() {
+                            } else if !dir.join(file::AGENT_LOCK).exists() {
                                 // Never claimed: lane died between recording
                                 // the submission and the agent's start. Start
                                 // it now (the claim keeps a late first agent
@@ -225,7 +214,7 @@ impl LocalRun<'_> {
                                     &store,
                                     &row.id,
                                     timeout,
-                                    (&mut children, &mut spawned, &mut places),
+                                    (&mut children, &mut spawned),
                                     &mut running,
                                 )? {
                                     on(Progress::Started { mint: key });
@@ -238,20 +227,8 @@ impl LocalRun<'_> {
                                     // the mint. Kept as crashed, retried at
                                     // once, no retry spent.
                                     Some(g) => {
-                                        let reason = format!("the agent vanished without a result (killed?); its mint (or its gate, waiting for a place), still running, was ended by lane (process group {}): lane's fault, so no retry is spent", g.pid);
+                                        let reason = format!("the agent vanished without a result (killed?); its mint, still running, was ended by lane (process group {}): lane's fault, so no retry is spent", g.pid);
                                         store.mark_ended_by_lane(&row.id, &reason)?;
-                                        store.plan_retry(&row.id.next_attempt(), None)?;
-                                        on(Progress::Retry {
-                                            mint: row.id.to_string(),
-                                            decision: RetryDecision::Now,
-                                        });
-                                    }
-                                    // Its mint never started (the agent
-                                    // died preparing it, or its gate waited
-                                    // for a place): lane's, no retry spent.
-                                    None if !lane_agent::agent::mint_started(&dir) => {
-                                        let reason = "the agent vanished without a result (killed?) before its mint started: lane's fault, so no retry is spent";
-                                        store.mark_ended_by_lane(&row.id, reason)?;
                                         store.plan_retry(&row.id.next_attempt(), None)?;
                                         on(Progress::Retry {
                                             mint: row.id.to_string(),
@@ -292,11 +269,10 @@ impl LocalRun<'_> {
                 break;
             }
             for id in to_submit {
-                if running >= places.agents_at_once() {
+                if running >= self.concurrency.max(1) {
                     break;
                 }
-                let place = places.pick(&id.to_string(), &children);
-                let child = self.submit(&store, &id, timeout, place)?;
+                let child = self.submit(&store, &id, timeout)?;
                 spawned.insert(id.to_string());
                 children.insert(id.to_string(), child);
                 running += 1;
@@ -358,24 +334,22 @@ impl LocalRun<'_> {
     }
 
     /// Starts an agent for an attempt already submitted, when fewer than
-    /// [`Places::agents_at_once`] live (`running`); says whether it did.
+    /// `concurrency` hold a place (`running`); says whether it did.
     fn respawn(
         &self,
         store: &RunStore,
         id: &MintId,
         timeout: Duration,
-        (children, spawned, places): (
+        (children, spawned): (
             &mut HashMap<String, Child>,
             &mut std::collections::HashSet<String>,
-            &mut Places,
         ),
         running: &mut usize,
     ) -> Result<bool, MintError> {
-        if *running >= places.agents_at_once() {
+        if *running >= self.concurrency.max(1) {
             return Ok(false);
         }
-        let place = places.pick(&id.to_string(), children);
-        let child = self.spawn_agent(id, timeout, place)?;
+        let child = self.spawn_agent(id, timeout)?;
         // As `submit` does: until it claims, its pid says it is starting.
         store.set_pid(id, child.id())?;
         spawned.insert(id.to_string());
@@ -452,19 +426,13 @@ impl LocalRun<'_> {
             // before it could leaves its mint running: ended here.
             end_orphaned_mint(dir)?;
             if live_claim(dir).is_none() && read_result(dir).is_none() {
-                let _ = std::fs::remove_file(dir.join("agent.lock"));
+                let _ = std::fs::remove_file(dir.join(file::AGENT_LOCK));
             }
         }
         Ok(())
     }
 
-    fn submit(
-        &self,
-        store: &RunStore,
-        id: &MintId,
-        timeout: Duration,
-        place: Option<PathBuf>,
-    ) -> Result<Child, MintError> {
+    fn submit(&self, store: &RunStore, id: &MintId, timeout: Duration) -> Result<Child, MintError> {
         let dir = self.mint_dir(id);
         std::fs::create_dir_all(&dir).map_err(|source| MintError::Io {
             path: dir.clone(),
@@ -472,18 +440,13 @@ impl LocalRun<'_> {
         })?;
         // Persist first: a lane killed right after this line re-attaches.
         store.mark_submitted(id, &dir)?;
-        self.spawn_agent(id, timeout, place).and_then(|child| {
+        self.spawn_agent(id, timeout).and_then(|child| {
             store.set_pid(id, child.id())?;
             Ok(child)
         })
     }
 
-    fn spawn_agent(
-        &self,
-        id: &MintId,
-        timeout: Duration,
-        place: Option<PathBuf>,
-    ) -> Result<Child, MintError> {
+    fn spawn_agent(&self, id: &MintId, timeout: Duration) -> Result<Child, MintError> {
         use std::os::unix::process::CommandExt;
         let cell = self.cell(&id.cell).expect("planned from the lane's cells");
         let dir = self.mint_dir(id);
@@ -510,19 +473,17 @@ impl LocalRun<'_> {
         if let Some(s) = &self.source {
             cmd.arg("--source").arg(s);
         }
-        if let Some(p) = &place {
-            cmd.arg("--place").arg(p);
-        }
         for (k, v) in &cell.env {
             cmd.arg("--env").arg(format!("{k}={v}"));
         }
         cmd.arg("--").args(&cell.command);
-        let log = std::fs::File::create(dir.join("agent.log")).map_err(|source| MintError::Io {
-            path: dir.join("agent.log"),
-            source,
-        })?;
+        let log =
+            std::fs::File::create(dir.join(file::AGENT_LOG)).map_err(|source| MintError::Io {
+                path: dir.join(file::AGENT_LOG),
+                source,
+            })?;
         let log2 = log.try_clone().map_err(|source| MintError::Io {
-            path: dir.join("agent.log"),
+            path: dir.join(file::AGENT_LOG),
             source,
         })?;
         let child = cmd
@@ -813,7 +774,7 @@ fn agent_alive(row: &MintRow) -> bool {
 /// Why an agent left no result, from the last `error:` line of its log
 /// (which a full disk may have kept from being written).
 fn agent_log_error(dir: &Path) -> String {
-    std::fs::read_to_string(dir.join("agent.log"))
+    std::fs::read_to_string(dir.join(file::AGENT_LOG))
         .ok()
         .and_then(|log| {
             log.lines()

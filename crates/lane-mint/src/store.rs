@@ -305,7 +305,7 @@ impl RunStore {
 
     /// Records an attempt lane ended itself: its agent was gone and its
     /// mint, still running, was ended by lane before anything else happened
-    /// to the slot, or had never started. The attempt reads `crashed` with `reason`; its
+    /// to the slot. The attempt reads `crashed` with `reason`; its
     /// `ended-by-lane` event keeps it off the slot's retry budget (the mint
     /// never failed; lane's agent did).
     pub fn mark_ended_by_lane(&self, id: &MintId, reason: &str) -> Result<(), MintError> {

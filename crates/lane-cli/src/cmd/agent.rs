@@ -68,11 +68,6 @@ pub struct Args {
     /// Extra environment, `KEY=VALUE` (repeatable).
     #[arg(long = "env")]
     pub env: Vec<String>,
-    /// A lock file of the lane's that the mint waits for and holds while
-    /// it runs (`flock`), so that agents started ahead of a free place keep
-    /// the lane's concurrency (`lane mint` gives each agent one).
-    #[arg(long, value_name = "FILE")]
-    pub place: Option<PathBuf>,
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
@@ -115,7 +110,6 @@ pub fn run(args: Args) -> Result<(), AppError> {
         exit_by_outcome: args.exit_by_outcome,
         command: args.command,
         stop: stop_flag()?,
-        place: args.place,
     })?;
     let result = &outcome.result;
     if args.json {

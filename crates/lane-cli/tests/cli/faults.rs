@@ -333,26 +333,24 @@ fn regression_kill_9_of_lane_and_every_agent_never_runs_a_slot_twice_at_once() {
     let mut child = spawn_mint(d.path());
     let mints = d.path().join("out/lanes/0.93.3/mints");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    // Two mints run; the two agents behind them are ready, their gates
-    // waiting for a place.
-    while ran(d.path()).len() < 2 || recorded_pids(&mints, "mint.pid").len() < 4 {
+    while ran(d.path()).len() < 2 {
         assert!(std::time::Instant::now() < deadline, "no mint started");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     let agents = recorded_pids(&mints, "agent.lock");
-    assert_eq!(agents.len(), 4, "two agents mint, two wait");
+    assert_eq!(agents.len(), 2, "two agents run");
     for pid in agents {
         kill9(pid);
     }
     assert_eq!(
         recorded_pids(&mints, "mint.pid").len(),
-        4,
-        "their mints and gates outlive them"
+        2,
+        "their mints outlive them"
     );
     let o = lane(d.path(), &["mint", "0.93.3"]);
-    assert_eq!(code(&o), 0, "{}\n{}", stdout(&o), stderr(&o));
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert_eq!(
         violations(d.path()),
         "",
@@ -366,11 +364,7 @@ fn regression_kill_9_of_lane_and_every_agent_never_runs_a_slot_twice_at_once() {
         .iter()
         .filter(|m| m["attempt"] == 2)
         .collect();
-    assert_eq!(
-        second.len(),
-        4,
-        "the two ended mints and the two ended gates ran again: {summary}"
-    );
+    assert_eq!(second.len(), 2, "the two ended mints ran again: {summary}");
 }
 
 /// The fault-injection run's figures.

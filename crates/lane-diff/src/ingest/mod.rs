@@ -317,9 +317,9 @@ const MINT_RECORDS: [&str; 8] = [
     file::MINT_RECORD,
     file::REPORT,
     file::RESULT,
-    "agent.log",
-    "agent.lock",
-    "stdout.log",
+    file::AGENT_LOG,
+    file::AGENT_LOCK,
+    file::STDOUT,
     file::STDERR,
     file::BUNDLE,
 ];

@@ -59,6 +59,13 @@ pub struct AgentSpec {
     /// The agent runs one attempt per container (a pod): the container's
     /// `/tmp` is the attempt's own, and no private mount namespace is made.
     pub container_per_attempt: bool,
+    /// Driven by `lane mint`'s run loop (the local backend), which starts
+    /// agents ahead of a free place: everything is prepared, then the agent
+    /// waits for the loop's word (`go`, a line on its stdin) before the
+    /// mint starts, and says `over` (a line on its stdout) once no process
+    /// of the mint's group is left, before lane gathers anything. A stdin
+    /// that ends first (the loop is gone) ends the attempt unstarted.
+    pub driven: bool,
 }
 
 impl AgentSpec {
@@ -87,6 +94,7 @@ impl AgentSpec {
             max_artifact_bytes: crate::report::DEFAULT_MAX_ARTIFACT_BYTES,
             stop: None,
             container_per_attempt: false,
+            driven: false,
         }
     }
 }
@@ -331,8 +339,8 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
     };
 
     let probe_prefix = prepared.as_ref().ok().cloned().flatten();
-    let started_at = now();
-    let start = Instant::now();
+    let mut started_at = now();
+    let mut start = Instant::now();
     let stdout_path = dir.join(file::STDOUT);
     let stderr_path = dir.join(file::STDERR);
     // The upstream's tree, for cells that run its rig: a folder as it is, or
@@ -363,6 +371,9 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
         crate::fingerprint::beside_the_mint(spec.wheel.clone(), probe_prefix, dir.to_owned());
     // Run under the first way of a private /tmp the attempt can enter (the
     // attempt is its own probe: `isolate::Prepared::run`).
+    // Driven: the loop's word is waited for once, at the first way's gate.
+    let mut waited = !spec.driven;
+    let mut group_gone = false;
     let ran = isolation.run(dir, &stderr_path, |wrapper| {
         // The mint's logs are lane's files, made afresh for each try: one
         // that cannot be made is lane's fault, not a mint that "could not
@@ -388,14 +399,39 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
         Ok(match spawned {
             Err(error) => Some(ProcessEnd::SpawnFailed { error }),
             Ok(mut child) => {
+                if !waited {
+                    waited = true;
+                    if !go_from_the_run_loop() {
+                        // The loop is gone before this attempt's turn: the
+                        // gated wrapper ends without having run anything.
+                        kill_group(child.id());
+                        let _ = child.wait();
+                        return Ok(None);
+                    }
+                    // An agent started ahead counts its mint from the word.
+                    started_at = now();
+                    start = Instant::now();
+                }
                 // lane's fault before the mint ran: released, no result.
                 open_gate(dir, &mut child).inspect_err(|_| {
                     let _ = std::fs::remove_file(dir.join(LOCK));
                 })?;
-                wait(child, spec.timeout, spec.stop.as_deref())
+                let pgid = child.id();
+                let end = wait(child, spec.timeout, spec.stop.as_deref());
+                if spec.driven {
+                    group_gone = until_the_group_is_gone(pgid);
+                }
+                end
             }
         })
     })?;
+    if spec.driven && group_gone && ran.0.is_some() {
+        // Its place is free: the loop may start the next mint while this
+        // one is gathered. A loop that is gone does not read it. (A group
+        // that outlived its kill keeps its place until the agent is gone.)
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(b"over\n").and_then(|()| out.flush());
+    }
     let (end, isolation) = match ran {
         (Some(end), record) => (end, record),
         (None, _) => {
@@ -895,6 +931,40 @@ fn open_gate(dir: &Path, child: &mut std::process::Child) -> Result<(), AgentErr
         let _ = gate.write_all(b"go\n");
     }
     Ok(())
+}
+
+/// Waits for the run loop's word on stdin: `go` lets the mint start; an
+/// end of input (the loop is gone) or anything else does not.
+fn go_from_the_run_loop() -> bool {
+    let mut line = String::new();
+    matches!(std::io::stdin().read_line(&mut line), Ok(n) if n > 0) && line.trim_end() == "go"
+}
+
+/// How long the rest of a mint's group may take to go once killed.
+const GROUP_GONE_WITHIN: Duration = Duration::from_secs(5);
+
+/// Waits until no process of group `pgid` is left (the leader is reaped
+/// and the rest was killed): a killed process closes its files a moment
+/// before it is gone, and the next mint must not start beside one still
+/// exiting. False when one outlived [`GROUP_GONE_WITHIN`].
+fn until_the_group_is_gone(pgid: u32) -> bool {
+    let group = nix::unistd::Pid::from_raw(pgid as i32);
+    let deadline = Instant::now() + GROUP_GONE_WITHIN;
+    // Without a reaping init, zombies of the group stay: only the live
+    // members count (looked for when the kernel still knows the group).
+    let members = Proc::parse(&pgid.to_string());
+    while nix::sys::signal::killpg(group, None).is_ok() {
+        if members.is_none_or(|g| g.group_members().is_empty()) {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            warn!(pgid, "a process of the mint's group outlived its kill; it keeps its place until the agent is gone");
+            return false;
+        }
+        kill_group(pgid);
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    true
 }
 
 fn kill_group(pid: u32) {

@@ -59,10 +59,12 @@ pub const SLASH_TMP: &str = lane_core::layout::file::SLASH_TMP;
 /// The marker only the attempt's own `/tmp` holds.
 pub const MARKER: &str = ".lane-private-tmp";
 
-/// The gate's first line: the wrapper waits for the agent's word (a line
-/// on its stdin) before anything else, so the mint's group is recorded
-/// before the mint starts; an agent gone before that closes the pipe and
-/// nothing runs (125).
+/// The gate: the wrapper waits for the agent's word (a line on its stdin)
+/// before the mint, so the mint's group is recorded before the mint
+/// starts; an agent gone before that closes the pipe and the mint never
+/// runs (125). A private `/tmp` is made before the word, while the agent
+/// may still be waiting for its place (the mounts are the wrapper's own
+/// namespace's, seen by nobody else).
 pub const WAIT_FOR_GO: &str = "read -r go || exit 125";
 
 /// Emptied by the wrapper once the private `/tmp` is in place, just before
@@ -315,11 +317,11 @@ fn on_path(program: &str) -> bool {
 /// Lays out the attempt's own `/tmp` folder (`slash`, on the real disk:
 /// the folders, files and links the kept paths need there, made here
 /// rather than by a process each inside the wrapper) and returns the
-/// wrapper's script: wait for the agent's word (the wrapper is the mint's
-/// gate, see `agent::spawn`), bind each kept path under `/tmp` into that
-/// folder at the same place, put the folder on `/tmp` (recursively, so the
-/// kept paths come along), check the marker, say it entered (`entered`, a
-/// path in the kept attempt folder), and become the command.
+/// wrapper's script: bind each kept path under `/tmp` into that folder at
+/// the same place, put the folder on `/tmp` (recursively, so the kept
+/// paths come along), check the marker, wait for the agent's word (the
+/// wrapper is the mint's gate, see `agent::spawn`), say it entered
+/// (`entered`, a path in the kept attempt folder), and become the command.
 fn script(slash: &Path, entered: &Path, keep: &[PathBuf]) -> Result<String, String> {
     let tmp = std::fs::canonicalize("/tmp").map_err(|e| format!("/tmp: {e}"))?;
     let text = |p: &Path| {
@@ -335,7 +337,7 @@ fn script(slash: &Path, entered: &Path, keep: &[PathBuf]) -> Result<String, Stri
     // are two mounts, and a rename between them fails (EXDEV: the 0.126
     // rig's safetensors checkpoint, on the H200).
     let mut s = format!(
-        "set -e\n{WAIT_FOR_GO}\nS={}\nE={}\nW=$(pwd -P)\n",
+        "set -e\nS={}\nE={}\nW=$(pwd -P)\n",
         quoted(&text(slash)?),
         quoted(&text(entered)?)
     );
@@ -431,7 +433,7 @@ fn script(slash: &Path, entered: &Path, keep: &[PathBuf]) -> Result<String, Stri
         }
     }
     s.push_str(&format!(
-        "mount --rbind \"$S\" /tmp\ntest -e /tmp/{MARKER}\ncd \"$W\"\n: > \"$E\"\nexec \"$@\" </dev/null\n"
+        "mount --rbind \"$S\" /tmp\ntest -e /tmp/{MARKER}\ncd \"$W\"\n{WAIT_FOR_GO}\n: > \"$E\"\nexec \"$@\" </dev/null\n"
     ));
     Ok(s)
 }
@@ -477,10 +479,11 @@ mod tests {
         // a path outside /tmp needs nothing.
         assert_eq!(s.matches("mount --rbind").count(), 2, "{s}");
         assert!(!s.contains("/etc"), "{s}");
-        // The wrapper is the mint's gate: nothing happens before the word.
-        assert!(s.starts_with("set -e\nread -r go || exit 125\n"), "{s}");
+        // The wrapper is the mint's gate: its private /tmp is made before
+        // the word (ahead of its turn), the mint only after it.
+        assert!(s.starts_with("set -e\nS="), "{s}");
         assert!(s.ends_with(
-            "mount --rbind \"$S\" /tmp\ntest -e /tmp/.lane-private-tmp\ncd \"$W\"\n: > \"$E\"\nexec \"$@\" </dev/null\n"
+            "mount --rbind \"$S\" /tmp\ntest -e /tmp/.lane-private-tmp\ncd \"$W\"\nread -r go || exit 125\n: > \"$E\"\nexec \"$@\" </dev/null\n"
         ));
     }
 

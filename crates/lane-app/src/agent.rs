@@ -48,6 +48,9 @@ pub struct AgentRequest {
     pub command: Vec<String>,
     /// Set (by a signal) to stop the mint.
     pub stop: Arc<AtomicBool>,
+    /// Driven by `lane mint`'s run loop: `go` on stdin, `over` on stdout
+    /// (see [`AgentSpec::driven`]).
+    pub driven: bool,
 }
 
 /// What one mint gave.
@@ -151,6 +154,7 @@ pub fn agent(request: AgentRequest) -> Result<AgentOutcome, AppError> {
         stop: Some(request.stop),
         // A pod numbers its own attempt: one attempt per container.
         container_per_attempt: request.attempt_from_store,
+        driven: request.driven,
     };
     Ok(AgentOutcome {
         result: run_agent(&spec)?,

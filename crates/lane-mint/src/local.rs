@@ -60,17 +60,100 @@ fn now() -> f64 {
         .unwrap_or(0.0)
 }
 
+/// What wakes the run loop: an agent exited (`None`), or the mint of
+/// attempt `Some(id)` is over and its place free (its driven agent said so).
+type Wake = Option<String>;
+
 /// Sends on `wake` when the child `pid` exits, without reaping it
 /// (`WNOWAIT`: `Child::try_wait` in the run loop still reaps it), so the
 /// loop sees a finished agent at once instead of at its next look.
-fn watch_exit(pid: u32, wake: std::sync::mpsc::Sender<()>) {
+fn watch_exit(pid: u32, wake: std::sync::mpsc::Sender<Wake>) {
     use nix::errno::Errno;
     use nix::sys::wait::{waitid, Id, WaitPidFlag};
     std::thread::spawn(move || {
         let id = || Id::Pid(nix::unistd::Pid::from_raw(pid as i32));
         while waitid(id(), WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT) == Err(Errno::EINTR) {}
-        let _ = wake.send(());
+        let _ = wake.send(None);
     });
+}
+
+/// Reads a driven agent's stdout: its `over` wakes the loop with the
+/// attempt's id; every other line goes on to the agent's log, as its
+/// stdout did before it was driven.
+fn watch_over(
+    id: String,
+    stdout: std::process::ChildStdout,
+    mut log: std::fs::File,
+    wake: std::sync::mpsc::Sender<Wake>,
+) {
+    use std::io::{BufRead, Write};
+    std::thread::spawn(move || {
+        let mut lines = std::io::BufReader::new(stdout);
+        let mut line = Vec::new();
+        while matches!(lines.read_until(b'\n', &mut line), Ok(n) if n > 0) {
+            if line == b"over\n" {
+                let _ = wake.send(Some(id.clone()));
+            } else {
+                let _ = log.write_all(&line);
+            }
+            line.clear();
+        }
+    });
+}
+
+/// Tells a driven agent that its mint may start (its place is taken).
+/// One already gone cannot hear it; how it ended shows in its folder.
+fn say_go(gate: Option<std::process::ChildStdin>) {
+    use std::io::Write;
+    if let Some(mut gate) = gate {
+        let _ = gate.write_all(b"go\n");
+    }
+}
+
+/// The agents started ahead of a free place, waiting for their word, in
+/// the order they started (the plan's).
+#[derive(Default)]
+struct Ahead {
+    order: std::collections::VecDeque<String>,
+    gates: HashMap<String, std::process::ChildStdin>,
+}
+
+impl Ahead {
+    fn len(&self) -> usize {
+        self.gates.len()
+    }
+
+    fn waits(&self, id: &str) -> bool {
+        self.gates.contains_key(id)
+    }
+
+    fn push(&mut self, id: String, gate: std::process::ChildStdin) {
+        self.order.push_back(id.clone());
+        self.gates.insert(id, gate);
+    }
+
+    /// The longest-waiting agent still alive, with its gate.
+    fn next(&mut self) -> Option<(String, std::process::ChildStdin)> {
+        while let Some(id) = self.order.pop_front() {
+            if let Some(gate) = self.gates.remove(&id) {
+                return Some((id, gate));
+            }
+        }
+        None
+    }
+
+    /// Forgets the agents that are gone (their gates are closed with them).
+    fn keep_only(&mut self, alive: &HashMap<String, Child>) {
+        self.gates.retain(|id, _| alive.contains_key(id));
+        let gates = &self.gates;
+        self.order.retain(|id| gates.contains_key(id));
+    }
+
+    /// Closes every gate: a waiting agent then exits without its mint.
+    fn close_all(&mut self) {
+        self.order.clear();
+        self.gates.clear();
+    }
 }
 
 impl LocalRun<'_> {
@@ -106,25 +189,36 @@ impl LocalRun<'_> {
         let mut spawned: std::collections::HashSet<String> = Default::default();
         let mut faults: BTreeMap<String, String> = BTreeMap::new();
         let timeout = Duration::from_secs(m.timeout_s);
-        let (wake, woken) = std::sync::mpsc::channel::<()>();
+        let (wake, woken) = std::sync::mpsc::channel::<Wake>();
         let mut watched: std::collections::HashSet<u32> = Default::default();
+        // Agents started ahead of a free place, and the attempts of this
+        // run whose mint is over (their agents still gathering).
+        let mut ahead = Ahead::default();
+        let mut over: std::collections::HashSet<String> = Default::default();
         loop {
             if self.stop.load(Ordering::SeqCst) {
+                ahead.close_all();
                 self.stop_agents(&store, &mut children)?;
                 return Err(MintError::Interrupted);
             }
             // Reap our own children so they do not linger as zombies.
             children.retain(|_, c| !matches!(c.try_wait(), Ok(Some(_))));
+            ahead.keep_only(&children);
 
             let rows = store.rows()?;
             let mut latest = latest_per_slot(&rows);
             latest.retain(|slot, _| slots.contains(slot));
             // Every attempt that holds a place now, counted before any is
             // started (across restarts: adopted agents, and mints whose
-            // agent is gone until they are ended).
+            // agent is gone until they are ended). An agent waiting ahead
+            // holds none yet; one whose mint is over holds none any more.
             let mut running = latest
                 .values()
                 .filter(|r| r.state == MintState::Submitted)
+                .filter(|r| {
+                    let key = r.id.to_string();
+                    !ahead.waits(&key) && !over.contains(&key)
+                })
                 .filter(|r| self.occupies(r, &children))
                 .count();
             let mut pending = 0usize;
@@ -203,6 +297,7 @@ impl LocalRun<'_> {
                                         timeout,
                                         (&mut children, &mut spawned),
                                         &mut running,
+                                        &wake,
                                     )?;
                                 }
                             } else if !dir.join(file::AGENT_LOCK).exists() {
@@ -216,6 +311,7 @@ impl LocalRun<'_> {
                                     timeout,
                                     (&mut children, &mut spawned),
                                     &mut running,
+                                    &wake,
                                 )? {
                                     on(Progress::Started { mint: key });
                                 }
@@ -229,7 +325,18 @@ impl LocalRun<'_> {
                                     Some(g) => {
                                         let reason = format!("the agent vanished without a result (killed?); its mint, still running, was ended by lane (process group {}): lane's fault, so no retry is spent", g.pid);
                                         store.mark_ended_by_lane(&row.id, &reason)?;
-                                        store.plan_retry(&row.id.next_attempt(), None)?;
+                                        on(Progress::Retry {
+                                            mint: row.id.to_string(),
+                                            decision: RetryDecision::Now,
+                                        });
+                                    }
+                                    // The gate never opened (no group was
+                                    // recorded): the agent died while it
+                                    // waited for its place, and its mint
+                                    // never ran. Lane's fault: no retry spent.
+                                    None if !dir.join(file::MINT_GROUP).exists() => {
+                                        let reason = "the agent vanished (killed?) before its mint started: lane's fault, so no retry is spent";
+                                        store.mark_ended_by_lane(&row.id, reason)?;
                                         on(Progress::Retry {
                                             mint: row.id.to_string(),
                                             decision: RetryDecision::Now,
@@ -239,17 +346,15 @@ impl LocalRun<'_> {
                                     // with its agent (a node lost), so the
                                     // slot's crash budget decides.
                                     None => {
-                                        store.mark_finished(
-                                            &row.id,
-                                            MintStatus::Crashed,
-                                            "the agent vanished without a result (killed?)",
-                                            None,
-                                            "null",
-                                        )?;
-                                        self.decide_retry(
+                                        self.finish_and_decide(
                                             &store,
                                             &row.id,
-                                            MintStatus::Crashed,
+                                            (
+                                                MintStatus::Crashed,
+                                                "the agent vanished without a result (killed?)",
+                                                None,
+                                                "null",
+                                            ),
                                             on,
                                         )?;
                                     }
@@ -268,17 +373,37 @@ impl LocalRun<'_> {
             if pending == 0 {
                 break;
             }
+            let places = self.concurrency.max(1);
+            // A free place goes first to the agent that waited longest.
+            while running < places {
+                let Some((key, gate)) = ahead.next() else {
+                    break;
+                };
+                say_go(Some(gate));
+                running += 1;
+                on(Progress::Started { mint: key });
+            }
             for id in to_submit {
-                if running >= self.concurrency.max(1) {
+                // Up to `concurrency` agents wait ahead of a free place,
+                // prepared, so a place that frees starts the next mint at
+                // once; only this loop lets a mint start.
+                let free = running < places;
+                if !free && ahead.len() >= places {
                     break;
                 }
-                let child = self.submit(&store, &id, timeout)?;
+                let mut child = self.submit(&store, &id, timeout, &wake)?;
+                let gate = child.stdin.take();
                 spawned.insert(id.to_string());
                 children.insert(id.to_string(), child);
-                running += 1;
-                on(Progress::Started {
-                    mint: id.to_string(),
-                });
+                if free {
+                    say_go(gate);
+                    running += 1;
+                    on(Progress::Started {
+                        mint: id.to_string(),
+                    });
+                } else if let Some(gate) = gate {
+                    ahead.push(id.to_string(), gate);
+                }
             }
             for (row, result) in ended {
                 self.record_finished(&store, &row, &result, on)?;
@@ -288,11 +413,14 @@ impl LocalRun<'_> {
                     watch_exit(child.id(), wake.clone());
                 }
             }
-            // Until one of our agents exits (its slot is refilled at once),
-            // or 5 ms at most: agents adopted from an earlier run, retries
-            // waiting for their time and the stop flag are looked at then.
-            let _ = woken.recv_timeout(Duration::from_millis(5));
-            while woken.try_recv().is_ok() {}
+            // Until one of our agents exits or says its mint is over (its
+            // place is refilled at once), or 5 ms at most: agents adopted
+            // from an earlier run, retries waiting for their time and the
+            // stop flag are looked at then.
+            let first = woken.recv_timeout(Duration::from_millis(5)).ok();
+            for ended in first.into_iter().chain(woken.try_iter()).flatten() {
+                over.insert(ended);
+            }
         }
         if let Some((slot, why)) = faults.iter().next() {
             return Err(MintError::Unfinished {
@@ -345,11 +473,13 @@ impl LocalRun<'_> {
             &mut std::collections::HashSet<String>,
         ),
         running: &mut usize,
+        wake: &std::sync::mpsc::Sender<Wake>,
     ) -> Result<bool, MintError> {
         if *running >= self.concurrency.max(1) {
             return Ok(false);
         }
-        let child = self.spawn_agent(id, timeout)?;
+        let mut child = self.spawn_agent(id, timeout, wake)?;
+        say_go(child.stdin.take());
         // As `submit` does: until it claims, its pid says it is starting.
         store.set_pid(id, child.id())?;
         spawned.insert(id.to_string());
@@ -432,7 +562,13 @@ impl LocalRun<'_> {
         Ok(())
     }
 
-    fn submit(&self, store: &RunStore, id: &MintId, timeout: Duration) -> Result<Child, MintError> {
+    fn submit(
+        &self,
+        store: &RunStore,
+        id: &MintId,
+        timeout: Duration,
+        wake: &std::sync::mpsc::Sender<Wake>,
+    ) -> Result<Child, MintError> {
         let dir = self.mint_dir(id);
         std::fs::create_dir_all(&dir).map_err(|source| MintError::Io {
             path: dir.clone(),
@@ -440,13 +576,21 @@ impl LocalRun<'_> {
         })?;
         // Persist first: a lane killed right after this line re-attaches.
         store.mark_submitted(id, &dir)?;
-        self.spawn_agent(id, timeout).and_then(|child| {
+        self.spawn_agent(id, timeout, wake).and_then(|child| {
             store.set_pid(id, child.id())?;
             Ok(child)
         })
     }
 
-    fn spawn_agent(&self, id: &MintId, timeout: Duration) -> Result<Child, MintError> {
+    /// Starts a driven agent (`lane agent --driven`): it prepares, then
+    /// waits for its word on the returned child's stdin; its `over` wakes
+    /// the loop through `wake`.
+    fn spawn_agent(
+        &self,
+        id: &MintId,
+        timeout: Duration,
+        wake: &std::sync::mpsc::Sender<Wake>,
+    ) -> Result<Child, MintError> {
         use std::os::unix::process::CommandExt;
         let cell = self.cell(&id.cell).expect("planned from the lane's cells");
         let dir = self.mint_dir(id);
@@ -460,7 +604,8 @@ impl LocalRun<'_> {
             .arg("--recipe")
             .arg(cell.recipe.as_str())
             .arg("--timeout-s")
-            .arg(timeout.as_secs().to_string());
+            .arg(timeout.as_secs().to_string())
+            .arg("--driven");
         if let Some(w) = &self.wheel {
             cmd.arg("--wheel").arg(w);
         }
@@ -486,9 +631,9 @@ impl LocalRun<'_> {
             path: dir.join(file::AGENT_LOG),
             source,
         })?;
-        let child = cmd
-            .stdin(Stdio::null())
-            .stdout(log)
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
             .stderr(log2)
             .process_group(0)
             .spawn()
@@ -496,6 +641,9 @@ impl LocalRun<'_> {
                 program: program.clone(),
                 source,
             })?;
+        if let Some(stdout) = child.stdout.take() {
+            watch_over(id.to_string(), stdout, log, wake.clone());
+        }
         info!(mint = %id, pid = child.id(), "agent started");
         Ok(child)
     }
@@ -525,34 +673,32 @@ impl LocalRun<'_> {
         on: &mut dyn FnMut(Progress),
     ) -> Result<(), MintError> {
         let json = String::from_utf8(result.to_json()).expect("JSON is UTF-8");
-        store.mark_finished(
+        self.finish_and_decide(
+            store,
             &row.id,
-            result.outcome,
-            &result.reason,
-            result.wall_s,
-            &json,
-        )?;
-        self.decide_retry(store, &row.id, result.outcome, on)
+            (result.outcome, &result.reason, result.wall_s, &json),
+            on,
+        )
     }
 
-    fn decide_retry(
+    /// Records an attempt's end and decides its retry, in one commit.
+    fn finish_and_decide(
         &self,
         store: &RunStore,
         id: &MintId,
-        outcome: MintStatus,
+        (outcome, reason, wall_s, json): (MintStatus, &str, Option<f64>, &str),
         on: &mut dyn FnMut(Progress),
     ) -> Result<(), MintError> {
         let policy = &self.lane.mint.as_ref().expect("checked").retry;
         // Attempts lane ended itself spent none of the budget.
         let spent_by_lane = store.ended_by_lane_before(id)?;
         let decision = retry(outcome, id.attempt - spent_by_lane, policy);
-        match decision {
-            RetryDecision::No => {}
-            RetryDecision::Now => store.plan_retry(&id.next_attempt(), None)?,
-            RetryDecision::After { seconds } => {
-                store.plan_retry(&id.next_attempt(), Some(now() + seconds as f64))?
-            }
-        }
+        let next = match decision {
+            RetryDecision::No => None,
+            RetryDecision::Now => Some(None),
+            RetryDecision::After { seconds } => Some(Some(now() + seconds as f64)),
+        };
+        store.mark_finished(id, outcome, reason, wall_s, json, next)?;
         if decision != RetryDecision::No {
             on(Progress::Retry {
                 mint: id.to_string(),

@@ -208,16 +208,18 @@ impl RunStore {
 
     /// Records a planned retry with a not-before time.
     pub fn plan_retry(&self, id: &MintId, not_before: Option<f64>) -> Result<(), MintError> {
-        self.in_tx(|| {
-            self.insert_planned(id)?;
-            self.conn
-                .execute(
-                    "UPDATE mints SET retry_after = ?2 WHERE id = ?1 AND state = 'planned'",
-                    params![id.to_string(), not_before],
-                )
-                .map_err(|e| self.err(e))?;
-            Ok(())
-        })
+        self.in_tx(|| self.planned_retry(id, not_before))
+    }
+
+    fn planned_retry(&self, id: &MintId, not_before: Option<f64>) -> Result<(), MintError> {
+        self.insert_planned(id)?;
+        self.conn
+            .execute(
+                "UPDATE mints SET retry_after = ?2 WHERE id = ?1 AND state = 'planned'",
+                params![id.to_string(), not_before],
+            )
+            .map_err(|e| self.err(e))?;
+        Ok(())
     }
 
     /// Re-opens a slot on purpose: `closed` (its last attempt, kept as it
@@ -273,7 +275,10 @@ impl RunStore {
         })
     }
 
-    /// Records an attempt's result.
+    /// Records an attempt's result and, when its slot is retried (`retry`:
+    /// not before that time, if any), plans the next attempt in the same
+    /// commit: a full disk between the two would leave ended for good a
+    /// slot its policy retries.
     pub fn mark_finished(
         &self,
         id: &MintId,
@@ -281,8 +286,15 @@ impl RunStore {
         reason: &str,
         wall_s: Option<f64>,
         result_json: &str,
+        retry: Option<Option<f64>>,
     ) -> Result<(), MintError> {
-        self.in_tx(|| self.finished(id, outcome, reason, wall_s, result_json))
+        self.in_tx(|| {
+            self.finished(id, outcome, reason, wall_s, result_json)?;
+            match retry {
+                Some(not_before) => self.planned_retry(&id.next_attempt(), not_before),
+                None => Ok(()),
+            }
+        })
     }
 
     fn finished(
@@ -307,11 +319,13 @@ impl RunStore {
     /// mint, still running, was ended by lane before anything else happened
     /// to the slot. The attempt reads `crashed` with `reason`; its
     /// `ended-by-lane` event keeps it off the slot's retry budget (the mint
-    /// never failed; lane's agent did).
+    /// never failed; lane's agent did). The slot's next attempt is planned
+    /// now, in the same commit.
     pub fn mark_ended_by_lane(&self, id: &MintId, reason: &str) -> Result<(), MintError> {
         self.in_tx(|| {
             self.finished(id, MintStatus::Crashed, reason, None, "null")?;
-            self.event(id, "ended-by-lane", reason)
+            self.event(id, "ended-by-lane", reason)?;
+            self.planned_retry(&id.next_attempt(), None)
         })
     }
 

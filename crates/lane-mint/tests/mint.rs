@@ -47,7 +47,7 @@ fn the_run_store_survives_reopening_and_counts_submissions() {
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].state, MintState::Submitted);
     assert_eq!(rows[0].pid, Some(42));
-    s.mark_finished(&a, MintStatus::Failed, "named error", Some(3.5), "{}")
+    s.mark_finished(&a, MintStatus::Failed, "named error", Some(3.5), "{}", None)
         .unwrap();
     let rows = s.rows().unwrap();
     assert_eq!(
@@ -55,6 +55,45 @@ fn the_run_store_survives_reopening_and_counts_submissions() {
         (Some(MintStatus::Failed), Some(3.5))
     );
     assert_eq!(s.submissions(&a).unwrap(), 1);
+}
+
+/// Regression (the fault injection, a full disk): an attempt's end and its
+/// retry were two commits; a disk that filled between them left the slot
+/// ended `crashed` for good with no retry planned, though its policy
+/// retries it (`lane mint` exited 7, a mint blamed). Now they are one
+/// commit: a next attempt that cannot be written takes the end back too.
+#[test]
+fn regression_an_attempts_end_and_its_retry_are_one_commit() {
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("runs.sqlite");
+    let a = sdxl();
+    let s = RunStore::open(&path).unwrap();
+    s.ensure_planned(&a).unwrap();
+    s.mark_submitted(&a, d.path()).unwrap();
+    // The next attempt's row is refused, as a full disk refuses it.
+    let other = rusqlite::Connection::open(&path).unwrap();
+    other
+        .execute_batch(
+            "CREATE TRIGGER full BEFORE INSERT ON mints WHEN NEW.attempt = 2
+             BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;",
+        )
+        .unwrap();
+    let end = (MintStatus::Crashed, "exited 3", Some(0.5), "null");
+    let refused = s.mark_finished(&a, end.0, end.1, end.2, end.3, Some(None));
+    assert!(refused.is_err());
+    let rows = s.rows().unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].state, MintState::Submitted, "the end is taken back");
+    other.execute_batch("DROP TRIGGER full;").unwrap();
+    s.mark_finished(&a, end.0, end.1, end.2, end.3, Some(None))
+        .unwrap();
+    let rows = s.rows().unwrap();
+    let states: Vec<(u32, MintState)> = rows.iter().map(|r| (r.id.attempt, r.state)).collect();
+    assert_eq!(
+        states,
+        [(1, MintState::Finished), (2, MintState::Planned)],
+        "ended, and retried"
+    );
 }
 
 /// Regression: the schema was `CREATE TABLE IF NOT EXISTS` with no

@@ -76,6 +76,12 @@ pub struct Args {
     /// Job fails at once), 1 crashed/resource (the Job retries).
     #[arg(long)]
     pub exit_by_outcome: bool,
+    /// Driven by `lane mint`'s run loop, which starts agents ahead of a
+    /// free place: prepare everything, wait for a `go` line on stdin before
+    /// the mint starts (an end of input instead: exit unstarted), and print
+    /// `over` once no process of the mint's group is left.
+    #[arg(long, hide = true)]
+    pub driven: bool,
     /// The mint command and its arguments.
     #[arg(last = true, required = true)]
     pub command: Vec<String>,
@@ -110,6 +116,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
         exit_by_outcome: args.exit_by_outcome,
         command: args.command,
         stop: stop_flag()?,
+        driven: args.driven,
     })?;
     let result = &outcome.result;
     if args.json {

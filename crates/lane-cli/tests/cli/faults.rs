@@ -23,6 +23,23 @@ fn lane_of(dir: &Path, cells: usize, repeats: u32, concurrency: u32, script: &st
     std::fs::write(dir.join("lanes/0.93.3.yaml"), text).unwrap();
 }
 
+/// Sets the lane's crash retry budget (`lane_of` writes 1).
+fn crash_budget(dir: &Path, crashed: u32) {
+    let lane_yaml = dir.join("lanes/0.93.3.yaml");
+    let text = std::fs::read_to_string(&lane_yaml).unwrap();
+    let text = text.replace("crashed: 1,", &format!("crashed: {crashed},"));
+    std::fs::write(&lane_yaml, text).unwrap();
+}
+
+/// Waits (30 s at most, else fails saying `what`) until `done`.
+fn until(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !done() {
+        assert!(std::time::Instant::now() < deadline, "{what}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 /// Each line of `runs.log`: one per mint that ran.
 fn ran(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_to_string(dir.join("runs.log"))
@@ -197,7 +214,11 @@ fn reopen_runs_an_ended_slot_once_more_and_keeps_its_earlier_attempts() {
 /// A mint that watches for the two violations itself, in `watch/`: at its
 /// start it records its pid per slot and says `OVERLAP` when another mint
 /// of its slot still lives, and `CONCURRENCY` when more than `concurrency`
-/// mints of the lane live; it then sleeps `sleep` (a shell word: `0.3`),
+/// mints of the lane live at once: a mint counts when it lives in two
+/// passes over the pids, one after the other, so all it counts lived at
+/// the instant between them (one pass alone takes tens of milliseconds, in
+/// which one mint can end and the next start: counting both is no
+/// violation). It then sleeps `sleep` (a shell word: `0.3`),
 /// writes a cell and a minted report, and logs `<id> <pid> <start> <end>`
 /// to `watch/spans.log` and its id to `runs.log`.
 fn watched_script(dir: &Path, concurrency: u32, sleep: &str) -> String {
@@ -208,8 +229,9 @@ fn watched_script(dir: &Path, concurrency: u32, sleep: &str) -> String {
 alive() {{ st=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) && [ "$st" != Z ]; }}
 if [ -f "$f" ] && alive "$(cat "$f")"; then echo "OVERLAP $LANE_MINT_ID with $(cat "$f")" >> "$W/violations"; fi
 echo $$ > "$f"
-n=0; for p in "$W"/*.pid; do [ -f "$p" ] && alive "$(cat "$p")" && n=$((n+1)); done
-[ "$n" -gt {concurrency} ] && echo "CONCURRENCY $n at $LANE_MINT_ID" >> "$W/violations"
+pids=""; for p in "$W"/*.pid; do [ -f "$p" ] && q=$(cat "$p") && alive "$q" && pids="$pids $q"; done
+n=0; for q in $pids; do alive "$q" && n=$((n+1)); done
+[ "$n" -gt {concurrency} ] && echo "CONCURRENCY $n at $LANE_MINT_ID:$pids" >> "$W/violations"
 t0=$(date +%s.%N); echo "$LANE_MINT_ID" >> {runs}
 sleep {sleep}
 head -c 200000 /dev/zero > cell.bin || exit 3
@@ -327,18 +349,16 @@ fn regression_kill_9_of_lane_and_every_agent_never_runs_a_slot_twice_at_once() {
     let d = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let script = watched_script(d.path(), 2, "3");
     lane_of(d.path(), 4, 1, 2, &script);
-    let lane_yaml = d.path().join("lanes/0.93.3.yaml");
-    let text = std::fs::read_to_string(&lane_yaml).unwrap();
-    std::fs::write(&lane_yaml, text.replace("crashed: 1,", "crashed: 0,")).unwrap();
+    crash_budget(d.path(), 0);
     let mut child = spawn_mint(d.path());
     let mints = d.path().join("out/lanes/0.93.3/mints");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while ran(d.path()).len() < 2 {
-        assert!(std::time::Instant::now() < deadline, "no mint started");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    until("no mint started", || ran(d.path()).len() >= 2);
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
+    // The agents waiting ahead of a place leave as lane goes, unstarted.
+    until("agents ahead stay", || {
+        recorded_pids(&mints, "agent.lock").len() <= 2
+    });
     let agents = recorded_pids(&mints, "agent.lock");
     assert_eq!(agents.len(), 2, "two agents run");
     for pid in agents {
@@ -365,6 +385,50 @@ fn regression_kill_9_of_lane_and_every_agent_never_runs_a_slot_twice_at_once() {
         .filter(|m| m["attempt"] == 2)
         .collect();
     assert_eq!(second.len(), 2, "the two ended mints ran again: {summary}");
+}
+
+/// Regression (the agents started ahead of a free place): `kill -9` of an
+/// agent while it waits for its place was its mint's crash, though the
+/// mint never ran. Now an attempt whose gate never opened (no group
+/// recorded) is lane's fault: the slot is retried at once and spends
+/// nothing of its budget (none here: `crashed: 0`), every cell runs once,
+/// and the waiting never counts against the concurrency.
+#[test]
+fn regression_an_agent_killed_while_it_waits_ahead_spends_no_retry() {
+    let d = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let script = watched_script(d.path(), 1, "2");
+    lane_of(d.path(), 2, 1, 1, &script);
+    crash_budget(d.path(), 0);
+    let mut child = spawn_mint(d.path());
+    let mints = d.path().join("out/lanes/0.93.3/mints");
+    // One mint runs; the other slot's agent claims its folder and waits.
+    until("no agent waits ahead", || {
+        !ran(d.path()).is_empty() && recorded_pids(&mints, "agent.lock").len() >= 2
+    });
+    let ahead = mints.join("cell01/L4/r1/a1");
+    assert!(!ahead.join("mint.pid").exists(), "its gate is closed");
+    let pid: i32 = std::fs::read_to_string(ahead.join("agent.lock"))
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    kill9(pid);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{}", last_said(d.path(), 20));
+    assert_eq!(violations(d.path()), "", "never two mints at once");
+    assert_eq!(
+        ran(d.path()),
+        ["0.93.3/cell00/L4/r1/a1", "0.93.3/cell01/L4/r1/a2"],
+        "each cell ran once"
+    );
+    let record = json(
+        &d.path()
+            .join("out/lanes/0.93.3/results/cell01/L4/r1/mint.json"),
+    );
+    assert_eq!(record["status"], "minted", "{record}");
+    assert_eq!(record["attempt"], 2, "{record}");
 }
 
 /// The fault-injection run's figures.
@@ -405,9 +469,7 @@ fn trial(seed: u64, faults: usize, fig: &mut Figures) {
     let d = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let script = watched_script(d.path(), 3, "0.3");
     lane_of(d.path(), 10, 2, 3, &script);
-    let lane_yaml = d.path().join("lanes/0.93.3.yaml");
-    let text = std::fs::read_to_string(&lane_yaml).unwrap();
-    std::fs::write(&lane_yaml, text.replace("crashed: 1,", "crashed: 50,")).unwrap();
+    crash_budget(d.path(), 50);
     let out = d.path().join("out");
     std::fs::create_dir_all(&out).unwrap();
     let mounted = Command::new("mount")

@@ -8,6 +8,10 @@
 //! emit `tracing` events, and only this crate decides what a person or a
 //! script sees.
 
+// Every write to stdout and stderr goes through `output`, which never
+// panics on a closed or full stream (exit 101 is not a documented code).
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 #[macro_use]
 mod output;
 mod cmd;
@@ -116,7 +120,7 @@ fn install_tracing() {
         .fmt_fields(fields)
         .with_env_filter(filter)
         .with_ansi(ansi)
-        .with_writer(std::io::stderr)
+        .with_writer(|| output::StderrOrNothing)
         .with_target(false)
         .init();
 }
@@ -188,7 +192,7 @@ fn main() -> ExitCode {
             let text = lane_app::describe(&err);
             let code = err.exit().code();
             // Error texts carry foreign words (paths, remote answers): inert here.
-            eprintln!("error: {}", lane_render::escape::terminal(&text));
+            errln!("error: {}", lane_render::escape::terminal(&text));
             if json && !output::printed_json() {
                 // `--json` always prints one document: here, the error's.
                 let _ = output::print_json(&output::ErrorDocument {

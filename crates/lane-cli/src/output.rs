@@ -33,6 +33,42 @@ macro_rules! outln {
     };
 }
 
+/// Prints one line to standard error, as `eprintln!` would, without
+/// panicking when standard error is closed or full: a command's exit code
+/// is its own, never a panic's (`lane cut x 2>&1 | head -0`).
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::output::write_err_line(&format!($($arg)*))
+    };
+}
+
+/// Writes `text` and a newline to standard error; a failure to write it is
+/// dropped, since there is nowhere left to say it.
+pub fn write_err_line(text: &str) {
+    let stderr = std::io::stderr();
+    let mut err = stderr.lock();
+    let _ = err
+        .write_all(text.as_bytes())
+        .and_then(|()| err.write_all(b"\n"));
+}
+
+/// Standard error for the log: a write that fails is dropped, not
+/// reported (tracing-subscriber says so on stderr with `eprintln!`, which
+/// panics when stderr is the stream that failed).
+pub struct StderrOrNothing;
+
+impl Write for StderrOrNothing {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let _ = std::io::stderr().lock().write_all(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let _ = std::io::stderr().lock().flush();
+        Ok(())
+    }
+}
+
 /// Set once standard output's reader has gone: nothing more is written.
 static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
 
@@ -128,7 +164,7 @@ pub fn print_json<T: Serialize>(value: &T) -> Result<(), AppError> {
 /// Says which slots' reports could not be read (the lane is not green).
 pub fn unreadable(slots: &[String]) {
     for slot in slots {
-        eprintln!("unreadable report: {slot} (its row says why; the lane is not green)");
+        errln!("unreadable report: {slot} (its row says why; the lane is not green)");
     }
 }
 

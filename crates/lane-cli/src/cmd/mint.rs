@@ -156,7 +156,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
                     b.println(line);
                 }
             }
-            None => eprintln!("{line}"),
+            None => errln!("{line}"),
         }
     };
     let outcome = lane_app::mint(&request, backend.as_mut(), &mut on);
@@ -191,7 +191,7 @@ fn print_dry_run(dry: &DryRun, json: bool) -> Result<(), AppError> {
             notes,
         } => {
             for n in notes {
-                eprintln!("{n}");
+                errln!("{n}");
             }
             if json {
                 return print_json(list);
@@ -205,7 +205,7 @@ fn print_dry_run(dry: &DryRun, json: bool) -> Result<(), AppError> {
 fn print_minted(m: &LaneMinted, json: bool) -> Result<(), AppError> {
     let summary = &m.minted.summary;
     for slot in &m.minted.ended {
-        eprintln!("ended     {slot} (its result is in the store)");
+        errln!("ended     {slot} (its result is in the store)");
     }
     let verdict = if summary.green { "green" } else { "NOT green" };
     match (&m.minted.jobs, json) {
@@ -260,13 +260,15 @@ fn print_minted(m: &LaneMinted, json: bool) -> Result<(), AppError> {
     }
     if let Some(posted) = &m.posted {
         for c in &posted.comments {
-            eprintln!(
+            errln!(
                 "posted    #{}: comment {} {:?}",
-                c.issue, c.comment_id, c.action
+                c.issue,
+                c.comment_id,
+                c.action
             );
         }
         if let Some(c) = &posted.check_run {
-            eprintln!("posted    check run {}", c.id);
+            errln!("posted    check run {}", c.id);
         }
     }
     crate::output::unreadable(&m.report.unreadable);

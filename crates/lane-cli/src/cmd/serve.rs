@@ -119,7 +119,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
     };
     let running = lane_serve::start(config).map_err(serve_error)?;
     // The address it bound (port 0 picks one): a line for people and tests.
-    eprintln!("lane serve listening on http://{}", running.addr());
+    errln!("lane serve listening on http://{}", running.addr());
     running.wait().map_err(serve_error)
 }
 

@@ -15,6 +15,7 @@ mod report;
 mod secrets;
 #[cfg(feature = "serve")]
 mod serve;
+mod streams;
 mod wheel;
 
 use std::path::Path;

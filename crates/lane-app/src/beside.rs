@@ -7,7 +7,6 @@
 
 use lane_core::layout::file;
 use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use lane_ledger::report::ShareReport;
@@ -64,13 +63,9 @@ pub(crate) fn read_beside(report: &Path, max_bytes: u64) -> Result<Beside, Strin
     for pool in [dir.join("compile-pool"), dir.join("ledger/compile-pool")] {
         for (name, path) in share_files(&pool) {
             let shown = path.display();
-            let mut bytes = Vec::new();
-            File::open(&path)
-                .and_then(|f| f.take(max_bytes + 1).read_to_end(&mut bytes))
-                .map_err(|e| format!("{shown}: {e}"))?;
-            if bytes.len() as u64 > max_bytes {
-                return Err(format!("{shown}: above the {max_bytes}-byte cap"));
-            }
+            let bytes = crate::fsx::read_capped(&path, max_bytes)
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("{shown}: gone while read"))?;
             let share =
                 lane_ledger::parse_share_report(&bytes).map_err(|e| format!("{shown}: {e}"))?;
             beside.shares.push((name, share));

@@ -31,6 +31,7 @@ mod demo;
 mod diff;
 mod error;
 mod exit;
+mod fsx;
 mod guard;
 pub mod history;
 mod init;

@@ -110,6 +110,18 @@ pub fn results_dir(lane_out: &Path) -> PathBuf {
     lane_out.join(file::RESULTS)
 }
 
+/// `lane report`'s JSON model and page beside its markdown at `markdown`:
+/// named after it (`X.md` gives `X.json` and `X.html`), so a report written
+/// elsewhere with `--out` never replaces another report's files. The
+/// default markdown, [`file::LANE_REPORT_MD`], gives [`file::LANE_REPORT_JSON`]
+/// and [`file::LANE_REPORT_HTML`].
+pub fn report_siblings(markdown: &Path) -> (PathBuf, PathBuf) {
+    (
+        markdown.with_extension("json"),
+        markdown.with_extension("html"),
+    )
+}
+
 /// A lane's durable record of attempts: `<lane out>/runs.sqlite`.
 pub fn runs_db(lane_out: &Path) -> PathBuf {
     lane_out.join(file::RUNS_DB)
@@ -213,6 +225,28 @@ pub fn history_acks_of(line: &str, run: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn report_siblings_are_named_after_the_markdown() {
+        let (json, html) = report_siblings(
+            Path::new("out/lanes/0.93.3")
+                .join(file::LANE_REPORT_MD)
+                .as_path(),
+        );
+        assert_eq!(
+            json,
+            Path::new("out/lanes/0.93.3").join(file::LANE_REPORT_JSON)
+        );
+        assert_eq!(
+            html,
+            Path::new("out/lanes/0.93.3").join(file::LANE_REPORT_HTML)
+        );
+        let (json, html) = report_siblings(Path::new("elsewhere/x.md"));
+        assert_eq!(
+            (json.to_str(), html.to_str()),
+            (Some("elsewhere/x.json"), Some("elsewhere/x.html"))
+        );
+    }
 
     fn id() -> MintId {
         MintId {

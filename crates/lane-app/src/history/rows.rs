@@ -24,6 +24,7 @@ use std::path::Path;
 
 use lane_core::{EnvFingerprint, MintStatus};
 use lane_history::{Fingerprint, Role, Row, RunTime};
+use lane_ledger::report::DEFAULT_MAX_REPORT_BYTES;
 use lane_ledger::MintBreakdown;
 use lane_render::CellResult;
 use sha2::{Digest, Sha256};
@@ -157,14 +158,15 @@ fn started(records: &[&lane_core::MintRecord]) -> Option<RunTime> {
         .map(RunTime::Rfc3339)
 }
 
+/// A file's modification time, as RFC 3339 like every time lane prints.
 fn modified(path: &Path) -> Result<RunTime, AppError> {
     let m = std::fs::metadata(path)
         .and_then(|m| m.modified())
         .map_err(|e| AppError::io(path, e))?;
-    let secs = m
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    Ok(RunTime::Unix(i64::try_from(secs).unwrap_or(i64::MAX)))
+    let ts = jiff::Timestamp::try_from(m).unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+    // Whole seconds: the time is a label, and a digest-equal run keeps its first.
+    let ts = jiff::Timestamp::from_second(ts.as_second()).unwrap_or(ts);
+    Ok(RunTime::Rfc3339(ts))
 }
 
 /// `20261201T213145Z`.
@@ -181,17 +183,13 @@ fn compact(t: RunTime) -> String {
 fn digest(dir: &Path, cells: &[CellResult]) -> Result<String, AppError> {
     let mut h = Sha256::new();
     let mut add = |rel: String| -> Result<(), AppError> {
-        let path = dir.join(&rel);
-        match std::fs::read(&path) {
-            Ok(bytes) => {
-                h.update(rel.as_bytes());
-                h.update([0]);
-                h.update(Sha256::digest(&bytes));
-                Ok(())
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(AppError::io(path, e)),
+        let mut file = Sha256::new();
+        if crate::fsx::digest_capped(&dir.join(&rel), DEFAULT_MAX_REPORT_BYTES, &mut file)? {
+            h.update(rel.as_bytes());
+            h.update([0]);
+            h.update(file.finalize());
         }
+        Ok(())
     };
     add(file::SUMMARY.to_owned())?;
     for c in cells {

@@ -168,11 +168,11 @@ pub(crate) fn unreadable_verdict(lane: &str, unreadable: &[String]) -> Result<()
     })
 }
 
+/// Writes `text` to `path` whole or not at all: a temporary file beside it,
+/// synced, then renamed over it. A full disk leaves the last report (or
+/// none), never a truncated one.
 fn write(path: &Path, text: &str) -> Result<(), AppError> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| AppError::io(dir, e))?;
-    }
-    std::fs::write(path, text).map_err(|e| AppError::io(path, e))
+    crate::fsx::write_atomic(path, text.as_bytes())
 }
 
 /// The run a report added to the lane's history.
@@ -342,6 +342,17 @@ pub fn report(request: &ReportRequest) -> Result<ReportOutcome, AppError> {
         .results
         .clone()
         .unwrap_or_else(|| layout::results_dir(&lane_out));
+    let md_path = request
+        .out
+        .clone()
+        .unwrap_or_else(|| lane_out.join(file::LANE_REPORT_MD));
+    let (json_path, html_path) = layout::report_siblings(&md_path);
+    if json_path == md_path || html_path == md_path {
+        return Err(AppError::Usage(format!(
+            "--out {}: the report's JSON and page are written beside it as .json and .html; name a .md file",
+            md_path.display()
+        )));
+    }
     let mut results = load(lane, &results_dir, request.baseline_results.as_deref())?;
     let store = request
         .history
@@ -355,14 +366,7 @@ pub fn report(request: &ReportRequest) -> Result<ReportOutcome, AppError> {
     let recorded = with_history(&mut results, &results_dir, history.as_ref());
     let verdict = conclusion(&results);
     let rendered = render_comment(&results, &RenderOptions::default());
-    let md_path = request
-        .out
-        .clone()
-        .unwrap_or_else(|| lane_out.join(file::LANE_REPORT_MD));
     write(&md_path, &rendered.body)?;
-    let dir = md_path.parent().unwrap_or(Path::new(""));
-    let json_path = dir.join(file::LANE_REPORT_JSON);
-    let html_path = dir.join(file::LANE_REPORT_HTML);
     write_json_and_html(&results, &json_path, &html_path)?;
 
     let mut output = ReportOutcome {

@@ -43,17 +43,10 @@ pub struct Summary {
 }
 
 /// A whole file of at most the report cap: `None` when it does not exist;
-/// above the cap is an invalid input naming the file.
+/// above the cap, a link out of its folder or not a regular file is an
+/// invalid input naming the file.
 fn read_capped(path: &Path) -> Result<Option<Vec<u8>>, AppError> {
-    match std::fs::metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(io(path, e)),
-        Ok(m) if m.len() > DEFAULT_MAX_REPORT_BYTES => {
-            return Err(AppError::invalid_file(path, "file above the 256 MiB cap"))
-        }
-        Ok(_) => {}
-    }
-    std::fs::read(path).map(Some).map_err(|e| io(path, e))
+    crate::fsx::read_capped(path, DEFAULT_MAX_REPORT_BYTES)
 }
 
 /// A file lane wrote, read back through the type that wrote it: `None`
@@ -143,34 +136,18 @@ fn subdirs(dir: &Path) -> Result<Vec<(String, PathBuf)>, AppError> {
 }
 
 fn breakdown(path: &Path, label: &str) -> Result<MintBreakdown, AppError> {
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+    // One bad report never hides the lane: a report that cannot be read
+    // (above the cap, a link out of its slot, not a regular file) becomes
+    // its slot's row, with the reason as a finding.
+    let bytes = match read_capped(path) {
+        Ok(Some(b)) => b,
+        Ok(None) => {
             tracing::warn!(mint = label, "no report");
             return Ok(MintBreakdown::missing(label, "no report.json"));
         }
-        Err(e) => return Err(io(path, e)),
-    };
-    // One bad report never hides the lane: a report that cannot be read
-    // becomes its slot's row, with the reason as a finding.
-    if meta.len() > DEFAULT_MAX_REPORT_BYTES {
-        tracing::warn!(mint = label, bytes = meta.len(), "report above the cap");
-        return Ok(MintBreakdown::unreadable(
-            label,
-            &format!(
-                "{}: {} bytes, above the {DEFAULT_MAX_REPORT_BYTES}-byte cap",
-                path.display(),
-                meta.len()
-            ),
-        ));
-    }
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
         Err(e) => {
-            return Ok(MintBreakdown::unreadable(
-                label,
-                &format!("{}: {e}", path.display()),
-            ))
+            tracing::warn!(mint = label, error = %e, "report unreadable");
+            return Ok(MintBreakdown::unreadable(label, &e.to_string()));
         }
     };
     // What the upstream wrote beside it, kept by the agent in `ledger/`.

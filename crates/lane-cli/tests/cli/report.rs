@@ -459,3 +459,45 @@ fn regression_report_names_where_an_edited_summary_disagrees_with_its_slots() {
     assert!(md.contains("the check fails"), "{md}");
     assert_eq!(code(&o), 0, "a report is written, failing: {}", stderr(&o));
 }
+
+#[test]
+fn regression_report_out_replaced_another_reports_json_and_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let other = dir.path().join("shared");
+    std::fs::create_dir_all(&other).unwrap();
+    for name in ["report.json", "report.html"] {
+        std::fs::write(other.join(name), "another report's\n").unwrap();
+    }
+    let out = other.join("lane-0.0.0.md");
+    let o = run(dir.path(), &["--out", out.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    for name in ["report.json", "report.html"] {
+        assert_eq!(
+            std::fs::read_to_string(other.join(name)).unwrap(),
+            "another report's\n",
+            "{name} is another report's and stays"
+        );
+    }
+    for name in ["lane-0.0.0.md", "lane-0.0.0.json", "lane-0.0.0.html"] {
+        assert!(other.join(name).is_file(), "{name} is written");
+    }
+    let left: Vec<String> = std::fs::read_dir(&other)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".lane-tmp-"))
+        .collect();
+    assert!(left.is_empty(), "no temporary file is left: {left:?}");
+}
+
+#[test]
+fn a_report_out_named_like_its_json_is_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.json");
+    let o = run(dir.path(), &["--out", out.to_str().unwrap()]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    insta::assert_snapshot!(
+        Redact::new().dir(dir.path(), "<TMP>").apply(&stderr(&o)),
+        @"error: --out <TMP>/x.json: the report's JSON and page are written beside it as .json and .html; name a .md file"
+    );
+    assert!(!out.exists());
+}

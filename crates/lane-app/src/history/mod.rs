@@ -84,9 +84,9 @@ pub struct HistoryAddOutcome {
 
 /// `lane history add`: one results folder's run into the history.
 pub fn history_add(request: &HistoryAddRequest) -> Result<HistoryAddOutcome, AppError> {
-    let run = read_run(&request.results, None)?;
     let store = crate::lane::open_store(&request.history)?;
     let history = HistoryStore::named(store.as_ref(), &request.history);
+    let run = history.identify(read_run(&request.results, None)?)?;
     let appended = history.append(&run.line, &run.id, &run.rows)?;
     tracing::info!(run = %run.id, rows = run.rows.len(), key = %appended.key, "run added to history");
     Ok(HistoryAddOutcome {
@@ -182,9 +182,9 @@ impl HistoryCheckOutcome {
 
 /// `lane history check`: a results folder's run against its line's history.
 pub fn history_check(request: &HistoryCheckRequest) -> Result<HistoryCheckOutcome, AppError> {
-    let run = read_run(&request.results, None)?;
     let store = crate::lane::open_store(&request.history)?;
     let history = HistoryStore::named(store.as_ref(), &request.history);
+    let run = history.identify(read_run(&request.results, None)?)?;
     let judgement = judge_run(
         &history.rows(&run.line)?,
         &run.rows,
@@ -255,7 +255,7 @@ pub fn history_ack(request: &HistoryAckRequest) -> Result<HistoryAckOutcome, App
     let history = HistoryStore::named(store.as_ref(), &request.history);
     let run = match (&request.run, &request.results) {
         (Some(r), None) => r.clone(),
-        (None, Some(dir)) => read_run(dir, None)?.id,
+        (None, Some(dir)) => history.identify(read_run(dir, None)?)?.id,
         _ => {
             return Err(AppError::Usage(
                 "give the run: --run RUN or --results DIR".into(),
@@ -293,6 +293,8 @@ pub(crate) fn record_and_judge(
     run: &RecordedRun,
     results: &std::path::Path,
 ) -> Result<(Appended, lane_render::LaneHistory), AppError> {
+    let identified = history.identify(run.clone())?;
+    let run = &identified;
     let appended = history.append(&run.line, &run.id, &run.rows)?;
     let rows = history.rows(&run.line)?;
     let acks = history.acks(&run.line)?;

@@ -18,6 +18,7 @@ use lane_history::{read_acks, read_rows, write_rows, Ack, Row};
 use lane_store::{ArtifactStore, Content, PutOutcome, StoreKey};
 
 use crate::error::AppError;
+use crate::history::RecordedRun;
 
 /// The runs a release line keeps (Apache Otava's window: the change-point
 /// search looks at no more; the verdict at the newest 20).
@@ -115,6 +116,36 @@ impl<'a> HistoryStore<'a> {
             .filter_map(|k| k.strip_prefix(&prefix)?.strip_suffix(".jsonl"))
             .map(str::to_owned)
             .collect())
+    }
+
+    /// `run` as the history already holds it: a run of the same line whose
+    /// id ends in the same content digest (`-<sha12>`) is the same results,
+    /// whatever time its folder's files now say (a `touch`ed `summary.json`
+    /// never makes a second run); `run` relabelled with that id and time.
+    /// Otherwise `run` as it is.
+    pub fn identify(&self, mut run: RecordedRun) -> Result<RecordedRun, AppError> {
+        let digest = match run.id.rsplit_once('-') {
+            Some((_, d)) if !d.is_empty() => format!("-{d}"),
+            _ => return Ok(run),
+        };
+        let held = self
+            .runs(&run.line)?
+            .into_iter()
+            .find(|id| id.ends_with(&digest) && *id != run.id);
+        let Some(held) = held else {
+            return Ok(run);
+        };
+        let rows = self.read(&Self::run_key(&run.line, &held), read_rows)?;
+        if let Some(time) = rows.first().map(|r| r.time) {
+            run.time = time;
+        }
+        for row in &mut run.rows {
+            row.run.clone_from(&held);
+            row.time = run.time;
+        }
+        tracing::info!(run = %run.id, held = %held, "the same results are already in the history");
+        run.id = held;
+        Ok(run)
     }
 
     /// Adds one run's rows (all of one line), then keeps the line's newest

@@ -322,6 +322,52 @@ fn a_run_is_added_once_and_a_cell_answers_at_a_terminal() {
 }
 
 #[test]
+fn regression_a_touched_summary_made_a_second_run() {
+    // Results with no `started_at` and no `env.json` beside them take their
+    // time from `summary.json`'s mtime: touching it must not make the same
+    // results a new run.
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("copy/results");
+    copy_tree(Path::new(&results(RUNS[0])), &copy);
+    let add = |dir: &Path| {
+        json(&history(
+            dir,
+            &[
+                "add",
+                copy.to_str().unwrap(),
+                "--history",
+                "store",
+                "--json",
+            ],
+        ))
+    };
+    let first = add(dir.path());
+    assert_eq!(first["written"], true, "{first}");
+    let summary = std::fs::File::options()
+        .write(true)
+        .open(copy.join("summary.json"))
+        .unwrap();
+    summary
+        .set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(3600))
+        .unwrap();
+    let again = add(dir.path());
+    assert_eq!(again["written"], false, "{again}");
+    assert_eq!(again["run"], first["run"]);
+    assert_eq!(again["time"], first["time"]);
+    let time = first["time"].as_str().unwrap();
+    assert!(
+        regex::Regex::new(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
+            .unwrap()
+            .is_match(time),
+        "the time is RFC 3339, as everywhere else: {time}"
+    );
+    let runs = std::fs::read_dir(dir.path().join("store/history/0.0/runs"))
+        .unwrap()
+        .count();
+    assert_eq!(runs, 1, "one run in the history");
+}
+
+#[test]
 fn a_known_change_is_acknowledged_and_the_rows_export_as_jsonl_and_bmf() {
     let dir = tempfile::tempdir().unwrap();
     add_all(dir.path(), &RUNS);

@@ -58,6 +58,15 @@ pub enum AppError {
     /// A precondition failed (a run not started, a lane not cut, ...).
     #[error("{0}")]
     Precondition(String),
+    /// Another lane command holds the lane, and this one was asked not to
+    /// wait (exit 9).
+    #[error("lane {lane} is busy: {holder} (run again without --no-wait to wait for it)")]
+    LaneBusy {
+        /// The lane.
+        lane: String,
+        /// Who holds it, in its own words.
+        holder: String,
+    },
     /// A cell needs the upstream's tree and the lane branch cannot give it.
     #[error("a cell needs the upstream's tree (`source: true`): cut the lane first, or give --source DIR")]
     NeedsLaneTree(#[source] lane_wheel::WheelError),
@@ -334,6 +343,7 @@ impl AppError {
             } => Exit::Failure,
             AppError::Trace { .. } => Exit::InvalidInput,
             AppError::Precondition(_) | AppError::NeedsLaneTree(_) => Exit::Precondition,
+            AppError::LaneBusy { .. } => Exit::LaneBusy,
             AppError::Verification(_) | AppError::CutVersionsDisagree { .. } => Exit::Verification,
             AppError::GuardRefused { .. } => Exit::GuardRefused,
             AppError::CutConflict { .. } => Exit::Conflict,

@@ -23,6 +23,8 @@ pub enum Exit {
     Findings,
     /// 8: a verification failed (version files disagree, wheel mismatch).
     Verification,
+    /// 9: another lane command holds the lane and `--no-wait` was given.
+    LaneBusy,
     /// 10 (`lane agent --exit-by-outcome`): the mint was refused; the Job
     /// fails at once (its `podFailurePolicy`).
     MintRefused,
@@ -47,6 +49,7 @@ impl Exit {
             Exit::Precondition => 6,
             Exit::Findings => 7,
             Exit::Verification => 8,
+            Exit::LaneBusy => 9,
             Exit::MintRefused => agent_code(lane_kube_job::EXIT_REFUSED),
             Exit::MintFailed => agent_code(lane_kube_job::EXIT_FAILED),
             Exit::Claimed => agent_code(lane_agent::agent::EXIT_CLAIMED),
@@ -65,7 +68,7 @@ fn agent_code(code: i32) -> u8 {
 mod tests {
     use super::Exit;
 
-    const ALL: [Exit; 13] = [
+    const ALL: [Exit; 14] = [
         Exit::Ok,
         Exit::Failure,
         Exit::Usage,
@@ -75,6 +78,7 @@ mod tests {
         Exit::Precondition,
         Exit::Findings,
         Exit::Verification,
+        Exit::LaneBusy,
         Exit::MintRefused,
         Exit::MintFailed,
         Exit::Claimed,

@@ -37,6 +37,7 @@ pub mod history;
 mod init;
 pub mod lane;
 mod ledger;
+pub mod lock;
 pub mod mint;
 mod publish;
 mod reopen;

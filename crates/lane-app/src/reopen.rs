@@ -19,6 +19,8 @@ pub struct ReopenRequest {
     pub slots: Vec<String>,
     /// Say what would be re-opened; write nothing.
     pub dry_run: bool,
+    /// Wait for another lane command that holds the lane, or refuse.
+    pub wait: crate::lock::LockWait,
 }
 
 /// What `lane reopen` did.
@@ -42,6 +44,17 @@ pub fn reopen(request: &ReopenRequest) -> Result<ReopenOutcome, AppError> {
     }
     let loaded = load(&request.lane)?;
     let out = lane_core::layout::lane_out(&request.out, loaded.lane.version.as_str());
+    let _lock = (!request.dry_run)
+        .then(|| {
+            crate::lock::lock_lane(
+                &out,
+                loaded.lane.version.as_str(),
+                "lane reopen",
+                request.wait,
+                &mut |holder| tracing::warn!(holder, "waiting for the lane"),
+            )
+        })
+        .transpose()?;
     // Checked whole first, so a bad slot re-opens none.
     lane_mint::local::reopen(&loaded.lane, &out, &request.slots, true)?;
     let reopened = lane_mint::local::reopen(&loaded.lane, &out, &request.slots, request.dry_run)?;

@@ -50,6 +50,8 @@ pub mod file {
     pub const CLAIM: &str = "claim.json";
     /// A lane's durable record of attempts.
     pub const RUNS_DB: &str = "runs.sqlite";
+    /// The lock one lane command at a time holds on a lane's output folder.
+    pub const LANE_LOCK: &str = "lane.lock";
     /// A lane's attempts' folders, under its output folder.
     pub const MINTS: &str = "mints";
     /// An agent's claim on its attempt's folder (its pid and start time).
@@ -120,6 +122,11 @@ pub fn report_siblings(markdown: &Path) -> (PathBuf, PathBuf) {
         markdown.with_extension("json"),
         markdown.with_extension("html"),
     )
+}
+
+/// The lock of a lane's output folder: `<lane out>/lane.lock`.
+pub fn lane_lock(lane_out: &Path) -> PathBuf {
+    lane_out.join(file::LANE_LOCK)
 }
 
 /// A lane's durable record of attempts: `<lane out>/runs.sqlite`.

@@ -44,10 +44,17 @@ pub enum Progress {
         /// When.
         decision: RetryDecision,
     },
+    /// Another lane command holds the lane; this one waits for it.
+    Waiting {
+        /// The lane.
+        lane: String,
+        /// Who holds it, in its own words.
+        holder: String,
+    },
 }
 
 impl Progress {
-    /// The attempt the event is about.
+    /// The attempt the event is about (for [`Progress::Waiting`], the lane).
     pub fn mint(&self) -> &str {
         match self {
             Progress::Started { mint }
@@ -55,6 +62,7 @@ impl Progress {
             | Progress::State { mint, .. }
             | Progress::Finished { mint, .. }
             | Progress::Retry { mint, .. } => mint,
+            Progress::Waiting { lane, .. } => lane,
         }
     }
 }
@@ -77,6 +85,7 @@ impl std::fmt::Display for Progress {
                 Some(s) => write!(f, "finished  {mint}: {status} in {s:.1} s: {reason}"),
                 None => write!(f, "finished  {mint}: {status} (not measured): {reason}"),
             },
+            Progress::Waiting { lane, holder } => write!(f, "waiting   for lane {lane}: {holder}"),
             Progress::Retry { mint, decision } => match decision {
                 RetryDecision::No => write!(f, "final     {mint}"),
                 RetryDecision::Now => write!(f, "retry     {mint}: now"),

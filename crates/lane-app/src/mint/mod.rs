@@ -65,6 +65,8 @@ pub struct MintRequest {
     pub agent: Vec<String>,
     /// Set (by a signal) to stop the run; its state is kept.
     pub stop: Arc<AtomicBool>,
+    /// Wait for another lane command that holds the lane, or refuse.
+    pub wait: crate::lock::LockWait,
 }
 
 impl MintRequest {
@@ -95,6 +97,7 @@ impl MintRequest {
             dry_run: false,
             agent: Vec::new(),
             stop: Arc::default(),
+            wait: crate::lock::LockWait::Wait,
         }
     }
 }
@@ -212,6 +215,14 @@ pub fn mint(
     if request.dry_run {
         return Ok(MintOutcome::DryRun(backend.dry_run(&plan)?));
     }
+    // One writer per lane, from planning through gathering and the report.
+    let version = loaded.lane.version.to_string();
+    let _lock = crate::lock::lock_lane(&out, &version, "lane mint", request.wait, &mut |holder| {
+        on(Progress::Waiting {
+            lane: version.clone(),
+            holder: holder.to_owned(),
+        })
+    })?;
     if backend.runs_here() {
         plan.source = source::tree(request, &loaded, &out)?;
         plan.provenance.wheel = request

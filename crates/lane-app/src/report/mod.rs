@@ -116,6 +116,8 @@ pub struct ReportRequest {
     /// The store the lane's history lives in: the run is added to it and
     /// judged against it (`None`: neither).
     pub history: Option<String>,
+    /// Wait for another lane command that holds the lane, or refuse.
+    pub wait: crate::lock::LockWait,
 }
 
 /// What `lane report` did.
@@ -353,6 +355,14 @@ pub fn report(request: &ReportRequest) -> Result<ReportOutcome, AppError> {
             md_path.display()
         )));
     }
+    // Not while a mint of the lane is gathering into the same folder.
+    let _lock = crate::lock::lock_lane(
+        &lane_out,
+        &version,
+        "lane report",
+        request.wait,
+        &mut |holder| tracing::warn!(holder, "waiting for the lane"),
+    )?;
     let mut results = load(lane, &results_dir, request.baseline_results.as_deref())?;
     let store = request
         .history

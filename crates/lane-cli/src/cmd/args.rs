@@ -48,6 +48,27 @@ pub struct RunOutArg {
     pub out: PathBuf,
 }
 
+/// `--no-wait`: refuse at once (exit 9) when another lane command holds
+/// the lane, instead of waiting for it.
+#[derive(Debug, Clone, clap::Args)]
+pub struct WaitArg {
+    /// When another lane command (mint, reopen, report, publish) holds the
+    /// lane, exit 9 at once instead of waiting for it.
+    #[arg(long)]
+    pub no_wait: bool,
+}
+
+impl WaitArg {
+    /// The lock policy asked for.
+    pub fn policy(&self) -> lane_app::lock::LockWait {
+        if self.no_wait {
+            lane_app::lock::LockWait::NoWait
+        } else {
+            lane_app::lock::LockWait::Wait
+        }
+    }
+}
+
 /// `--history`: the store the history lives in (`$LANE_STORE`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct HistoryArg {

@@ -14,7 +14,7 @@ use serde::Serialize;
 use lane_app::{AppError, DryRun, JobEnd, LaneMinted, MintOutcome, MintRequest};
 use lane_core::{Progress, Summary};
 
-use crate::cmd::args::{LaneArg, RepoArg, RunOutArg};
+use crate::cmd::args::{LaneArg, RepoArg, RunOutArg, WaitArg};
 use crate::output::print_json;
 
 /// Arguments of `lane mint`.
@@ -85,6 +85,8 @@ pub struct Args {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub wait: WaitArg,
 }
 
 #[derive(Serialize)]
@@ -130,6 +132,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
         dry_run: args.dry_run,
         agent: vec![exe.to_string_lossy().into_owned(), "agent".into()],
         stop,
+        wait: args.wait.policy(),
     };
     // A progress bar on a terminal; plain lines otherwise (logs, CI, pods).
     let bar = std::io::stderr().is_terminal().then(|| {

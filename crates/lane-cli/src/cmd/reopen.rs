@@ -3,7 +3,7 @@
 
 use lane_app::{AppError, ReopenRequest};
 
-use crate::cmd::args::{LaneArg, RunOutArg};
+use crate::cmd::args::{LaneArg, RunOutArg, WaitArg};
 use crate::output::print_json;
 
 /// Arguments of `lane reopen`.
@@ -16,6 +16,8 @@ pub struct Args {
     pub slots: Vec<String>,
     #[command(flatten)]
     pub out: RunOutArg,
+    #[command(flatten)]
+    pub wait: WaitArg,
     /// Say what would be re-opened; write nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -31,6 +33,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
         out: args.out.out,
         slots: args.slots,
         dry_run: args.dry_run,
+        wait: args.wait.policy(),
     })?;
     if args.json {
         return print_json(&outcome);

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use lane_app::{AppError, ReportRequest};
 
-use crate::cmd::args::{LaneArg, Store};
+use crate::cmd::args::{LaneArg, Store, WaitArg};
 use crate::output::print_json;
 
 /// Arguments of `lane report`.
@@ -42,6 +42,8 @@ pub struct Args {
     /// judged against it), and `--json`.
     #[command(flatten)]
     pub store: Store,
+    #[command(flatten)]
+    pub wait: WaitArg,
 }
 
 /// Runs `lane report`.
@@ -55,6 +57,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
         head_sha: args.head_sha,
         out: args.out,
         history: (!args.no_history).then_some(args.store.at.history),
+        wait: args.wait.policy(),
     })?;
     if args.store.json {
         print_json(&output)?;

@@ -113,9 +113,67 @@ impl EnvFingerprint {
     }
 }
 
+/// Whether the card a mint ran on is the GPU class its slot names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CardCheck {
+    /// The card's model names the class (`NVIDIA L40S` for `L40S`).
+    Is,
+    /// The card is another one: its seconds are not the class's.
+    IsNot {
+        /// The card's model, as recorded.
+        card: String,
+    },
+    /// No card was recorded: nothing proves either way.
+    Unknown,
+}
+
+/// Checks a slot's GPU `class` against the `gpu_model` its mint recorded:
+/// the class must be one of the model's words, compared without case
+/// (`H100` is `NVIDIA H100 80GB HBM3`; `L4` is not `NVIDIA L40S`). A class
+/// that is not a card's name (`gpu-a`) is never proven by any card.
+pub fn card_of_class(class: &str, gpu_model: Option<&str>) -> CardCheck {
+    let Some(card) = gpu_model.map(str::trim).filter(|c| !c.is_empty()) else {
+        return CardCheck::Unknown;
+    };
+    let named = card
+        .split(|c: char| c.is_whitespace() || c == '-' || c == '_')
+        .any(|word| word.eq_ignore_ascii_case(class.trim()));
+    if named {
+        CardCheck::Is
+    } else {
+        CardCheck::IsNot {
+            card: card.to_owned(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_card_is_its_class_only_when_its_model_names_it() {
+        assert_eq!(card_of_class("H200", Some("NVIDIA H200")), CardCheck::Is);
+        assert_eq!(
+            card_of_class("h100", Some("NVIDIA H100 80GB HBM3")),
+            CardCheck::Is
+        );
+        assert_eq!(card_of_class("L40S", Some("NVIDIA L40S")), CardCheck::Is);
+        assert_eq!(
+            card_of_class("L4", Some("NVIDIA L40S")),
+            CardCheck::IsNot {
+                card: "NVIDIA L40S".into()
+            }
+        );
+        assert_eq!(
+            card_of_class("H200", Some("NVIDIA H100 80GB HBM3")),
+            CardCheck::IsNot {
+                card: "NVIDIA H100 80GB HBM3".into()
+            }
+        );
+        assert_eq!(card_of_class("H200", None), CardCheck::Unknown);
+        assert_eq!(card_of_class("H200", Some("  ")), CardCheck::Unknown);
+    }
 
     #[test]
     fn common_keeps_what_every_mint_agreed_on() {

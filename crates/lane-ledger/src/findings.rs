@@ -154,6 +154,9 @@ pub enum FindingKind {
     /// The attempt ran on the machine's `/tmp`: its coldness is not
     /// guaranteed, and the fixed paths it shares are named.
     ColdnessNotGuaranteed,
+    /// The card the mint ran on is not the GPU class its slot names: its
+    /// seconds are that card's, and the slot fails.
+    CardNotClass,
 }
 
 /// One finding.
@@ -447,6 +450,22 @@ pub fn record_findings(record: &lane_core::MintRecord) -> Vec<Finding> {
                 ),
             )
             .subject("cells"),
+        );
+    }
+    if let lane_core::environment::CardCheck::IsNot { card } =
+        lane_core::environment::card_of_class(&record.gpu, record.environment.gpu_model.as_deref())
+    {
+        out.push(
+            Finding::new(
+                FindingKind::CardNotClass,
+                Severity::Error,
+                format!(
+                    "the slot's GPU class is {} but the mint ran on {}: its seconds and cells are that card's, never the class's",
+                    quote(&record.gpu, SHORT_MAX_CHARS),
+                    quote(&card, SHORT_MAX_CHARS)
+                ),
+            )
+            .subject("environment.gpu_model"),
         );
     }
     if let Some(iso) = &record.gathering.isolation {

@@ -74,6 +74,8 @@ pub(crate) struct RepeatEvidence {
     pub measured: bool,
     /// The first finding at warning level or above: severity and kind.
     pub warning: Option<(Severity, String)>,
+    /// The card it ran on, when that card is not its slot's GPU class.
+    pub wrong_card: Option<String>,
 }
 
 /// What the policy weighs of one cell on one GPU.
@@ -135,6 +137,12 @@ pub(crate) fn decide(e: &Evidence) -> Verdict {
                     Some(why) => failure.push(format!("{}: mint {s}: {why}", rep.at)),
                     None => failure.push(format!("{}: mint {s}", rep.at)),
                 }
+            }
+            if let Some(card) = &rep.wrong_card {
+                failure.push(format!(
+                    "{}: ran on {card}, not on its GPU class: its numbers are that card's",
+                    rep.at
+                ));
             }
             if rep.unreadable {
                 failure.push(format!("{}: the report could not be read", rep.at));

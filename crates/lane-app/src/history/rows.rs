@@ -118,6 +118,16 @@ pub fn run_of(
             if !minted || !rep.measured() {
                 continue;
             }
+            // A card that is not the slot's class is its own series: its
+            // seconds never join (or judge) the class's.
+            let gpu = match rep.mint.as_ref().map(|m| {
+                lane_core::environment::card_of_class(&c.gpu, m.environment.gpu_model.as_deref())
+            }) {
+                Some(lane_core::environment::CardCheck::IsNot { card }) => {
+                    format!("{} on {card}", c.gpu)
+                }
+                _ => c.gpu.clone(),
+            };
             for (phase, role, seconds) in breakdown_rows(&rep.breakdown) {
                 rows.push(Row {
                     run: id.clone(),
@@ -126,7 +136,7 @@ pub fn run_of(
                     line: line.clone(),
                     fingerprint: fingerprint.clone(),
                     cell: c.cell.clone(),
-                    gpu: c.gpu.clone(),
+                    gpu: gpu.clone(),
                     phase,
                     role,
                     repeat: rep.repeat,

@@ -129,7 +129,7 @@ fn the_real_runs_added_oldest_first_regress_nothing_but_an_environment_shift() {
 }
 
 /// A copy of `from` at `to`, every file.
-fn copy_tree(from: &Path, to: &Path) {
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();

@@ -501,3 +501,80 @@ fn a_report_out_named_like_its_json_is_refused_before_anything_is_written() {
     );
     assert!(!out.exists());
 }
+
+/// The real 0.127.2 lane minted on the H200, with its second repeat's
+/// record saying what lane's agent records on an H100 (`nvidia-smi`'s
+/// name for it).
+fn v0_127_2_with_r2_on(dir: &std::path::Path, card: &str) -> PathBuf {
+    let results = dir.join("results");
+    super::history::copy_tree(
+        std::path::Path::new(&format!("{ROOT}/tests/data/gw-eras/lanes/v0.127.2/results")),
+        &results,
+    );
+    let record = results.join("compile-toy/H200/r2/mint.json");
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert!(text.contains("\"NVIDIA H200\""), "{text}");
+    std::fs::write(
+        &record,
+        text.replace("\"NVIDIA H200\"", &format!("\"{card}\"")),
+    )
+    .unwrap();
+    results
+}
+
+#[test]
+fn regression_a_slot_that_ran_on_another_card_was_reported_under_its_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = v0_127_2_with_r2_on(dir.path(), "NVIDIA H100 80GB HBM3");
+    let lane_file = format!("{ROOT}/lanes/0.0.3.yaml");
+    let o = lane(
+        dir.path(),
+        &[
+            "report",
+            &lane_file,
+            "--results",
+            results.to_str().unwrap(),
+            "--no-history",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let md = std::fs::read_to_string(dir.path().join("out/lanes/0.0.3/report.md")).unwrap();
+    assert!(
+        md.contains("compile-toy on H200 r2: ran on NVIDIA H100 80GB HBM3, not on its GPU class"),
+        "{md}"
+    );
+    assert!(!md.contains("Can this lane ship? Yes"), "{md}");
+    let model: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("out/lanes/0.0.3/report.json")).unwrap(),
+    )
+    .unwrap();
+    let findings = model["cells"][0]["repeats"][1]["breakdown"]["findings"].to_string();
+    assert!(findings.contains("card_not_class"), "{findings}");
+    // The history keeps the card's seconds apart from the class's.
+    let o = lane(
+        dir.path(),
+        &[
+            "history",
+            "add",
+            results.to_str().unwrap(),
+            "--history",
+            "store",
+            "--json",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = lane(dir.path(), &["history", "export", "--history", "store"]);
+    let gpus: std::collections::BTreeSet<String> = stdout(&o)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["gpu"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        gpus.into_iter().collect::<Vec<_>>(),
+        vec!["H200", "H200 on NVIDIA H100 80GB HBM3"]
+    );
+}

@@ -134,6 +134,17 @@ fn evidence_with(r: &LaneResults, h: Option<&HistoryView>) -> Evidence {
                             .iter()
                             .find(|f| f.severity >= Severity::Warning)
                             .map(|f| (f.severity, kind_name(f))),
+                        wrong_card: rep.mint.as_ref().and_then(|m| {
+                            match lane_core::environment::card_of_class(
+                                &c.gpu,
+                                m.environment.gpu_model.as_deref(),
+                            ) {
+                                lane_core::environment::CardCheck::IsNot { card } => {
+                                    Some(bound(&card, LONG))
+                                }
+                                _ => None,
+                            }
+                        }),
                     }
                 })
                 .collect(),

@@ -8,8 +8,9 @@
 //!   confirmed (by the other GPU class or the lane before): a regression
 //!   fails the check only once confirmed;
 //! - **neutral** when a report is missing (not measured), any finding is
-//!   at warning level or above, or the history calls a series regressed
-//!   but not yet confirmed, or inconclusive;
+//!   at warning level or above, the results were replayed (no compile
+//!   ran), or the history calls a series regressed but not yet confirmed,
+//!   or inconclusive: the first screen reads "Cannot tell", never yes;
 //! - **success** otherwise;
 //! - **cancelled** over all of these when the lane was cancelled before
 //!   every slot minted (`summary.json`'s `cancelled`): it proves nothing,
@@ -110,6 +111,9 @@ pub(crate) struct Evidence {
     pub unconfirmed_regressions: Vec<String>,
     /// Series the history calls inconclusive.
     pub inconclusive: Vec<String>,
+    /// The results were replayed from a recording: no compile ran, so
+    /// they are evidence of nothing about this lane's code.
+    pub replayed: bool,
 }
 
 /// The conclusion of a lane's results by the documented policy.
@@ -158,6 +162,12 @@ pub(crate) fn decide(e: &Evidence) -> Verdict {
     }
     if e.nothing_measured {
         neutral.push("no cells were measured".to_owned());
+    }
+    if e.replayed {
+        neutral.push(
+            "the results were replayed from a recording: no compile ran here, so nothing was measured fresh"
+                .to_owned(),
+        );
     }
     for s in &e.confirmed_regressions {
         failure.push(format!("{s}: regressed against history, confirmed"));

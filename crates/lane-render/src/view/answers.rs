@@ -91,9 +91,12 @@ fn ship(r: &LaneResults, v: &Verdict) -> Answer {
     let state = format!("{green}, {}", minted(r));
     let (answer, tone) = match v.conclusion {
         Conclusion::Success => (format!("Yes: {state}; the check succeeds."), Tone::Good),
+        // A yes is a proof: where evidence is missing (a report not
+        // measured, a warning, replayed numbers, a history that has not
+        // decided), the answer is "cannot tell", and why.
         Conclusion::Neutral => (
             format!(
-                "Yes, with something to look at: {state}; the check is neutral (nothing fails)."
+                "Cannot tell: {state}; nothing fails, but what a yes needs is missing (below)."
             ),
             Tone::Warn,
         ),
@@ -106,9 +109,6 @@ fn ship(r: &LaneResults, v: &Verdict) -> Answer {
     let mut details: Vec<String> = v.reasons.iter().map(|x| bound(x, LONG)).collect();
     if is_probe(r) {
         details.push("a probe lane: no picks, no wheel, no guards; it publishes nothing".into());
-    }
-    if r.replay {
-        details.push("these numbers were replayed, not measured fresh".into());
     }
     Answer {
         question: "Can this lane ship?",

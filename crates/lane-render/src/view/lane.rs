@@ -164,6 +164,7 @@ fn evidence_with(r: &LaneResults, h: Option<&HistoryView>) -> Evidence {
         confirmed_regressions: h.map(|h| h.confirmed.clone()).unwrap_or_default(),
         unconfirmed_regressions: h.map(|h| h.unconfirmed.clone()).unwrap_or_default(),
         inconclusive: h.map(|h| h.inconclusive.clone()).unwrap_or_default(),
+        replayed: r.replay,
     }
 }
 

@@ -68,6 +68,33 @@ impl LocalStore {
     }
 }
 
+/// A temporary file untouched this long is a writer's that died (`kill -9`
+/// mid-put): no live put leaves its file unwritten for an hour.
+const STALE_TEMPORARY: Duration = Duration::from_secs(3600);
+
+/// Removes the `.lane-tmp-*` files in `dir` that a dead writer left
+/// (untouched for [`STALE_TEMPORARY`]); a live writer's are kept. Best
+/// effort: a file that cannot be removed is left for the next put.
+fn sweep_stale_temporaries(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        if !e.file_name().to_string_lossy().starts_with(".lane-tmp-") {
+            continue;
+        }
+        let stale = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age >= STALE_TEMPORARY);
+        if stale && std::fs::remove_file(e.path()).is_ok() {
+            tracing::info!(path = %e.path().display(), "removed a dead writer's temporary file");
+        }
+    }
+}
+
 /// The sha256 and size of `content`, a file streamed.
 fn digest(content: Content<'_>) -> Result<(String, u64), StoreError> {
     match content {
@@ -87,6 +114,7 @@ impl ArtifactStore for LocalStore {
         }
         let dir = path.parent().expect("a key has a file name");
         std::fs::create_dir_all(dir).map_err(io(format!("creating {}", dir.display())))?;
+        sweep_stale_temporaries(dir);
         let tmp = tempfile::Builder::new()
             .prefix(".lane-tmp-")
             .tempfile_in(dir)

@@ -167,6 +167,30 @@ fn local_store_keeps_the_rules_and_leaves_no_partial_files() {
     assert_eq!(opened.get(&k).unwrap(), b"from a file");
 }
 
+#[test]
+fn regression_a_killed_writers_temporary_files_stayed_for_good() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = LocalStore::new(dir.path().join("store")).unwrap();
+    let runs = store.root().join("history/0.93/runs");
+    std::fs::create_dir_all(&runs).unwrap();
+    // What `kill -9` during a put leaves: a temporary file nobody renames.
+    let dead = runs.join(".lane-tmp-dead");
+    std::fs::write(&dead, b"half a run").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&dead)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - Duration::from_secs(2 * 3600))
+        .unwrap();
+    // A live writer's, still being written.
+    let live = runs.join(".lane-tmp-live");
+    std::fs::write(&live, b"in flight").unwrap();
+    let k = StoreKey::new("history/0.93/runs/r1.jsonl").unwrap();
+    store.put_atomic(&k, Content::Bytes(b"{}\n")).unwrap();
+    assert!(!dead.exists(), "the dead writer's file is swept");
+    assert!(live.exists(), "a live writer's file is kept");
+}
+
 fn walk(dir: &std::path::Path) -> Vec<String> {
     let mut out = Vec::new();
     for e in std::fs::read_dir(dir).unwrap() {

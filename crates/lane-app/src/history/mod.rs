@@ -155,6 +155,11 @@ pub struct HistoryCheckOutcome {
     pub series: Vec<lane_history::SeriesVerdict>,
     /// The totals' verdicts, each with the series that explain its move.
     pub totals: Vec<lane_history::SeriesVerdict>,
+    /// Damaged run objects of the line, left out of the judgement (each
+    /// key and what is wrong); `lane history add` of the same results
+    /// sets one aside and writes it anew.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub damaged: Vec<String>,
 }
 
 impl HistoryCheckOutcome {
@@ -185,11 +190,8 @@ pub fn history_check(request: &HistoryCheckRequest) -> Result<HistoryCheckOutcom
     let store = crate::lane::open_store(&request.history)?;
     let history = HistoryStore::named(store.as_ref(), &request.history);
     let run = history.identify(read_run(&request.results, None)?)?;
-    let judgement = judge_run(
-        &history.rows(&run.line)?,
-        &run.rows,
-        &history.acks(&run.line)?,
-    );
+    let (rows, damaged) = history.rows_and_damaged(&run.line)?;
+    let judgement = judge_run(&rows, &run.rows, &history.acks(&run.line)?);
     Ok(HistoryCheckOutcome {
         run: RunRef::from(&run),
         history_runs: judgement.history_runs,
@@ -197,6 +199,7 @@ pub fn history_check(request: &HistoryCheckRequest) -> Result<HistoryCheckOutcom
         shift: judgement.environment_shift,
         series: judgement.series,
         totals: judgement.totals,
+        damaged,
     })
 }
 

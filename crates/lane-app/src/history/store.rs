@@ -135,7 +135,10 @@ impl<'a> HistoryStore<'a> {
         let Some(held) = held else {
             return Ok(run);
         };
-        let rows = self.read(&Self::run_key(&run.line, &held), read_rows)?;
+        // A damaged held object keeps its id; `append` repairs it.
+        let rows = self
+            .read(&Self::run_key(&run.line, &held), read_rows)
+            .unwrap_or_default();
         if let Some(time) = rows.first().map(|r| r.time) {
             run.time = time;
         }
@@ -152,10 +155,19 @@ impl<'a> HistoryStore<'a> {
     /// [`RETAIN_RUNS`] runs. The same rows again are a no-op.
     pub fn append(&self, line: &str, run: &str, rows: &[Row]) -> Result<Appended, AppError> {
         let key = Self::run_key(line, run);
-        let put = self.store.put_atomic(
-            &self::key(key.clone())?,
-            Content::Bytes(write_rows(rows).as_bytes()),
-        )?;
+        let text = write_rows(rows);
+        let put = match self
+            .store
+            .put_atomic(&self::key(key.clone())?, Content::Bytes(text.as_bytes()))
+        {
+            // The same run's object, but damaged: set aside, written anew.
+            Err(lane_store::StoreError::Conflict { .. }) if self.read(&key, read_rows).is_err() => {
+                self.set_aside(&key)?;
+                self.store
+                    .put_atomic(&self::key(key.clone())?, Content::Bytes(text.as_bytes()))?
+            }
+            other => other?,
+        };
         let removed = self.retain(line, RETAIN_RUNS)?;
         Ok(Appended {
             key,
@@ -185,14 +197,48 @@ impl<'a> HistoryStore<'a> {
         Ok(removed)
     }
 
-    /// Every row of `line`'s retained runs, oldest run first.
+    /// Every row of `line`'s retained runs, oldest run first. A run whose
+    /// object is damaged (truncated, not UTF-8, not rows) is left out and
+    /// said (see [`HistoryStore::rows_and_damaged`]): one bad object never
+    /// blocks its line.
     pub fn rows(&self, line: &str) -> Result<Vec<Row>, AppError> {
+        Ok(self.rows_and_damaged(line)?.0)
+    }
+
+    /// The rows of `line` as [`HistoryStore::rows`], and each damaged
+    /// run object left out: its key and what is wrong with it. Re-adding
+    /// the same results (`lane history add`) sets the damaged object aside
+    /// and writes it anew.
+    pub fn rows_and_damaged(&self, line: &str) -> Result<(Vec<Row>, Vec<String>), AppError> {
         let mut out = Vec::new();
+        let mut damaged = Vec::new();
         for run in self.runs(line)? {
             let k = Self::run_key(line, &run);
-            out.extend(self.read(&k, read_rows)?);
+            match self.read(&k, read_rows) {
+                Ok(rows) => out.extend(rows),
+                Err(e @ (AppError::History { .. } | AppError::InvalidInput { .. })) => {
+                    tracing::warn!(key = %k, error = %e, "a damaged history object is left out");
+                    damaged.push(e.to_string());
+                }
+                Err(e) => return Err(e),
+            }
         }
-        Ok(out)
+        Ok((out, damaged))
+    }
+
+    /// Moves the object at `key` aside, to `<key>.damaged-<sha12>` (kept for
+    /// a person to look at, never read as rows), so the key can be written
+    /// anew.
+    fn set_aside(&self, key: &str) -> Result<String, AppError> {
+        let k = self::key(key.to_owned())?;
+        let bytes = self.store.get(&k)?;
+        let digest = lane_store::sha256_hex(&bytes);
+        let aside = format!("{key}.damaged-{}", &digest[..12]);
+        self.store
+            .put_atomic(&self::key(aside.clone())?, Content::Bytes(&bytes))?;
+        self.store.remove(&k)?;
+        tracing::warn!(key, aside = %aside, "a damaged history object was set aside");
+        Ok(aside)
     }
 
     /// Every acknowledgement of `line`.

@@ -224,6 +224,12 @@ pub fn run(args: Args) -> Result<(), AppError> {
                     o.history_runs,
                     o.run.line
                 );
+                for d in &o.damaged {
+                    outln!(
+                        "left out, damaged: {} (add its results again to repair it)",
+                        terminal(d)
+                    );
+                }
                 if let Some(s) = &o.shift {
                     outln!(
                         "environment shift: ×{:.3} ({} up, {} down): taken out of every verdict",

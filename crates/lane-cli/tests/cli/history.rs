@@ -368,6 +368,53 @@ fn regression_a_touched_summary_made_a_second_run() {
 }
 
 #[test]
+fn regression_one_damaged_history_object_blocked_its_line_for_good() {
+    let dir = tempfile::tempdir().unwrap();
+    add_all(dir.path(), &RUNS[..3]);
+    let runs_dir = dir.path().join("store/history/0.0/runs");
+    let mut objects: Vec<_> = std::fs::read_dir(&runs_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    objects.sort();
+    // The oldest run's object, truncated mid-row.
+    let text = std::fs::read_to_string(&objects[0]).unwrap();
+    std::fs::write(&objects[0], &text[..text.len() / 2]).unwrap();
+    let check = |dir: &Path| history(dir, &["check", &results(RUNS[3]), "--history", "store"]);
+    let o = check(dir.path());
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let first = stdout(&o);
+    assert!(first.contains("left out, damaged: "), "{first}");
+    assert!(first.contains("against 2 earlier run(s)"), "{first}");
+    // Adding the same results again repairs it: set aside, written anew.
+    let o = history(
+        dir.path(),
+        &["add", &results(RUNS[0]), "--history", "store", "--json"],
+    );
+    let v = json(&o);
+    assert_eq!(v["written"], true, "{v}");
+    let o = check(dir.path());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(!stdout(&o).contains("damaged"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("against 3 earlier run(s)"),
+        "{}",
+        stdout(&o)
+    );
+    let aside = std::fs::read_dir(&runs_dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .contains(".damaged-")
+        })
+        .count();
+    assert_eq!(aside, 1, "the damaged object is kept aside for a person");
+}
+
+#[test]
 fn a_known_change_is_acknowledged_and_the_rows_export_as_jsonl_and_bmf() {
     let dir = tempfile::tempdir().unwrap();
     add_all(dir.path(), &RUNS);

@@ -103,7 +103,8 @@ pub struct CutProof {
     pub base: String,
     /// Every pick, in the lane's order.
     pub picks: Vec<ProvenPick>,
-    /// The cut commit (the branch's last commit, only the cut's paths).
+    /// The cut commit (the last commit after the picks that changes only
+    /// the cut's paths; exact only when nothing follows it).
     pub cut_commit: Option<NamedCommit>,
     /// Commits of the branch that are neither a pick nor the cut commit,
     /// oldest first.
@@ -149,9 +150,10 @@ pub struct Alignment {
 /// Aligns `picks` picks with `commits` commits (oldest first), in order:
 /// each pick is the first commit after the previous pick's that
 /// `matches(pick, commit)`; a pick `already(pick, last matched commit)`
-/// says is on the branch already is expected absent; the last commit,
-/// when it is `cut_only`, is the cut commit; the rest is extra. Pure: every
-/// fact is asked through the closures.
+/// says is on the branch already is expected absent; the last `cut_only`
+/// commit after the picks is the cut commit; the rest is extra (a commit
+/// after the cut commit too: the cut is the head). Pure: every fact is
+/// asked through the closures.
 pub fn align<E>(
     picks: usize,
     commits: usize,
@@ -188,12 +190,11 @@ pub fn align<E>(
             None => out.picks.push(Err(None)),
         }
     }
-    if commits > next && cut_only(commits - 1) {
-        out.cut_commit = Some(commits - 1);
-        out.extra.extend(next..commits - 1);
-    } else {
-        out.extra.extend(next..commits);
-    }
+    // The cut commit: the last one after the picks that changes only the
+    // cut's paths; anything after it is extra, as is anything before it.
+    out.cut_commit = (next..commits).rev().find(|c| cut_only(*c));
+    out.extra
+        .extend((next..commits).filter(|c| Some(*c) != out.cut_commit));
     Ok(out)
 }
 
@@ -407,7 +408,7 @@ pub fn describe(proof: &CutProof, inert: impl Fn(&str) -> String) -> Vec<String>
     }
     if proof.cut_commit.is_none() {
         lines.push(format!(
-            "no cut commit: {}'s last commit ({}) is not one that changes only the version files and the changelog",
+            "no cut commit: no commit of {} after the picks (head {}) changes only the version files and the changelog",
             proof.branch,
             &proof.head[..12.min(proof.head.len())]
         ));
@@ -474,11 +475,8 @@ mod tests {
         assert_eq!(a.extra, vec![1, 3], "{a:?}");
         assert_eq!(a.cut_commit, None);
         let a = run(1, 3, (vec![], vec![(0, 0)], vec![false, true, false]));
-        assert_eq!(
-            a.extra,
-            vec![1, 2],
-            "the cut commit must be the head: {a:?}"
-        );
+        assert_eq!(a.cut_commit, Some(1));
+        assert_eq!(a.extra, vec![2], "the cut commit must be the head: {a:?}");
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! planned slot's `mint.json` beside it: absent, not green, or a summary
 //! that disagrees with the slots or the lane's plan (a slot outside it,
 //! missing, listed twice, or a status its record does not say) is refused
-//! with exit 6. Every publish leaves a record in the store at
+//! with exit 6. The branch published must be exactly the lane's cut
+//! (`lane_git::proof`). Every publish leaves a record in the store at
 //! `lanes/<lane>/<commit>/publish.json`.
 
 use std::path::PathBuf;
@@ -154,6 +155,8 @@ pub fn publish(request: &PublishRequest) -> Result<PublishOutcome, AppError> {
     let repo = lane_git::repo::open(&repo_dir)?;
     let branch = loaded.lane.branch_name();
     let tree = lane_wheel::LaneTree::read(&repo, &branch)?;
+    // Only the branch that is exactly the lane's cut is published.
+    crate::lane::prove_branch(&repo, &loaded.lane, "publish it")?;
     let commit = tree.commit.to_string();
     let store = open_store(&request.store)?;
     let record_key = lane_key(&lane, &commit, "publish.json")?;

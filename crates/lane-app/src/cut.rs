@@ -167,7 +167,13 @@ pub fn cut(request: &CutRequest) -> Result<CutOutcome, AppError> {
         sign: request.sign,
         lane_file: std::fs::canonicalize(&loaded.path).unwrap_or(loaded.path.clone()),
     };
-    let report = lane_git::cut::cut(&repo, &loaded.lane, &opts)?;
+    let doing = if request.tag {
+        "tag it"
+    } else {
+        "take it as already cut"
+    };
+    let report =
+        lane_git::cut::cut(&repo, &loaded.lane, &opts).map_err(|e| AppError::git(e, doing))?;
     let mut outcome = push(request, &repo, report)?;
     if let CutOutcome::Cut { report, pull, .. } = &mut outcome {
         let made = matches!(report.status, CutStatus::Cut | CutStatus::AlreadyCut);

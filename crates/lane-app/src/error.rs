@@ -70,6 +70,20 @@ pub enum AppError {
     /// A cell needs the upstream's tree and the lane branch cannot give it.
     #[error("a cell needs the upstream's tree (`source: true`): cut the lane first, or give --source DIR")]
     NeedsLaneTree(#[source] lane_wheel::WheelError),
+    /// A lane branch that is not exactly the lane's cut (exit 6): the
+    /// commits it lacks and carries, each `<short id> <subject>` with the
+    /// subject made inert.
+    #[error("{branch} is not lane {lane}'s cut (exactly its picks in order, then its cut commit), so lane will not {doing}: {}; cut the lane again on a fresh branch (look at {branch} first, then delete it), or make the lane file's picks say what the branch should hold", .named.join("; "))]
+    NotTheCut {
+        /// The lane.
+        lane: String,
+        /// The branch.
+        branch: String,
+        /// What lane refused to do (`tag it`, `build a wheel from it`, `publish it`).
+        doing: &'static str,
+        /// Each commit missing or extra, and a missing cut commit.
+        named: Vec<String>,
+    },
     /// A guard refused (exit 4).
     #[error("a guard of lane {lane} refused {at}")]
     GuardRefused {
@@ -301,6 +315,20 @@ impl AppError {
         )
     }
 
+    /// A git failure, with a branch that is not the lane's cut named commit
+    /// by commit ([`AppError::NotTheCut`]: lane will not `doing`).
+    pub fn git(e: lane_git::GitError, doing: &'static str) -> AppError {
+        match e {
+            lane_git::GitError::NotTheCut { lane, proof } => AppError::NotTheCut {
+                lane,
+                branch: proof.branch.clone(),
+                doing,
+                named: lane_git::proof::describe(&proof, lane_render::escape::terminal),
+            },
+            e => AppError::Git(e),
+        }
+    }
+
     /// An invalid input at `at` (a file, and where in it).
     pub fn invalid(at: impl std::fmt::Display, problem: impl std::fmt::Display) -> AppError {
         AppError::InvalidInput {
@@ -342,7 +370,9 @@ impl AppError {
                 ..
             } => Exit::Failure,
             AppError::Trace { .. } => Exit::InvalidInput,
-            AppError::Precondition(_) | AppError::NeedsLaneTree(_) => Exit::Precondition,
+            AppError::Precondition(_) | AppError::NeedsLaneTree(_) | AppError::NotTheCut { .. } => {
+                Exit::Precondition
+            }
             AppError::LaneBusy { .. } => Exit::LaneBusy,
             AppError::Verification(_) | AppError::CutVersionsDisagree { .. } => Exit::Verification,
             AppError::GuardRefused { .. } => Exit::GuardRefused,
@@ -377,7 +407,8 @@ impl AppError {
                 | G::CutInProgress { .. }
                 | G::NoCutInProgress { .. }
                 | G::VersionNotAbove { .. }
-                | G::NotLanded { .. } => Exit::Precondition,
+                | G::NotLanded { .. }
+                | G::NotTheCut { .. } => Exit::Precondition,
                 G::StillConflicted { .. } => Exit::Conflict,
                 G::Unresolved { .. } | G::PrNotFound { .. } | G::PrAmbiguous { .. } => {
                     Exit::InvalidInput
@@ -388,7 +419,8 @@ impl AppError {
                 _ => Exit::Failure,
             },
             AppError::Wheel(e) => match e {
-                W::NoBranch { .. } => Exit::Precondition,
+                W::NoBranch { .. } | W::PythonUnsupported { .. } => Exit::Precondition,
+                W::RequiresPythonInvalid { .. } => Exit::InvalidInput,
                 W::IdentityMismatch { .. }
                 | W::RecordMismatch { .. }
                 | W::RecordIncomplete { .. }
@@ -609,6 +641,53 @@ mod tests {
         for (e, want) in table {
             assert_eq!(e.exit(), want, "{e}");
         }
+    }
+
+    /// Issue 34: a branch that is not the lane's cut is refused (exit 6)
+    /// naming each missing and extra commit, its subject made inert.
+    #[test]
+    fn a_branch_that_is_not_the_cut_is_refused_naming_each_commit_inert() {
+        use lane_git::proof::{CutProof, NamedCommit, PickFound, ProvenPick};
+        let named = |id: char, subject: &str| NamedCommit {
+            id: id.to_string().repeat(40),
+            subject: subject.into(),
+        };
+        let proof = CutProof {
+            branch: "release/0.93.3".into(),
+            head: "e".repeat(40),
+            base: "b".repeat(40),
+            picks: vec![ProvenPick {
+                pick: named('a', "pgw#993: the pick"),
+                found: PickFound::Missing,
+            }],
+            cut_commit: Some(named('c', "release: 0.93.3")),
+            extra: vec![named('d', "hotfix: \u{1b}[2Jtrust me")],
+        };
+        let e = AppError::git(
+            lane_git::GitError::NotTheCut {
+                lane: "0.93.3".into(),
+                proof: Box::new(proof),
+            },
+            "tag it",
+        );
+        assert_eq!(e.exit(), Exit::Precondition);
+        let text = e.to_string();
+        for part in [
+            "release/0.93.3 is not lane 0.93.3's cut",
+            "so lane will not tag it",
+            "missing pick aaaaaaaaaaaa pgw#993: the pick",
+            "extra commit dddddddddddd hotfix: \\u{1b}[2Jtrust me",
+        ] {
+            assert!(text.contains(part), "{part}: {text}");
+        }
+        assert!(!text.contains('\u{1b}'), "{text}");
+        let python = lane_wheel::WheelError::PythonUnsupported {
+            file: "pyproject.toml",
+            specifier: ">=3.12".into(),
+            python: "/usr/bin/python3".into(),
+            found: "Python 3.11.7".into(),
+        };
+        assert_eq!(AppError::Wheel(python).exit(), Exit::Precondition);
     }
 
     #[test]

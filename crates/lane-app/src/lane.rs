@@ -91,6 +91,24 @@ pub fn open_store(location: &str) -> Result<Box<dyn lane_store::ArtifactStore>, 
     Ok(lane_store::open(location)?)
 }
 
+/// Refuses (exit 6, each commit named) a lane branch that is not exactly
+/// the lane's cut before anything trusts its head; a branch not cut yet
+/// is `lane_wheel`'s to say (`run lane cut first`).
+pub fn prove_branch(
+    repo: &git2::Repository,
+    lane: &lane_file::LaneFile,
+    doing: &'static str,
+) -> Result<lane_git::proof::CutProof, AppError> {
+    let branch = lane.branch_name();
+    if repo
+        .find_reference(&format!("refs/heads/{branch}"))
+        .is_err()
+    {
+        return Err(lane_wheel::WheelError::NoBranch { branch }.into());
+    }
+    lane_git::proof::require_branch_is_cut(repo, lane).map_err(|e| AppError::git(e, doing))
+}
+
 #[cfg(test)]
 mod tests {
     /// Every shipped lane file parses, and its cells are the ones its era's

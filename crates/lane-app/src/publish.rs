@@ -5,10 +5,13 @@
 //!
 //! The gate reads `out/lanes/<version>/results/summary.json`
 //! (`{"green": true, ...}`), which the mints write, and re-reads every
-//! planned slot's `mint.json` beside it: absent, not green, or a summary
-//! that disagrees with the slots or the lane's plan (a slot outside it,
-//! missing, listed twice, or a status its record does not say) is refused
-//! with exit 6. Every publish leaves a record in the store at
+//! planned slot's `mint.json` beside it: absent, not green, replayed
+//! (recorded mints, no compile ran), a summary that disagrees with the
+//! slots or the lane's plan (a slot outside it, missing, listed twice, or a
+//! status its record does not say), or results whose provenance is not
+//! what is published (another lane, wheel sha256 or cut commit) is refused
+//! with exit 6. The branch published must be exactly the lane's cut
+//! (`lane_git::proof`). Every publish leaves a record in the store at
 //! `lanes/<lane>/<commit>/publish.json`.
 
 use std::path::PathBuf;
@@ -82,15 +85,21 @@ pub struct PublishRecord {
     pub reason: Option<String>,
 }
 
+/// What is published: the lane's version, the cut commit and the staged
+/// wheel's sha256. The results must have proved exactly these.
+struct Published<'a> {
+    lane: &'a lane_file::LaneFile,
+    commit: &'a str,
+    sha256: &'a str,
+}
+
 /// The gate, read through the type `lane mint` wrote `summary.json` with:
 /// open only when the results are this lane's, agree with every planned
-/// slot's own record, are green, and proved the staged wheel itself (its
-/// sha256). `(open, in words)`.
-fn gate(
-    path: &std::path::Path,
-    lane: &lane_file::LaneFile,
-    staged_sha256: &str,
-) -> Result<(bool, String), AppError> {
+/// slot's own record, were minted (not replayed), are green, and proved
+/// what is published: the staged wheel itself (its sha256) built from the
+/// cut commit published (where the results name a commit). `(open, in
+/// words)`.
+fn gate(path: &std::path::Path, published: &Published<'_>) -> Result<(bool, String), AppError> {
     use lane_core::results::Contract;
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
@@ -100,6 +109,7 @@ fn gate(
         Err(e) => return Err(AppError::io(path, e)),
     };
     let summary = lane_core::Summary::from_json(&path.display().to_string(), &bytes)?;
+    let lane = published.lane;
     let version = lane.version.to_string();
     if summary.lane != version {
         return Ok((false, format!("lane {}'s, not {version}'s", summary.lane)));
@@ -115,24 +125,55 @@ fn gate(
             ),
         ));
     }
+    if summary.replay {
+        return Ok((
+            false,
+            "replayed (recorded mints played back, no compile ran: they prove nothing about this wheel)"
+                .into(),
+        ));
+    }
     if !summary.green {
         return Ok((false, "not green".into()));
     }
-    Ok(match &summary.wheel {
-        None => (
-            false,
-            "green without a wheel (the mints installed none)".into(),
-        ),
-        Some(w) if w.sha256 != staged_sha256 => (
-            false,
-            format!(
-                "green for another wheel ({} sha256 {}…, not the staged one)",
-                w.file,
-                &w.sha256[..w.sha256.len().min(12)]
-            ),
-        ),
-        Some(_) => (true, "green".into()),
+    Ok(match provenance_mismatch(&summary, published) {
+        Some(why) => (false, why),
+        None => (true, "green".into()),
     })
+}
+
+/// Where green results' provenance is not what is published: no wheel,
+/// another wheel (sha256), or another commit (the wheel's or the guards').
+fn provenance_mismatch(summary: &lane_core::Summary, published: &Published<'_>) -> Option<String> {
+    let short = |s: &str| s[..s.len().min(12)].to_owned();
+    let Some(w) = &summary.wheel else {
+        return Some("green without a wheel (the mints installed none)".into());
+    };
+    if w.sha256 != published.sha256 {
+        return Some(format!(
+            "green for another wheel ({} sha256 {}…, not the staged one)",
+            w.file,
+            short(&w.sha256)
+        ));
+    }
+    if let Some(c) = w.commit.as_deref().filter(|c| *c != published.commit) {
+        return Some(format!(
+            "green for a wheel built from {}, not the published cut {}",
+            short(c),
+            short(published.commit)
+        ));
+    }
+    if let Some(g) = summary
+        .guard
+        .as_ref()
+        .filter(|g| g.commit != published.commit)
+    {
+        return Some(format!(
+            "green with the guards evaluated on {}, not the published cut {}",
+            short(&g.commit),
+            short(published.commit)
+        ));
+    }
+    None
 }
 
 /// `lane publish`: only a green lane's wheel (or one forced with a
@@ -154,6 +195,8 @@ pub fn publish(request: &PublishRequest) -> Result<PublishOutcome, AppError> {
     let repo = lane_git::repo::open(&repo_dir)?;
     let branch = loaded.lane.branch_name();
     let tree = lane_wheel::LaneTree::read(&repo, &branch)?;
+    // Only the branch that is exactly the lane's cut is published.
+    crate::lane::prove_branch(&repo, &loaded.lane, "publish it")?;
     let commit = tree.commit.to_string();
     let store = open_store(&request.store)?;
     let record_key = lane_key(&lane, &commit, "publish.json")?;
@@ -179,7 +222,12 @@ pub fn publish(request: &PublishRequest) -> Result<PublishOutcome, AppError> {
             }
             e => e.into(),
         })?;
-    let (green, gate_text) = gate(&results, &loaded.lane, &manifest.sha256)?;
+    let published = Published {
+        lane: &loaded.lane,
+        commit: &commit,
+        sha256: &manifest.sha256,
+    };
+    let (green, gate_text) = gate(&results, &published)?;
     if !green && !request.force {
         return Err(AppError::Precondition(format!(
             "refusing to publish {lane}: the mint results are {gate_text} ({}); publish only after a pod run has proven the wheel, or pass --force --reason \"...\"",

@@ -1,5 +1,6 @@
-//! `lane wheel`: build the lane's wheel from its branch's tree with uv,
-//! verify it is that tree, and stage it (with its manifest) in the artifact
+//! `lane wheel`: build the lane's wheel from its branch's tree with uv
+//! (once the branch is proved exactly the lane's cut), verify it is that
+//! tree, and stage it (with its manifest) in the artifact
 //! store where GPU pods fetch it.
 
 use std::path::PathBuf;
@@ -41,6 +42,8 @@ pub fn wheel(request: &WheelRequest) -> Result<WheelOutcome, AppError> {
     let loaded = load(&request.lane)?;
     let repo_dir = repository(&loaded, request.repo.as_deref())?;
     let repo = lane_git::repo::open(&repo_dir)?;
+    // The branch's head is built only when it is exactly the lane's cut.
+    crate::lane::prove_branch(&repo, &loaded.lane, "build a wheel from it")?;
     let build = BuildRequest {
         lane: loaded.lane.version.to_string(),
         branch: loaded.lane.branch_name(),

@@ -81,8 +81,9 @@ impl Summary {
     /// the summary's JSON path or the slot's `mint.json`: every slot name
     /// must be one of `plan` (no traversal, none twice), every planned slot
     /// must be listed, each listed status must be its record's (`records`:
-    /// the `mint.json` of every planned slot that has one), and `green` must
-    /// be what the listed statuses make. Empty: they agree.
+    /// the `mint.json` of every planned slot that has one), `replay` must
+    /// be said when any record replayed, and `green` must be what the
+    /// listed statuses make. Empty: they agree.
     pub fn disagreements(
         &self,
         plan: &[SlotId],
@@ -130,6 +131,15 @@ impl Summary {
         }
         for slot in plan.iter().filter(|p| !listed.contains(*p)) {
             out.push(format!("$.mints: the planned slot `{slot}` is missing"));
+        }
+        if !self.replay {
+            for (slot, _) in records.iter().filter(|(_, r)| r.replay) {
+                out.push(format!(
+                    "$.replay: false, but {}/{} says its mint replayed a recording",
+                    slot.rel_dir(),
+                    MintRecord::FILE
+                ));
+            }
         }
         let green = !self.mints.is_empty() && self.mints.iter().all(|m| m.status.is_green());
         if self.green != green {
@@ -986,6 +996,13 @@ mod tests {
             false,
         );
         assert_eq!(truth.disagreements(&plan, &records), Vec::<String>::new());
+        // A summary that hides a replayed slot behind `replay: false`.
+        let mut replayed = records.clone();
+        replayed.values_mut().next().unwrap().replay = true;
+        assert_eq!(
+            truth.disagreements(&plan, &replayed),
+            ["$.replay: false, but rig-aot/H200/r1/mint.json says its mint replayed a recording"]
+        );
         let mut listed_twice = truth.clone();
         listed_twice.mints[1].slot = listed_twice.mints[0].slot.clone();
         listed_twice.green = true;

@@ -41,6 +41,15 @@ pub enum GitError {
         /// Where it points now.
         existing: String,
     },
+    /// A lane branch that is not exactly the lane's cut: a pick missing, a
+    /// commit nobody picked, or no cut commit on top.
+    #[error("{} is not lane {lane}'s cut: {} pick(s) missing, {} extra commit(s){}; lane tags, builds and publishes only the branch its cut made: cut the lane again on a fresh branch, or fix the lane file's picks", .proof.branch, .proof.missing().count(), .proof.extra.len(), if .proof.cut_commit.is_none() { ", no cut commit on top" } else { "" })]
+    NotTheCut {
+        /// The lane.
+        lane: String,
+        /// What the branch holds, pick by pick.
+        proof: Box<crate::proof::CutProof>,
+    },
     /// A name (tag, commit id) did not resolve.
     #[error("cannot resolve {what} `{name}` in the repository")]
     Unresolved {

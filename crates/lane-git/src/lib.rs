@@ -4,7 +4,8 @@
 //! the version files, assemble the changelog) and [`guard`] (what a lane
 //! must never carry, proven on git objects: forbidden commits by ancestry and
 //! patch-id, frozen paths byte for byte, tree probes). [`resume`] finishes or
-//! undoes a cut stopped on a conflict; [`remote`] clones, fetches and pushes
+//! undoes a cut stopped on a conflict; [`proof`] proves a branch is exactly
+//! a lane's cut before anything trusts its head; [`remote`] clones, fetches and pushes
 //! through the `git` CLI.
 //!
 //! This crate owns every write to a repository lane makes, and writes only
@@ -21,6 +22,7 @@ pub mod guard;
 pub mod init;
 pub mod landed;
 pub mod picks;
+pub mod proof;
 pub mod remote;
 pub mod repo;
 pub mod resume;

@@ -25,6 +25,28 @@ pub enum WheelError {
     /// The tree has no usable `pyproject.toml` `[project] name`.
     #[error("the lane tree's pyproject.toml has no [project] name")]
     NoProjectName,
+    /// The tree's `requires-python` excludes the interpreter uv builds with.
+    #[error("the lane tree's {file} says requires-python = \"{specifier}\", but the interpreter uv builds with, {}, is {found}: a wheel is built only with a Python the project supports; install one (`uv python install` with a version the specifier allows) so that `uv python find` finds it, then run `lane wheel` again", .python.display())]
+    PythonUnsupported {
+        /// The file the specifier is read from (`pyproject.toml`).
+        file: &'static str,
+        /// The specifier, as written.
+        specifier: String,
+        /// The interpreter `uv python find` gave.
+        python: PathBuf,
+        /// What it says its version is (`Python 3.11.7`).
+        found: String,
+    },
+    /// The tree's `requires-python` is not a PEP 440 specifier set.
+    #[error("the lane tree's {file} says requires-python = \"{specifier}\", which is not a PEP 440 specifier set ({why}): fix it on the lane's line")]
+    RequiresPythonInvalid {
+        /// The file the specifier is read from (`pyproject.toml`).
+        file: &'static str,
+        /// The specifier, as written.
+        specifier: String,
+        /// Why it does not read.
+        why: String,
+    },
     /// A filesystem operation failed.
     #[error("i/o: {what}")]
     Io {

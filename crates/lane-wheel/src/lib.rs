@@ -5,7 +5,8 @@
 //! Start at [`build`]: it reads `refs/heads/<branch>` ([`LaneTree`]),
 //! writes its blobs into a fresh temporary folder (never the work tree),
 //! runs `uv build --wheel` there ([`Uv`], located or installed into the
-//! tools folder), and [`verify`]s the result: the file name's and
+//! tools folder) once the tree's `requires-python` admits uv's interpreter
+//! ([`check_requires_python`]), and [`verify`]s the result: the file name's and
 //! METADATA's name and version against the lane, RECORD against every file,
 //! and every package file against the tree's blob, byte for byte. Then
 //! [`stage`] puts the wheel and its [`WheelManifest`] under
@@ -18,6 +19,7 @@
 
 mod error;
 pub mod index;
+mod python;
 mod source;
 mod tree;
 mod uv;
@@ -29,6 +31,7 @@ use std::time::{Duration, Instant};
 use lane_store::{lane_key, ArtifactStore, Content, FetchLocation, PutOutcome};
 
 pub use error::WheelError;
+pub use python::check_requires_python;
 pub use source::{write_source_archive, SourceArchive};
 pub use tree::{project_name, LaneTree};
 pub use uv::{BuildTools, Uv};
@@ -119,6 +122,12 @@ pub fn build_with(
 ) -> Result<BuiltWheel, WheelError> {
     let lane_tree = LaneTree::read(repo, &request.branch)?;
     let name = lane_tree.project_name(repo)?;
+    // Only with a Python the project supports: refused before any build.
+    check_requires_python(
+        lane_tree.requires_python(repo)?.as_deref(),
+        &uv.python,
+        &uv.tools.python,
+    )?;
     let dir = tempfile::Builder::new()
         .prefix("lane-wheel-")
         .tempdir()

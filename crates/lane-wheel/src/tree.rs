@@ -93,20 +93,37 @@ impl LaneTree {
 
     /// The `[project] name` of the tree's `pyproject.toml`.
     pub fn project_name(&self, repo: &Repository) -> Result<String, WheelError> {
-        let (oid, _) = self
-            .blobs
-            .get("pyproject.toml")
-            .ok_or(WheelError::NoProjectName)?;
+        let text = self.pyproject(repo)?.ok_or(WheelError::NoProjectName)?;
+        project_name(&text).ok_or(WheelError::NoProjectName)
+    }
+
+    /// The `[project] requires-python` of the tree's `pyproject.toml`
+    /// (None: the tree says nothing).
+    pub fn requires_python(&self, repo: &Repository) -> Result<Option<String>, WheelError> {
+        Ok(self
+            .pyproject(repo)?
+            .and_then(|t| project_field(&t, "requires-python")))
+    }
+
+    fn pyproject(&self, repo: &Repository) -> Result<Option<String>, WheelError> {
+        let Some((oid, _)) = self.blobs.get("pyproject.toml") else {
+            return Ok(None);
+        };
         let blob = repo
             .find_blob(*oid)
             .map_err(git("reading pyproject.toml"))?;
-        let text = String::from_utf8_lossy(blob.content());
-        project_name(&text).ok_or(WheelError::NoProjectName)
+        Ok(Some(String::from_utf8_lossy(blob.content()).into_owned()))
     }
 }
 
 /// `name = "..."` in the `[project]` table of a pyproject text.
 pub fn project_name(pyproject: &str) -> Option<String> {
+    project_field(pyproject, "name")
+}
+
+/// `<key> = "..."` (a one-line string) in the `[project]` table of a
+/// pyproject text.
+fn project_field(pyproject: &str, key: &str) -> Option<String> {
     let mut in_project = false;
     for line in pyproject.lines() {
         let t = line.trim();
@@ -118,7 +135,7 @@ pub fn project_name(pyproject: &str) -> Option<String> {
             continue;
         }
         if let Some((k, v)) = t.split_once('=') {
-            if k.trim() == "name" {
+            if k.trim() == key {
                 let v = v.trim().trim_matches(|c| c == '"' || c == '\'');
                 return Some(v.to_owned());
             }
@@ -135,5 +152,10 @@ mod tests {
             "[build-system]\nname = \"no\"\n[project]\nname = \"gen-worker\"\nversion = \"1\"\n";
         assert_eq!(super::project_name(t).as_deref(), Some("gen-worker"));
         assert_eq!(super::project_name("[tool.x]\nname='y'\n"), None);
+        assert_eq!(
+            super::project_field(t, "version").as_deref(),
+            Some("1"),
+            "any one-line field of [project]"
+        );
     }
 }

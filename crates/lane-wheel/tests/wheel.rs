@@ -21,6 +21,32 @@ fn request(lane: &str, branch: &str) -> BuildRequest {
     }
 }
 
+/// A branch `name` off release/0.93.2 whose `pyproject.toml` is what
+/// `edit` makes of the release's.
+fn branch_with_pyproject(repo: &git2::Repository, name: &str, edit: impl Fn(&str) -> String) {
+    let head = repo
+        .find_branch("release/0.93.2", git2::BranchType::Local)
+        .unwrap()
+        .get()
+        .peel_to_commit()
+        .unwrap();
+    let tree = head.tree().unwrap();
+    let old = repo
+        .find_blob(tree.get_name("pyproject.toml").unwrap().id())
+        .unwrap();
+    let text = edit(std::str::from_utf8(old.content()).unwrap());
+    let blob = repo.blob(text.as_bytes()).unwrap();
+    let mut tb = repo.treebuilder(Some(&tree)).unwrap();
+    tb.insert("pyproject.toml", blob, 0o100644).unwrap();
+    let tree = repo.find_tree(tb.write().unwrap()).unwrap();
+    let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
+    let c = repo
+        .commit(None, &sig, &sig, "edit pyproject.toml", &tree, &[&head])
+        .unwrap();
+    repo.branch(name, &repo.find_commit(c).unwrap(), false)
+        .unwrap();
+}
+
 /// Rewrites `wheel`, passing each (name, bytes) through `edit` (None drops it).
 fn rezip(
     wheel: &[u8],
@@ -281,27 +307,9 @@ fn a_lane_whose_version_is_not_the_trees_is_refused_with_both_versions() {
 #[test]
 fn a_failing_build_shows_the_log_tail() {
     let (_dir, repo) = upstream();
-    let head = repo
-        .find_branch("release/0.93.2", git2::BranchType::Local)
-        .unwrap()
-        .get()
-        .peel_to_commit()
-        .unwrap();
-    let mut index = git2::Index::new().unwrap();
-    index.read_tree(&head.tree().unwrap()).unwrap();
-    let blob = repo.blob(b"[build-system]\nrequires = [\"hatchling\"]\nbuild-backend = \"hatchling.build\"\n[project]\nname = \"gen-worker\"\nversion = \"0.93.2\"\n[tool.hatch.build.targets.wheel]\npackages = [\"src/no_such_package\"]\nbogus = [\n").unwrap();
-    let mut entry = index
-        .get_path(std::path::Path::new("pyproject.toml"), 0)
-        .unwrap();
-    entry.id = blob;
-    index.add(&entry).unwrap();
-    let tree = repo.find_tree(index.write_tree_to(&repo).unwrap()).unwrap();
-    let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
-    let c = repo
-        .commit(None, &sig, &sig, "break the build", &tree, &[&head])
-        .unwrap();
-    repo.branch("broken", &repo.find_commit(c).unwrap(), false)
-        .unwrap();
+    branch_with_pyproject(&repo, "broken", |_| {
+        "[build-system]\nrequires = [\"hatchling\"]\nbuild-backend = \"hatchling.build\"\n[project]\nname = \"gen-worker\"\nversion = \"0.93.2\"\n[tool.hatch.build.targets.wheel]\npackages = [\"src/no_such_package\"]\nbogus = [\n".into()
+    });
     let e = build(&repo, &request("0.93.2", "broken")).unwrap_err();
     let msg = e.to_string();
     assert!(matches!(e, WheelError::BuildFailed { .. }), "{msg}");
@@ -309,4 +317,30 @@ fn a_failing_build_shows_the_log_tail() {
         msg.contains("uv build failed") && msg.contains("pyproject.toml"),
         "{msg}"
     );
+}
+
+/// Issue 34: `lane wheel` built 0.93.3, which requires Python 3.12, with
+/// 3.11 and said nothing. A tree whose `requires-python` excludes the
+/// interpreter uv builds with (here: above whatever this machine's is) is
+/// refused before any build, naming the file, the specifier and the
+/// interpreter.
+#[test]
+fn regression_a_wheel_is_not_built_with_a_python_the_project_excludes() {
+    let (_dir, repo) = upstream();
+    let uv = lane_wheel::Uv::locate(&lane_testkit::tools::dir()).unwrap();
+    let found = uv.tools.python.trim_start_matches("Python ").to_owned();
+    let spec = format!(">{found}");
+    branch_with_pyproject(&repo, "newer", |text| {
+        assert!(text.contains("requires-python = \">=3.11\""), "{text}");
+        text.replace(">=3.11", &spec)
+    });
+    let e = lane_wheel::build_with(&repo, &request("0.93.2", "newer"), &uv).unwrap_err();
+    let msg = e.to_string();
+    assert!(matches!(e, WheelError::PythonUnsupported { .. }), "{msg}");
+    for part in ["pyproject.toml", spec.as_str(), uv.tools.python.as_str()] {
+        assert!(msg.contains(part), "{part} not in: {msg}");
+    }
+    assert!(msg.contains(&uv.python.display().to_string()), "{msg}");
+    // The untouched tree (`>=3.11`) still builds with it.
+    build(&repo, &request("0.93.2", "release/0.93.2")).unwrap();
 }

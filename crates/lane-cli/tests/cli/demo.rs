@@ -106,6 +106,47 @@ fn regression_the_demo_report_shows_the_wheel_and_the_guards_it_produced() {
     );
 }
 
+/// Issue 34: the demo's results (`"replay": true`: recorded mints played
+/// back, no compile ran) passed the publish gate, and the wheel was
+/// uploaded with `"gate": "green"`. They are refused, naming why, before
+/// any upload (the index here is a closed port: an upload would exit 1).
+#[test]
+fn regression_publish_refuses_the_demos_replayed_results() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("demo");
+    let o = lane(d.path(), &["demo", "--out", out.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_lane"))
+        .args([
+            "publish",
+            "0.93.3",
+            "--store",
+            "store",
+            "--results",
+            "lanes/0.93.3/results/summary.json",
+        ])
+        .current_dir(&out)
+        .env_remove("LANE_LOG")
+        .env("NO_COLOR", "1")
+        .env("LANE_INDEX_URL", "http://127.0.0.1:9/")
+        .env("LANE_INDEX_TOKEN", "never-sent")
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 6, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains("the mint results are replayed"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        std::fs::read_dir(out.join("store/lanes/0.93.3"))
+            .unwrap()
+            .flatten()
+            .all(|c| !c.path().join("publish.json").exists()),
+        "no publish record"
+    );
+}
+
 /// The demo's text with the lines of its mint step sorted: the mints run
 /// at once, and each is told as it ends.
 fn in_order(text: &str) -> String {

@@ -11,6 +11,7 @@ mod init;
 mod kube;
 mod ledger;
 mod mint;
+mod proof;
 mod report;
 mod secrets;
 #[cfg(feature = "serve")]

@@ -463,6 +463,20 @@ fn write_record(results: &Path, repeat: u32, status: lane_core::MintStatus) {
     std::fs::write(slot.join("mint.json"), record.to_json()).unwrap();
 }
 
+/// `lane wheel 0.93.3 --json` in `d`: the staged manifest.
+fn staged_manifest(d: &Path) -> serde_json::Value {
+    let o = lane_with(d, &["wheel", "0.93.3", "--json"], &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    v["manifest"].clone()
+}
+
+/// The environment of a publish that never reaches an index.
+const NO_INDEX: [(&str, &str); 2] = [
+    ("LANE_INDEX_URL", "http://127.0.0.1:9/"),
+    ("LANE_INDEX_TOKEN", TOKEN),
+];
+
 /// Regression (issue 19, item 3): `lane publish` trusted `summary.json`
 /// alone; one edited to say green, with the staged wheel's sha256, beside
 /// two slots whose `mint.json` say failed, answered "would publish". The
@@ -473,14 +487,9 @@ fn regression_publish_refuses_a_green_summary_its_slots_records_contradict() {
     use lane_core::results::Contract;
     let l = cut_lane();
     let d = l.path();
-    let o = lane_with(d, &["wheel", "0.93.3", "--json"], &[]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    let sha = v["manifest"]["sha256"].as_str().unwrap();
-    let env = [
-        ("LANE_INDEX_URL", "http://127.0.0.1:9/"),
-        ("LANE_INDEX_TOKEN", TOKEN),
-    ];
+    let manifest = staged_manifest(d);
+    let sha = manifest["sha256"].as_str().unwrap();
+    let env = NO_INDEX;
     let publish = || lane_with(d, &["publish", "0.93.3", "--dry-run"], &env);
     write_summary(d, true, Some(sha));
     let o = publish();
@@ -552,4 +561,69 @@ fn regression_a_staged_manifest_whose_wheel_is_gone_is_a_precondition_naming_it(
     ] {
         assert!(err.contains(part), "{part}: {err}");
     }
+}
+
+/// Issue 34: the gate read neither `replay` nor which commit the results
+/// proved: replayed results (recorded mints, no compile ran) and results
+/// for another cut commit opened it. Each is refused, naming the mismatch.
+#[test]
+fn regression_publish_refuses_replayed_results_and_results_of_another_commit() {
+    use lane_core::results::Contract;
+    let l = cut_lane();
+    let d = l.path();
+    let manifest = staged_manifest(d);
+    let sha = manifest["sha256"].as_str().unwrap();
+    let commit = manifest["commit"].as_str().unwrap().to_owned();
+    let env = NO_INDEX;
+    let path = d.join("out/lanes/0.93.3/results/summary.json");
+    let publish_with = |edit: &dyn Fn(&mut lane_core::Summary)| {
+        write_summary(d, true, Some(sha));
+        let mut s =
+            lane_core::Summary::from_json("summary.json", &std::fs::read(&path).unwrap()).unwrap();
+        edit(&mut s);
+        std::fs::write(&path, s.to_json()).unwrap();
+        lane_with(d, &["publish", "0.93.3", "--dry-run"], &env)
+    };
+    let o = publish_with(&|s| s.wheel.as_mut().unwrap().commit = Some(commit.clone()));
+    assert_eq!(code(&o), 0, "the truth opens the gate: {}", stderr(&o));
+    for (edit, said) in [
+        (
+            &(|s: &mut lane_core::Summary| s.replay = true) as &dyn Fn(&mut lane_core::Summary),
+            "the mint results are replayed (recorded mints played back, no compile ran",
+        ),
+        (
+            &|s: &mut lane_core::Summary| {
+                s.wheel.as_mut().unwrap().commit = Some("0".repeat(40));
+            },
+            "green for a wheel built from 000000000000, not the published cut",
+        ),
+        (
+            &|s: &mut lane_core::Summary| {
+                s.guard = Some(lane_core::GuardRecord {
+                    passed: true,
+                    commit: "1".repeat(40),
+                    summary: "wire-v1: 3 checks held".into(),
+                });
+            },
+            "green with the guards evaluated on 111111111111, not the published cut",
+        ),
+    ] {
+        let o = publish_with(edit);
+        assert_eq!(code(&o), 6, "{said}: {}{}", stdout(&o), stderr(&o));
+        assert!(stderr(&o).contains(said), "{said}: {}", stderr(&o));
+    }
+    // A slot that replayed, under a summary that says none did.
+    write_summary(d, true, Some(sha));
+    let record = d.join("out/lanes/0.93.3/results/rig/L4/r1/mint.json");
+    let mut r =
+        lane_core::MintRecord::from_json("mint.json", &std::fs::read(&record).unwrap()).unwrap();
+    r.replay = true;
+    std::fs::write(&record, r.to_json()).unwrap();
+    let o = lane_with(d, &["publish", "0.93.3", "--dry-run"], &env);
+    assert_eq!(code(&o), 6, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("$.replay: false, but rig/L4/r1/mint.json says its mint replayed"),
+        "{}",
+        stderr(&o)
+    );
 }

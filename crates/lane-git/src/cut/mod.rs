@@ -29,16 +29,19 @@ pub(crate) use release::release_commit;
 pub use report::*;
 
 /// In-memory object database for the duration of a cut.
-struct Scratch<'r> {
+pub(crate) struct Scratch<'r> {
     odb: git2::Odb<'r>,
 }
 
 impl<'r> Scratch<'r> {
-    fn new(repo: &'r Repository) -> Result<Self, GitError> {
+    pub(crate) fn new(repo: &'r Repository) -> Result<Self, GitError> {
         let odb = repo.odb().ctx(|| "opening the object database".into())?;
         Ok(Scratch { odb })
     }
-    fn with_mempack<T>(&self, f: impl FnOnce(&git2::Mempack<'_>) -> T) -> Result<T, GitError> {
+    pub(crate) fn with_mempack<T>(
+        &self,
+        f: impl FnOnce(&git2::Mempack<'_>) -> T,
+    ) -> Result<T, GitError> {
         let mempack = self
             .odb
             .add_new_mempack_backend(1000)
@@ -215,7 +218,7 @@ fn adapted_check(
 /// Whether the pick's patch is already on the branch (as `git cherry` decides:
 /// the pick itself is reachable, or a commit reachable from the head and not
 /// from the pick carries the same patch-id).
-fn already_applied(
+pub(crate) fn already_applied(
     repo: &Repository,
     pick: &Commit<'_>,
     head: &Commit<'_>,
@@ -293,6 +296,11 @@ pub fn cut(repo: &Repository, lane: &LaneFile, opts: &CutOptions) -> Result<CutR
         let tip = existing
             .peel_to_commit()
             .ctx(|| format!("reading {branch}"))?;
+        // A branch on the base is this cut only when it holds exactly the
+        // lane's picks and its cut commit: anything else is named, refused.
+        if tip.id() != base.id() && reaches(repo, tip.id(), base.id())? {
+            crate::proof::require_cut(repo, lane, base.id(), tip.id(), &branch)?;
+        }
         if is_already_cut(repo, lane, base.id(), tip.id())? {
             report.status = CutStatus::AlreadyCut;
             report.head = Some(tip.id().to_string());
@@ -573,7 +581,10 @@ fn create_branch(repo: &Repository, branch: &str, at: Oid) -> Result<(), GitErro
 }
 
 /// The lane's picks resolved on its upstream's default branch.
-fn resolve_lane_picks(repo: &Repository, lane: &LaneFile) -> Result<Vec<ResolvedPick>, GitError> {
+pub(crate) fn resolve_lane_picks(
+    repo: &Repository,
+    lane: &LaneFile,
+) -> Result<Vec<ResolvedPick>, GitError> {
     resolve(
         repo,
         &lane.picks,

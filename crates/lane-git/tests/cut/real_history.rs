@@ -175,6 +175,16 @@ fn the_shipped_lanes_cut_their_real_releases() {
             tree_of(m, &expected),
             "lanes/{version}.yaml does not cut the real {version}"
         );
+        // Its branch is proved exactly its cut, and a hotfix lane's is
+        // tagged on it (a trunk lane's waits for its cut PR to land).
+        let repo = Repository::open(&path).unwrap();
+        let proof = lane_git::proof::require_branch_is_cut(&repo, &lane).unwrap();
+        assert!(proof.exact(), "{version}: {proof:#?}");
+        if lane.kind != lane_file::LaneKind::Trunk {
+            opts.tag = true;
+            let r = cut(&repo, &lane, &opts).unwrap();
+            assert_eq!(r.status, CutStatus::Tagged, "{version}: {r:#?}");
+        }
     }
 }
 
@@ -495,4 +505,139 @@ fn the_fold_back_of_0_96_x_onto_master_is_the_upstreams_own() {
             "{version}: lane's fold-back is not {fold}'s tree: {r:#?}"
         );
     }
+}
+
+/// The shipped 0.93.3 lane cut (untagged) in a clone before the release.
+fn cut_0_93_3(m: &Path, picks: Option<&str>) -> (tempfile::TempDir, PathBuf) {
+    let clone = before_release(m, "0.93.3");
+    let path = clone.path().join("gen-worker.git");
+    let mut lane = shipped("0.93.3", &path);
+    if let Some(p) = picks {
+        lane.picks = serde_yaml::from_str(p).unwrap();
+    }
+    let mut opts = cut_opts("0.93.3", false);
+    opts.date = "2026-08-06".into();
+    let r = cut(&Repository::open(&path).unwrap(), &lane, &opts).unwrap();
+    assert_eq!(r.status, CutStatus::Cut, "{r:#?}");
+    (clone, path)
+}
+
+fn tag_opts() -> CutOptions {
+    let mut o = cut_opts("0.93.3", false);
+    o.date = "2026-08-06".into();
+    o.tag = true;
+    o
+}
+
+/// The proof `--tag` refused with.
+fn refusal(e: lane_git::GitError) -> lane_git::proof::CutProof {
+    match e {
+        lane_git::GitError::NotTheCut { proof, .. } => *proof,
+        e => panic!("not refused as not the cut: {e}"),
+    }
+}
+
+#[test]
+fn the_exact_cut_of_0_93_3_is_proved_pick_by_pick_and_tagged() {
+    let m = needs_history!();
+    let (_keep, path) = cut_0_93_3(m, None);
+    let repo = Repository::open(&path).unwrap();
+    let lane = shipped("0.93.3", &path);
+    let r = cut(&repo, &lane, &tag_opts()).unwrap();
+    assert_eq!(r.status, CutStatus::Tagged, "{r:#?}");
+    assert_eq!(tree_of(&path, "v0.93.3"), tree_of(m, "v0.93.3"));
+    let proof = lane_git::proof::require_branch_is_cut(&repo, &lane).unwrap();
+    assert!(proof.exact());
+    assert_eq!(proof.picks.len(), 3, "{proof:#?}");
+    for p in &proof.picks {
+        assert!(
+            matches!(
+                p.found,
+                lane_git::proof::PickFound::At {
+                    by: lane_git::proof::FoundBy::SameTree,
+                    ..
+                }
+            ),
+            "{proof:#?}"
+        );
+    }
+}
+
+/// Issue 34: a release branch missing one of the lane's picks (here
+/// pgw#993, PR #516, cut by a lane file without it) was `tagged v0.93.3
+/// ... exit 0`, by ancestry and version files alone.
+#[test]
+fn regression_tag_refuses_branch_missing_a_pick() {
+    let m = needs_history!();
+    let (_keep, path) = cut_0_93_3(
+        m,
+        Some("- pr: 515\n- adapted: 0720e64c0894ddd05a08232bde5406e5c60bd28d\n  from: {pr: 511}\n  issue: 989\n"),
+    );
+    let repo = Repository::open(&path).unwrap();
+    let lane = shipped("0.93.3", &path);
+    let proof = refusal(cut(&repo, &lane, &tag_opts()).unwrap_err());
+    let missing: Vec<&str> = proof.missing().map(|c| c.id.as_str()).collect();
+    let pr_516 = git(m, &["rev-parse", "6f5db9ed"]);
+    assert_eq!(missing, [pr_516.as_str()]);
+    assert!(proof.extra.is_empty(), "{proof:#?}");
+    assert!(git(&path, &["tag", "-l", "v0.93.3"]).is_empty());
+}
+
+/// Issue 34: a release branch carrying a commit nobody picked, on top of
+/// the cut, was tagged too.
+#[test]
+fn regression_tag_refuses_branch_carrying_an_extra_commit() {
+    let m = needs_history!();
+    let (_keep, path) = cut_0_93_3(m, None);
+    let repo = Repository::open(&path).unwrap();
+    let tip = repo
+        .find_reference("refs/heads/release/0.93.3")
+        .unwrap()
+        .peel_to_commit()
+        .unwrap();
+    let blob = repo.blob(b"print('nobody reviewed this')\n").unwrap();
+    let mut tb = repo.treebuilder(Some(&tip.tree().unwrap())).unwrap();
+    tb.insert("unreviewed.py", blob, 0o100644).unwrap();
+    let tree = repo.find_tree(tb.write().unwrap()).unwrap();
+    let sig = git2::Signature::now("someone", "someone@example.org").unwrap();
+    let extra = repo
+        .commit(
+            Some("refs/heads/release/0.93.3"),
+            &sig,
+            &sig,
+            "hotfix: \u{1b}[31mtrust me\u{1b}[0m",
+            &tree,
+            &[&tip],
+        )
+        .unwrap();
+    let lane = shipped("0.93.3", &path);
+    let proof = refusal(cut(&repo, &lane, &tag_opts()).unwrap_err());
+    assert_eq!(proof.missing().count(), 0, "{proof:#?}");
+    let extra_ids: Vec<&str> = proof.extra.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(extra_ids, [extra.to_string()]);
+    // The cut commit is found, but it is no longer the head.
+    assert_eq!(proof.cut_commit.as_ref().unwrap().id, tip.id().to_string());
+    assert!(git(&path, &["tag", "-l", "v0.93.3"]).is_empty());
+    // Named inert where shown: the escape sequence is written out.
+    let named = lane_git::proof::describe(&proof, |s| s.escape_debug().to_string());
+    assert!(
+        named
+            .iter()
+            .any(|l| l.contains("hotfix: \\u{1b}[31mtrust me")),
+        "{named:?}"
+    );
+}
+
+/// Issue 34: a lane with no picks reported a three-pick branch as
+/// "already holds this cut".
+#[test]
+fn regression_a_lane_without_picks_is_not_already_cut_by_a_three_pick_branch() {
+    let m = needs_history!();
+    let (_keep, path) = cut_0_93_3(m, None);
+    let repo = Repository::open(&path).unwrap();
+    let mut lane = shipped("0.93.3", &path);
+    lane.picks.clear();
+    let proof = refusal(cut(&repo, &lane, &cut_opts("0.93.3", false)).unwrap_err());
+    assert_eq!(proof.extra.len(), 3, "{proof:#?}");
+    assert!(proof.cut_commit.is_some());
 }

@@ -48,6 +48,8 @@ pub struct PublishRequest {
     pub dry_run: bool,
     /// Where `uv` (the uploader) is found or installed.
     pub tools_dir: PathBuf,
+    /// Wait for another lane command that holds the lane, or refuse.
+    pub wait: crate::lock::LockWait,
 }
 
 /// What `lane publish` did.
@@ -191,6 +193,18 @@ pub fn publish(request: &PublishRequest) -> Result<PublishOutcome, AppError> {
         .results
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("out/lanes/{lane}/results/summary.json")));
+    // Not while a mint or report of the lane writes the results it reads.
+    let _lock = (!request.dry_run)
+        .then(|| {
+            crate::lock::lock_lane(
+                &lane_core::layout::lane_out(std::path::Path::new("out"), &lane),
+                &lane,
+                "lane publish",
+                request.wait,
+                &mut |holder| tracing::warn!(holder, "waiting for the lane"),
+            )
+        })
+        .transpose()?;
     let repo_dir = repository(&loaded, request.repo.as_deref())?;
     let repo = lane_git::repo::open(&repo_dir)?;
     let branch = loaded.lane.branch_name();

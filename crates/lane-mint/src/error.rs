@@ -46,7 +46,7 @@ pub enum MintError {
         source: rusqlite::Error,
     },
     /// The lane file has no `mint` section.
-    #[error("lane {lane} has no `mint:` section: nothing to mint (add one naming its GPU classes and cells, as lanes/0.93.3.yaml does; docs/lane-file.md, "Keys")")]
+    #[error("lane {lane} has no `mint:` section: nothing to mint (add one naming its GPU classes and cells, as lanes/0.93.3.yaml does; docs/lane-file.md, its Keys)")]
     NoMatrix {
         /// The lane.
         lane: String,

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use lane_app::{AppError, PublishRequest};
 use lane_wheel::index::IndexToken;
 
-use crate::cmd::args::{ToolsDirArg, WheelArgs};
+use crate::cmd::args::{ToolsDirArg, WaitArg, WheelArgs};
 use crate::output::print_json;
 
 /// Arguments of `lane publish`.
@@ -47,6 +47,8 @@ pub struct Args {
     pub dry_run: bool,
     #[command(flatten)]
     pub tools_dir: ToolsDirArg,
+    #[command(flatten)]
+    pub wait: WaitArg,
 }
 
 /// Runs `lane publish`.
@@ -67,6 +69,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
         reason: args.reason,
         dry_run: args.dry_run,
         tools_dir: args.tools_dir.tools_dir,
+        wait: args.wait.policy(),
     })?;
     let record = &outcome.record;
     if args.json {

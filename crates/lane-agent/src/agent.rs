@@ -872,7 +872,10 @@ fn spawn(
         .split_first()
         .ok_or_else(|| std::io::Error::other("empty mint command"))?;
     let mut cmd = Command::new(program);
-    cmd.args(args)
+    // Built from an allow list, never from lane's own environment
+    // (`mint_env`): what lane holds is not the mint's to read.
+    crate::mint_env::from_allow_list(&mut cmd)
+        .args(args)
         .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(stdout)
@@ -884,10 +887,6 @@ fn spawn(
         .env("LANE_GPU", &spec.id.gpu)
         .env("LANE_REPEAT", spec.id.repeat.to_string())
         .env("LANE_RECIPE", &spec.recipe);
-    // Credentials lane itself may hold: the mint, upstream code, never needs them.
-    for k in lane_core::secret::CREDENTIAL_ENV {
-        cmd.env_remove(k);
-    }
     // The mint runs as the agent's uid: keep it from reading the agent's own
     // environment through /proc/<agent>/environ (a non-dumpable process's
     // /proc files belong to root).

@@ -165,14 +165,13 @@ fn wheel_version(wheel: &WheelSource) -> Option<String> {
 /// when it exits 0 in time.
 fn run(probe: &Probe<'_>, program: &str, args: &[&str]) -> Option<String> {
     let mut cmd = Command::new(program);
-    cmd.args(args)
+    // The probe imports the mint's packages: it gets a mint's environment.
+    crate::mint_env::from_allow_list(&mut cmd)
+        .args(args)
         .current_dir(probe.dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
-    for k in lane_core::secret::CREDENTIAL_ENV {
-        cmd.env_remove(k);
-    }
     if let Some(prefix) = probe.path_prefix {
         let old = std::env::var_os("PATH").unwrap_or_default();
         let mut paths = vec![prefix.to_owned()];

@@ -22,6 +22,7 @@ mod error;
 pub mod fingerprint;
 pub mod inspect;
 pub mod isolate;
+pub mod mint_env;
 pub mod outcome;
 pub mod procs;
 pub mod report;

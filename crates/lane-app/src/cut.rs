@@ -391,7 +391,15 @@ fn open_pr(_: &lane_file::LaneFile, _: PrRequest) -> Result<OpenedPr, AppError> 
 }
 
 /// The cut report for people.
+///
+/// Commit subjects, `why`s, paths, fragment names and guard findings are
+/// the repository's words: every line is made inert for a terminal
+/// (`lane_render::escape::terminal_lines`).
 pub fn render(r: &CutReport, pushed: bool) -> String {
+    lane_render::escape::terminal_lines(&render_raw(r, pushed))
+}
+
+fn render_raw(r: &CutReport, pushed: bool) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,

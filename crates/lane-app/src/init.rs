@@ -73,6 +73,18 @@ pub fn init(request: &InitRequest) -> Result<InitOutcome, AppError> {
         .upstream
         .clone()
         .unwrap_or_else(|| DEFAULT_UPSTREAM.to_owned());
+    // The URL becomes the lane file's `upstream.repo` (a file meant for
+    // git) and the cache clone's `origin` (git's config): a password in it
+    // would be written to both.
+    if lane_core::secret::has_password(&upstream) {
+        return Err(AppError::Usage(format!(
+            "--upstream {} holds a password: lane never writes a credential to a file (the lane \
+             file's `upstream.repo`, its cache clone's git config); pass the URL without \
+             `user:password@` and give git the credentials through its credential helper \
+             (`git config credential.helper`, or GIT_ASKPASS)",
+            lane_core::secret::shown_url(&upstream)
+        )));
+    }
     let repo_dir = match &request.repo {
         Some(r) => r.clone(),
         None => lane_git::remote::clone_or_fetch(&crate::lane::cache_root(), &upstream)?,

@@ -13,11 +13,12 @@ use std::sync::Mutex;
 
 use lane_app::AppError;
 
-/// Prints to standard output, as `print!` would, without panicking when
-/// the reader has gone.
+/// Prints text for people to standard output, as `print!` would, without
+/// panicking when the reader has gone; whatever could still move the
+/// terminal is escaped (`write_inert`).
 macro_rules! out {
     ($($arg:tt)*) => {
-        $crate::output::write_text(&format!($($arg)*))
+        $crate::output::write_inert(&format!($($arg)*))
     };
 }
 
@@ -76,7 +77,15 @@ static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
 /// going away, reported when the command ends.
 static STDOUT_FAILED: Mutex<Option<std::io::Error>> = Mutex::new(None);
 
-/// Writes `text` as it is.
+/// Writes text for people: `text` with every control or bidirectional
+/// character that is not a line feed or a tab escaped
+/// (`lane_render::escape::terminal_output`), the last guard behind each
+/// command making foreign words inert where it puts them in.
+pub fn write_inert(text: &str) {
+    write_text(&lane_render::escape::terminal_output(text));
+}
+
+/// Writes `text` as it is (JSON, whose serializer escapes controls).
 pub fn write_text(text: &str) {
     if STDOUT_CLOSED.load(Ordering::SeqCst) {
         return;
@@ -99,7 +108,7 @@ pub fn write_line(text: &str) {
         line.push_str(l.trim_end_matches(' '));
     }
     line.push('\n');
-    write_text(&line);
+    write_inert(&line);
 }
 
 /// Stops writing standard output; keeps the failure unless the reader

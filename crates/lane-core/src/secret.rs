@@ -128,9 +128,19 @@ pub fn has_userinfo(url: &str) -> bool {
     authority(url).is_some_and(|(_, auth, _)| auth.contains('@'))
 }
 
+/// Whether `url` carries a password in its authority
+/// (`scheme://user:password@`): a user alone (`ssh://git@host/…`) is not
+/// a secret, a password is.
+pub fn has_password(url: &str) -> bool {
+    authority(url).is_some_and(|(_, auth, _)| {
+        auth.rsplit_once('@')
+            .is_some_and(|(userinfo, _)| userinfo.contains(':'))
+    })
+}
+
 /// The names of the environment variables that hold lane's credentials:
-/// the agent removes them from every mint's environment, and the Job
-/// builder refuses to copy them into a Job.
+/// the Job builder refuses to copy them into a Job. (A mint's environment
+/// is built from an allow list, `lane_agent::mint_env`, not from this.)
 pub const CREDENTIAL_ENV: &[&str] = &[
     "AWS_ACCESS_KEY_ID",
     "AWS_SECRET_ACCESS_KEY",
@@ -144,6 +154,16 @@ pub const CREDENTIAL_ENV: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_password_is_told_from_a_user_alone() {
+        assert!(has_password("http://user:PW@host/gw.git"));
+        assert!(has_password("https://:token@host/gw.git"));
+        assert!(!has_password("ssh://git@github.com/cozy-creator/gw.git"));
+        assert!(!has_password("https://github.com/cozy-creator/gw.git"));
+        assert!(!has_password("git@github.com:cozy-creator/gw.git"));
+        assert!(!has_password("https://host/a:b@c"));
+    }
 
     #[test]
     fn userinfo_is_split_off_into_a_basic_header() {

@@ -13,6 +13,7 @@
 pub mod bounds;
 mod changelog;
 mod error;
+pub mod limits;
 mod locate;
 mod model;
 mod pick;
@@ -207,21 +208,10 @@ fn validate(file: &str, text: &str, lane: &LaneFile) -> Result<(), LaneFileError
                 "expected at least one GPU class in `gpus` and one cell in `cells`".into(),
             ));
         }
-        // Values that parse but mean nothing are refused, not run.
+        // Values that parse but mean nothing are refused, not run (the
+        // numbers' bounds are checked where they are read: `limits`).
         let refuse =
             |path: String, message: String| Err(at(file, text, "mint", None, path, message));
-        if m.timeout_s == 0 {
-            return refuse(
-                "mint.timeout_s".into(),
-                "expected a timeout of at least 1 second, found 0 (every mint would be killed at once)".into(),
-            );
-        }
-        if m.concurrency == Some(0) {
-            return refuse(
-                "mint.concurrency".into(),
-                "expected at least 1 mint at once, found 0 (nothing would ever run)".into(),
-            );
-        }
         let mut gpus = HashSet::new();
         for (i, g) in m.gpus.iter().enumerate() {
             if !gpus.insert(g.as_str()) {
@@ -290,16 +280,6 @@ fn validate(file: &str, text: &str, lane: &LaneFile) -> Result<(), LaneFileError
                 return Err(at(file, text, "mint", None, format!("mint.cells[{i}].report"),
                     format!("expected the report's file path inside the mint folder, found the folder `{}`", r.as_str())));
             }
-        }
-        if m.cold_repeats == 0 {
-            return Err(at(
-                file,
-                text,
-                "mint",
-                None,
-                "mint.cold_repeats".into(),
-                "expected at least 1 cold repeat".into(),
-            ));
         }
     }
     if lane.trunk.is_some() && lane.kind != LaneKind::Trunk {

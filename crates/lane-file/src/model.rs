@@ -108,16 +108,20 @@ pub struct MintMatrix {
     /// GPU classes to mint on (e.g. `L40S`, `L4`).
     pub gpus: Vec<Name>,
     /// Cold repeats per cell and GPU (no cache anywhere); two make a determinism diff.
-    #[serde(default = "two")]
-    #[schemars(range(min = 1, max = 16))]
+    #[serde(default = "two", deserialize_with = "crate::limits::cold_repeats")]
+    #[schemars(range(min = crate::limits::COLD_REPEATS_MIN, max = crate::limits::COLD_REPEATS_MAX))]
     pub cold_repeats: u32,
     /// Seconds one mint may run before its process group is killed.
-    #[serde(default = "two_hours")]
-    #[schemars(range(min = 1))]
+    #[serde(default = "two_hours", deserialize_with = "crate::limits::timeout_s")]
+    #[schemars(range(min = crate::limits::TIMEOUT_S_MIN))]
     pub timeout_s: u64,
     /// How many mints the local backend runs at once (default: 1 per visible GPU, at least 1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1))]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::limits::concurrency"
+    )]
+    #[schemars(range(min = crate::limits::CONCURRENCY_MIN))]
     pub concurrency: Option<u32>,
     /// Retries per outcome (`refused` and `failed` are never retried).
     #[serde(default)]

@@ -99,8 +99,12 @@ impl fmt::Display for Origin {
 #[schemars(extend("oneOf" = [{"required": ["commit"]}, {"required": ["pr"]}]))]
 pub struct OriginSpec {
     /// The pull request adapted.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1))]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::limits::number"
+    )]
+    #[schemars(range(min = crate::limits::NUMBER_MIN))]
     pub pr: Option<u64>,
     /// The commit adapted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -133,12 +137,20 @@ pub struct PickSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commit: Option<CommitId>,
     /// The pull request whose merge (or squash) on the default branch is picked.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1))]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::limits::number"
+    )]
+    #[schemars(range(min = crate::limits::NUMBER_MIN))]
     pub pr: Option<u64>,
     /// The pull request whose head's commits are picked (`refs/pull/<n>/head`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1))]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::limits::number"
+    )]
+    #[schemars(range(min = crate::limits::NUMBER_MIN))]
     pub pr_head: Option<u64>,
     /// With `pr_head`: the head's commits taken, in order (default: all of the PR's own).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -150,12 +162,20 @@ pub struct PickSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<OriginSpec>,
     /// With `commit`: the parent of a merge commit its patch is taken against (default 1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1))]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::limits::mainline"
+    )]
+    #[schemars(range(min = crate::limits::MAINLINE_MIN))]
     pub mainline: Option<u32>,
     /// The upstream issue number the fix closes (its changelog fragment).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1))]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::limits::number"
+    )]
+    #[schemars(range(min = crate::limits::NUMBER_MIN))]
     pub issue: Option<u64>,
     /// Why it was adapted (shown in the plan, the PR comment and the changelog note).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -166,11 +186,8 @@ impl TryFrom<PickSpec> for Pick {
     type Error = String;
     fn try_from(s: PickSpec) -> Result<Self, String> {
         let positive = |n: u64, key: &str| {
-            if n == 0 {
-                Err(format!("a pick's `{key}` must be a PR number above 0"))
-            } else {
-                Ok(n)
-            }
+            crate::limits::check(n, crate::limits::NUMBER_MIN, None)
+                .map_err(|e| format!("a pick's `{key}` is a number GitHub gave: {e}"))
         };
         let named = [
             s.commit.is_some(),
@@ -197,8 +214,12 @@ impl TryFrom<PickSpec> for Pick {
         if s.mainline.is_some() && s.commit.is_none() {
             return Err("`mainline` belongs to a `commit` pick (a PR's merge is picked against its first parent)".into());
         }
-        if s.mainline == Some(0) {
-            return Err("`mainline` counts parents from 1".into());
+        if let Some(m) = s.mainline {
+            crate::limits::check(m.into(), crate::limits::MAINLINE_MIN.into(), None)
+                .map_err(|e| format!("`mainline` counts parents from 1: {e}"))?;
+        }
+        if let Some(i) = s.issue {
+            positive(i, "issue")?;
         }
         let target = if let Some(c) = s.commit {
             PickRef::Commit(c)
@@ -329,7 +350,7 @@ mod tests {
                 "adapted: 0720e64c\nfrom: {pr: 1, commit: abcdef0}\n",
                 "exactly one of `pr`",
             ),
-            ("pr_head: 0\n", "above 0"),
+            ("pr_head: 0\n", "expected at least 1, found 0"),
         ] {
             let e = pick(yaml).unwrap_err();
             assert!(e.contains(says), "{yaml}: {e}");

@@ -160,7 +160,7 @@ fn wrong_type_names_line_column_and_expectation() {
     assert_eq!((e.line, e.column), (6, 9), "{e}");
     assert!(
         e.to_string()
-            .contains("picks[0].pr: expected a whole number, 0 or more, found a string"),
+            .contains("picks[0].pr: expected a whole number of at least 1, found a string"),
         "{e}"
     );
 }
@@ -537,14 +537,14 @@ fn the_real_lane_mints_the_upstreams_rig_on_l40s_and_l4() {
 /// Values that parse but mean nothing were accepted: `timeout_s: 0` killed
 /// every mint at once, `concurrency: 0` ran nothing, `[H200, H200]` planned
 /// four mints and ran two, an empty program or an env key that is lane's own
-/// (or no variable name at all) reached the agent.
+/// (or no variable name at all) reached the agent. (A number out of its
+/// bounds, `timeout_s: 0`, is refused where it is written:
+/// `regression_the_schema_and_the_parser_hold_the_same_bounds`.)
 #[test]
 fn values_that_mean_nothing_are_refused_with_their_place() {
     let head = "version: \"0.93.3\"\nupstream: {repo: ../up}\nbase: v0.93.2\n";
     let cell = "  cells:\n    - {name: c, recipe: dynamo, command: [sh, m.sh]}\n";
     let cases = [
-        (format!("mint:\n  gpus: [L4]\n  timeout_s: 0\n{cell}"), "mint.timeout_s", "at least 1 second"),
-        (format!("mint:\n  gpus: [L4]\n  concurrency: 0\n{cell}"), "mint.concurrency", "at least 1 mint at once"),
         (format!("mint:\n  gpus: [H200, H200]\n{cell}"), "mint.gpus[1]", "GPU class `H200` is listed twice"),
         ("mint:\n  gpus: [L4]\n  cells:\n    - {name: c, recipe: dynamo, command: [\"\"]}\n".to_owned(), "mint.cells[0].command[0]", "empty program"),
         ("mint:\n  gpus: [L4]\n  cells:\n    - {name: c, recipe: dynamo, command: [sh], env: {LANE_REPORT_PATH: /tmp/x}}\n".to_owned(), "mint.cells[0].env.LANE_REPORT_PATH", "lane's own"),
@@ -597,4 +597,110 @@ fn an_unclosed_bracket_is_named_at_the_files_end_and_where_it_began() {
         e.to_string(),
         "0.93.3.yaml:3:12: did not find expected ',' or ']', while parsing a flow sequence that starts at line 3 column 9"
     );
+}
+
+/// Every bound the schema sets beyond its type's (`minimum` above 0, any
+/// `maximum`): `(definition, field, minimum, maximum)`.
+fn schema_bounds() -> Vec<(String, String, u64, Option<u64>)> {
+    let schema = lane_file::schema();
+    let mut found = Vec::new();
+    for (def, body) in schema["$defs"].as_object().unwrap() {
+        let Some(props) = body["properties"].as_object() else {
+            continue;
+        };
+        for (field, p) in props {
+            let min = p["minimum"].as_u64().unwrap_or(0);
+            let max = p["maximum"].as_u64();
+            if min > 0 || max.is_some() {
+                found.push((def.clone(), field.clone(), min, max));
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// A lane file holding `value` in `bound`'s field, and the line and column
+/// the value is written at.
+fn holding(bound: &lane_file::limits::Bound, value: u64) -> (String, usize, usize) {
+    let head = "version: \"0.93.3\"\nupstream: {repo: ../up}\nbase: v0.93.2\n";
+    let (body, key) = match (bound.definition, bound.field) {
+        ("MintMatrix", f) => (
+            format!("mint:\n  gpus: [L4]\n  {f}: {value}\n  cells:\n    - {{name: c, recipe: dynamo, command: [\"true\"]}}\n"),
+            format!("  {f}: "),
+        ),
+        ("PickSpec", "mainline") => (
+            format!("picks:\n  - commit: abcdef1\n    mainline: {value}\n"),
+            "    mainline: ".to_owned(),
+        ),
+        ("PickSpec", "issue") => (
+            format!("picks:\n  - pr: 5\n    issue: {value}\n"),
+            "    issue: ".to_owned(),
+        ),
+        ("PickSpec", f) => (format!("picks:\n  - {f}: {value}\n"), format!("  - {f}: ")),
+        ("OriginSpec", "pr") => (
+            format!("picks:\n  - adapted: abcdef1\n    from:\n      pr: {value}\n"),
+            "      pr: ".to_owned(),
+        ),
+        other => panic!("no lane file for the bounded field {other:?}: add one here"),
+    };
+    let text = format!("{head}{body}");
+    let n = text.lines().position(|l| l.starts_with(&key)).unwrap();
+    (text, n + 1, key.len() + 1)
+}
+
+/// Regression (issue 35): `cold_repeats` was bounded (16) in the schema but
+/// not by the parser: `cold_repeats: 100000000` hung `lane mint --dry-run`.
+/// Every bound is written once (`lane_file::limits`), the schema's bounds
+/// are exactly those, and the parser holds each: its edges parse, one past
+/// them is refused at the value's line:column, naming the bound.
+#[test]
+fn regression_the_schema_and_the_parser_hold_the_same_bounds() {
+    let mut listed: Vec<_> = lane_file::limits::BOUNDED
+        .iter()
+        .map(|b| (b.definition.to_owned(), b.field.to_owned(), b.min, b.max))
+        .collect();
+    listed.sort();
+    assert_eq!(
+        schema_bounds(),
+        listed,
+        "the schema's bounds are lane_file::limits::BOUNDED"
+    );
+    for b in lane_file::limits::BOUNDED {
+        let mut inside = vec![b.min];
+        let mut outside = Vec::new();
+        if b.min > 0 {
+            outside.push(b.min - 1);
+        }
+        if let Some(max) = b.max {
+            inside.push(max);
+            outside.extend([max + 1, 100_000_000]);
+        }
+        for v in inside {
+            let (text, _, _) = holding(b, v);
+            if let Err(e) = parse("0.93.3.yaml", &text) {
+                panic!(
+                    "{}.{} = {v} is within its bounds: {e}\n{text}",
+                    b.definition, b.field
+                );
+            }
+        }
+        for v in outside {
+            let (text, line, column) = holding(b, v);
+            let e = err("0.93.3.yaml", &text);
+            let shown = e.to_string();
+            assert_eq!(
+                (e.line, e.column),
+                (line, column),
+                "{}.{} = {v}: {shown}\n{text}",
+                b.definition,
+                b.field
+            );
+            assert!(shown.contains(&v.to_string()), "{shown}");
+            assert!(shown.contains(&b.min.to_string()), "{shown}");
+            if let Some(max) = b.max {
+                assert!(shown.contains(&format!("{}..={max}", b.min)), "{shown}");
+            }
+        }
+    }
 }

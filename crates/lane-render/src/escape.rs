@@ -79,6 +79,42 @@ pub fn terminal(s: &str) -> String {
     out
 }
 
+/// `s`, text lane composed around foreign words, made inert line by line:
+/// each line as [`terminal`] makes it, the line feeds between them kept.
+pub fn terminal_lines(s: &str) -> String {
+    s.split('\n').map(terminal).collect::<Vec<_>>().join("\n")
+}
+
+/// `s`, a whole text about to be written on a terminal, with what can
+/// move the cursor, set a title, ring, or reorder a line escaped as
+/// [`terminal`] escapes it (C0 controls but line feed and tab, DEL, C1,
+/// bidirectional embeddings, overrides, isolates and marks); line feeds,
+/// tabs and zero-width characters (a markdown answer's mention breakers)
+/// are kept. The last guard of text output: foreign words are made inert
+/// where they are put in, and this catches one that was not.
+pub fn terminal_output(s: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char =
+        |c: char| (c.is_control() && c != '\n' && c != '\t') || (bidi(c) && !zero_width(c));
+    if !s.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\r' => out.push_str("\\r"),
+            c if unsafe_char(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Zero-width characters and the byte-order mark: invisible, but they
+/// neither move the cursor nor reorder a line.
+fn zero_width(c: char) -> bool {
+    matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}')
+}
+
 /// Bidirectional embeddings, overrides, isolates and marks, zero-width
 /// characters, the byte-order mark and the line and paragraph separators.
 fn bidi(c: char) -> bool {
@@ -166,6 +202,29 @@ pub fn url(s: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn terminal_lines_keeps_the_line_breaks_and_nothing_else() {
+        let s = "picks:\n  #1 \u{1b}]0;owned\u{7}fix \u{202e}gnp.exe\tx\n";
+        assert_eq!(
+            terminal_lines(s),
+            "picks:\n  #1 \\u{1b}]0;owned\\u{7}fix \\u{202e}gnp.exe\\tx\n"
+        );
+        assert_eq!(terminal_lines(&terminal_lines(s)), terminal_lines(s));
+    }
+
+    #[test]
+    fn terminal_output_escapes_what_moves_the_terminal_and_keeps_layout() {
+        let s = "a\tb\n@\u{200d}x \u{1b}[2J\r\u{9b}\u{7f}\u{202e}y\n";
+        assert_eq!(
+            terminal_output(s),
+            "a\tb\n@\u{200d}x \\u{1b}[2J\\r\\u{9b}\\u{7f}\\u{202e}y\n"
+        );
+        assert!(matches!(
+            terminal_output("plain\n"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
 
     #[test]
     fn html_is_inert() {

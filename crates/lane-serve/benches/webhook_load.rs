@@ -23,7 +23,8 @@
 //! Run: `cargo bench -p lane-serve --bench webhook_load` (about 2.5 min:
 //! 60 s each for lane and the peer). `LANE_LOAD_SECONDS=5` shortens it
 //! (the forged count scales with it unless `LANE_LOAD_FORGED` is set);
-//! `LANE_LOAD_RATE` changes the 200 a second.
+//! `LANE_LOAD_RATE` changes the 200 a second. `LANE_LOAD_SLOW` slow
+//! clients (default 300) are connected the whole time (`slow`).
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -35,6 +36,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+#[path = "webhook_load/slow.rs"]
+mod slow;
 
 const SECRET: &str = "load-bench-webhook-secret-3f9c2a71";
 const FORGER: &str = "not-the-webhook-secret";
@@ -72,6 +76,7 @@ fn child_lane() {
         kube_config: None,
         policy: lane_webhook::Policy::default(),
         max_body_bytes: lane_serve::DEFAULT_MAX_BODY_BYTES,
+        limits: lane_serve::Limits::default(),
         workers: 1,
         secret: lane_core::Secret::new(SECRET),
         // Nothing may mint; were one started, it would fail at once.
@@ -434,6 +439,7 @@ struct Run {
     rss_end: u64,
     cpu_s: f64,
     drained_after: Option<Duration>,
+    slow: Option<slow::Shed>,
 }
 
 impl Run {
@@ -491,9 +497,12 @@ fn run(role: &str, dir: &Path, plan: &[Planned]) -> (Run, Option<String>) {
     let server = Server::start(role, dir);
     std::thread::sleep(Duration::from_millis(300));
     let (_, rss_idle) = server.memory();
+    let slow_n: usize = env_num("LANE_LOAD_SLOW").unwrap_or(300);
+    let slow_clients = (slow_n > 0).then(|| slow::SlowClients::start(server.addr, slow_n));
     let t = Instant::now();
     let outcomes = load(server.addr, plan);
     let wall = t.elapsed();
+    let slow = slow_clients.map(slow::SlowClients::stop);
     let mut drained_after = None;
     let mut metrics = None;
     if role == "lane" {
@@ -521,6 +530,7 @@ fn run(role: &str, dir: &Path, plan: &[Planned]) -> (Run, Option<String>) {
             rss_end,
             cpu_s,
             drained_after,
+            slow,
         },
         metrics,
     )
@@ -747,6 +757,16 @@ fn drive() {
         "server CPU seconds (user + system)",
         format!("{:.2} s", lane.cpu_s),
         format!("{:.2} s", peer.cpu_s),
+    );
+    let shed = |r: &Run| {
+        r.slow.map_or("—".into(), |s| {
+            format!("{} shed, {} open at the end", s.shed, s.open_at_end)
+        })
+    };
+    row(
+        "slow clients (one header line a second, never done) connected throughout",
+        shed(&lane),
+        shed(&peer),
     );
     let p99 = lane.latencies(signed_kind)[2];
     println!();

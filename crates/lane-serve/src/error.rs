@@ -67,13 +67,6 @@ pub enum ServeError {
         #[source]
         source: std::io::Error,
     },
-    /// The HTTP server stopped with an error.
-    #[error("the HTTP server stopped")]
-    Server {
-        /// Why.
-        #[source]
-        source: std::io::Error,
-    },
     /// The configuration is not usable (a usage error).
     #[error("{0}")]
     Config(String),

@@ -29,6 +29,7 @@ pub(crate) struct App {
     pub(crate) secret: Secret,
     pub(crate) policy: Policy,
     pub(crate) max_body_bytes: usize,
+    pub(crate) body_timeout: std::time::Duration,
     pub(crate) store: Arc<Store>,
     pub(crate) metrics: Arc<Metrics>,
     pub(crate) jobs: Sender<Job>,
@@ -110,7 +111,25 @@ async fn handle(app: &Arc<App>, headers: &HeaderMap, body: Body) -> (DeliveryOut
     if declared.is_some_and(|n| n > cap as u64) {
         return too_large();
     }
-    let Ok(bytes) = axum::body::to_bytes(body, cap).await else {
+    // The whole body within the body timeout, however it trickles in: a
+    // client sending a byte a second holds no connection for long.
+    let within = app.body_timeout;
+    let Ok(read) = tokio::time::timeout(within, axum::body::to_bytes(body, cap)).await else {
+        tracing::debug!(
+            timeout_s = within.as_secs_f64(),
+            "refused a delivery: slow body"
+        );
+        let mut r = answer(
+            StatusCode::REQUEST_TIMEOUT,
+            format!("body not received within {} s", within.as_secs_f64()),
+        );
+        r.headers_mut().insert(
+            header::CONNECTION,
+            header::HeaderValue::from_static("close"),
+        );
+        return (DeliveryOutcome::SlowBody, r);
+    };
+    let Ok(bytes) = read else {
         // Over the cap while reading (no or a false Content-Length), or
         // the client went away: either way nothing was read past the cap.
         return too_large();

@@ -22,6 +22,7 @@ pub mod answer;
 mod error;
 mod github;
 mod http;
+mod listen;
 pub mod metrics;
 pub mod store;
 mod worker;
@@ -35,6 +36,7 @@ use std::time::Duration;
 pub use error::ServeError;
 use lane_core::Secret;
 use lane_webhook::Policy;
+pub use listen::{Limits, DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_CONNECTIONS};
 
 /// The default body cap: 1 MiB (GitHub's deliveries for these events are
 /// a few KiB).
@@ -66,6 +68,9 @@ pub struct ServeConfig {
     pub policy: Policy,
     /// The largest delivery body read.
     pub max_body_bytes: usize,
+    /// What a connection may cost: the header and body timeouts, the
+    /// connection limit.
+    pub limits: Limits,
     /// Lanes minting at once (each pull request one at a time).
     pub workers: usize,
     /// The webhook secret.
@@ -120,6 +125,13 @@ pub fn start(config: ServeConfig) -> Result<Running, ServeError> {
             "--workers must be at least 1".to_owned(),
         ));
     }
+    let l = &config.limits;
+    if l.max_connections == 0 || l.header_timeout.is_zero() || l.body_timeout.is_zero() {
+        return Err(ServeError::Config(
+            "--max-connections, --header-timeout-s and --body-timeout-s must each be at least 1"
+                .to_owned(),
+        ));
+    }
     let store = Arc::new(store::Store::open(&config.state)?);
     let metrics = Arc::new(metrics::Metrics::default());
     let (tx, rx) = std::sync::mpsc::channel();
@@ -155,8 +167,9 @@ pub fn start(config: ServeConfig) -> Result<Running, ServeError> {
         secret: config.secret.clone(),
         policy: config.policy.clone(),
         max_body_bytes: config.max_body_bytes,
+        body_timeout: config.limits.body_timeout,
         store: Arc::clone(&store),
-        metrics,
+        metrics: Arc::clone(&metrics),
         jobs: tx.clone(),
         worker_alive: alive,
     });
@@ -177,16 +190,16 @@ pub fn start(config: ServeConfig) -> Result<Running, ServeError> {
     })?;
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let router = http::router(app);
+    let limits = config.limits;
     let server = std::thread::Builder::new()
         .name("lane-serve-http".into())
         .spawn(move || {
             runtime.block_on(async move {
-                axum::serve(listener, router)
-                    .with_graceful_shutdown(async move {
-                        let _ = stop_rx.await;
-                    })
-                    .await
-                    .map_err(|source| ServeError::Server { source })
+                listen::serve(listener, router, limits, metrics, async move {
+                    let _ = stop_rx.await;
+                })
+                .await;
+                Ok(())
             })
         })
         .map_err(|source| ServeError::Start {

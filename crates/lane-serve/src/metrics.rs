@@ -20,6 +20,7 @@ pub struct Metrics {
     commands: Family<Labels, Counter>,
     ack: Histogram,
     running: Gauge<i64, AtomicI64>,
+    refused: Counter,
 }
 
 /// What became of a delivery (the `outcome` label).
@@ -37,6 +38,8 @@ pub enum DeliveryOutcome {
     Replayed,
     /// Over the body cap.
     TooLarge,
+    /// Its body did not arrive within the body timeout.
+    SlowBody,
     /// Signed but not a delivery lane reads (headers, JSON).
     Invalid,
 }
@@ -50,6 +53,7 @@ impl DeliveryOutcome {
             DeliveryOutcome::Forged => "forged",
             DeliveryOutcome::Replayed => "replayed",
             DeliveryOutcome::TooLarge => "too_large",
+            DeliveryOutcome::SlowBody => "slow_body",
             DeliveryOutcome::Invalid => "invalid",
         }
     }
@@ -82,12 +86,19 @@ impl Default for Metrics {
             "Lanes minting now",
             running.clone(),
         );
+        let refused = Counter::default();
+        registry.register(
+            "lane_serve_connections_refused",
+            "Connections refused at once, over the connection limit",
+            refused.clone(),
+        );
         Metrics {
             registry,
             deliveries,
             commands,
             ack,
             running,
+            refused,
         }
     }
 }
@@ -113,6 +124,11 @@ impl Metrics {
     /// Records one acknowledgement's latency.
     pub fn ack(&self, seconds: f64) {
         self.ack.observe(seconds);
+    }
+
+    /// Counts a connection refused over the connection limit.
+    pub fn connection_refused(&self) {
+        self.refused.inc();
     }
 
     /// Lanes minting now, up or down by `delta`.

@@ -60,6 +60,17 @@ pub struct Args {
     /// The largest delivery body read; a larger one is refused (413) unread.
     #[arg(long, default_value_t = lane_serve::DEFAULT_MAX_BODY_BYTES)]
     pub max_body_bytes: usize,
+    /// Seconds a request's line and headers may take to arrive, whole (from
+    /// the connection's start, or its previous answer); then it is closed.
+    #[arg(long, default_value_t = lane_serve::DEFAULT_HEADER_TIMEOUT.as_secs())]
+    pub header_timeout_s: u64,
+    /// Seconds a delivery's body may take to arrive, whole; then it is
+    /// refused (408) and the connection closed.
+    #[arg(long, default_value_t = lane_serve::DEFAULT_BODY_TIMEOUT.as_secs())]
+    pub body_timeout_s: u64,
+    /// Connections open at once; one more is answered 503 and closed at once.
+    #[arg(long, default_value_t = lane_serve::DEFAULT_MAX_CONNECTIONS)]
+    pub max_connections: usize,
     /// Lanes minting at once (each pull request mints one lane at a time).
     #[arg(long, default_value_t = 1)]
     pub workers: usize,
@@ -112,6 +123,11 @@ pub fn run(args: Args) -> Result<(), AppError> {
         kube_config,
         policy,
         max_body_bytes: args.max_body_bytes,
+        limits: lane_serve::Limits {
+            header_timeout: Duration::from_secs(args.header_timeout_s),
+            body_timeout: Duration::from_secs(args.body_timeout_s),
+            max_connections: args.max_connections,
+        },
         workers: args.workers,
         secret: Secret::new(secret),
         agent: vec![exe.to_string_lossy().into_owned(), "agent".into()],

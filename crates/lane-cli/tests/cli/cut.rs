@@ -246,3 +246,49 @@ fn exit_codes_are_documented() {
         );
     }
 }
+
+/// Regression (issue 35): a picked commit whose subject holds ESC, an OSC
+/// (set the terminal's title, ended by BEL) and a right-to-left override
+/// reached the terminal raw in `lane cut --dry-run`, although foreign
+/// words are made inert. A real commit in the fixture's repository.
+#[test]
+fn regression_a_commit_subject_with_terminal_controls_is_shown_inert() {
+    let l = Lane::new("");
+    let up = l.up();
+    let subject = "fix \u{1b}]0;owned\u{7}title \u{1b}[2Jcleared \u{202e}gnp.exe";
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new("git")
+            .arg("-C")
+            .arg(&up)
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).trim().to_owned()
+    };
+    run(&["checkout", "-q", "-b", "hostile", "v0.93.2"]);
+    std::fs::write(up.join("hostile.txt"), "x\n").unwrap();
+    run(&["add", "hostile.txt"]);
+    run(&["commit", "-q", "-m", subject]);
+    let sha = run(&["rev-parse", "HEAD"]);
+    let file = l.dir().join("lanes/0.93.3.yaml");
+    let text = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("picks:\n", &format!("picks:\n  - commit: {sha}\n"));
+    std::fs::write(&file, text).unwrap();
+    let o = lane(
+        l.dir(),
+        &["cut", "0.93.3", "--dry-run", "--date", "2026-01-02"],
+    );
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("gnp.exe"), "the pick is listed: {out}");
+    for raw in ['\u{1b}', '\u{7}', '\u{202e}'] {
+        assert!(!out.contains(raw), "{raw:?} reached the terminal: {out:?}");
+    }
+    assert!(
+        out.contains("fix \\u{1b}]0;owned\\u{7}title \\u{1b}[2Jcleared \\u{202e}gnp.exe"),
+        "{out}"
+    );
+}

@@ -252,3 +252,27 @@ fn a_fold_back_pr_brings_the_release_onto_master_as_the_upstream_did() {
         git(m, &["rev-parse", "185a1485^{tree}"])
     );
 }
+
+/// Regression (issue 35): `lane init --upstream http://user:PW@host/gw.git
+/// 0.93.5` wrote the password into the lane file's `upstream.repo`, a file
+/// meant for git. It is refused, saying why and what to do, without
+/// printing the password and before anything is cloned or written.
+#[test]
+fn regression_an_upstream_url_with_a_password_is_refused_and_never_written() {
+    let d = tempfile::tempdir().unwrap();
+    let url = "http://user:PlantedInitPassword42@127.0.0.1:1/gw.git";
+    for extra in [&[][..], &["--dry-run"][..], &["--repo", ".", "--json"][..]] {
+        let mut args = vec!["init", "0.93.5", "--upstream", url];
+        args.extend_from_slice(extra);
+        let o = lane(d.path(), &args);
+        assert_eq!(code(&o), 2, "{args:?}: {}", stderr(&o));
+        let all = stdout(&o) + &stderr(&o);
+        assert!(!all.contains("PlantedInitPassword42"), "{all}");
+        assert!(stderr(&o).contains("holds a password"), "{}", stderr(&o));
+        assert!(stderr(&o).contains("credential helper"), "{}", stderr(&o));
+        assert!(
+            !d.path().join("lanes").exists(),
+            "{args:?} wrote a lane file"
+        );
+    }
+}

@@ -628,11 +628,14 @@ fn mint_post_puts_the_report_on_the_lanes_prs_through_githubs_contract() {
 
 #[test]
 fn the_mint_never_sees_lanes_credentials() {
-    // Regression: the mint inherited lane's whole environment, credentials included.
+    // Regression: the mint inherited lane's whole environment, credentials
+    // included; then (issue 35) a deny list of them missed the webhook
+    // secret and a password in the store's endpoint.
     let d = tempfile::tempdir().unwrap();
-    // lane's own environment holds a store secret and a token (a pod's
-    // envFrom); the mint, upstream code, must find neither.
-    let script = r#"[ -z "$AWS_SECRET_ACCESS_KEY" ] || exit 7; [ -z "$GITHUB_TOKEN" ] || exit 7; [ -z "$AWS_SESSION_TOKEN" ] || exit 7; echo cell > "$LANE_ARTIFACTS_DIR/cell.bin"; printf '{"status":"minted","recipe":"dynamo"}' > "$LANE_REPORT_PATH""#;
+    // lane's own environment holds every secret it knows (a pod's
+    // envFrom); the mint, upstream code, must find none.
+    let script = r#"env > env.txt; env; echo cell > "$LANE_ARTIFACTS_DIR/cell.bin"; printf '{"status":"minted","recipe":"dynamo"}' > "$LANE_REPORT_PATH""#;
+    let planted = super::secrets::lanes_secrets();
     let o = Command::new(env!("CARGO_BIN_EXE_lane"))
         .args([
             "agent",
@@ -650,16 +653,43 @@ fn the_mint_never_sees_lanes_credentials() {
         ])
         .current_dir(d.path())
         .env_remove("LANE_LOG")
-        .env("AWS_SECRET_ACCESS_KEY", "agent-only-secret")
-        .env("AWS_SESSION_TOKEN", "agent-only-session")
-        .env("GITHUB_TOKEN", "agent-only-token")
+        .envs(planted.iter().map(|(k, v)| (k, v)))
         .output()
         .unwrap();
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let r: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(r["outcome"], "minted", "{r}");
     let all = stdout(&o) + &stderr(&o);
-    assert!(!all.contains("agent-only"), "{all}");
+    assert!(!all.contains("planted"), "{all}");
+    super::secrets::assert_no_secret_reached_a_mint(d.path(), &planted, "env.txt");
+}
+
+/// Regression (issue 35): `lane mint` on the local backend started its
+/// agents with lane's environment, and a cell running `env` printed what
+/// the agent did not know to remove.
+#[test]
+fn a_mint_started_by_lane_mint_finds_none_of_lanes_secrets() {
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), 1, 1, "");
+    let text = std::fs::read_to_string(d.path().join("lanes/0.93.3.yaml")).unwrap();
+    let text = text.replace(
+        "echo \\\"$LANE_MINT_ID\\\"",
+        "env > env.txt; env; echo \\\"$LANE_MINT_ID\\\"",
+    );
+    assert!(text.contains("env > env.txt"), "{text}");
+    std::fs::write(d.path().join("lanes/0.93.3.yaml"), text).unwrap();
+    let planted = super::secrets::lanes_secrets();
+    let o = Command::new(env!("CARGO_BIN_EXE_lane"))
+        .args(["mint", "0.93.3"])
+        .current_dir(d.path())
+        .env_remove("LANE_LOG")
+        .env("NO_COLOR", "1")
+        .envs(planted.iter().map(|(k, v)| (k, v)))
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(runs(d.path()).len(), 2, "{}", stderr(&o));
+    super::secrets::assert_no_secret_reached_a_mint(d.path(), &planted, "env.txt");
 }
 
 /// Regression: one mint's report that the ledger could not read (the real

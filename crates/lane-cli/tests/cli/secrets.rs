@@ -172,3 +172,90 @@ fn no_command_prints_a_planted_secret_even_with_every_log_on() {
     }
     assert!(printed.is_empty(), "{}", printed.join("\n"));
 }
+
+/// Every secret lane knows, as its environment holds them, and the text
+/// that must not show: a mint started by `lane agent`, `lane mint` or
+/// `lane serve` finds none of them (issue 35: `LANE_WEBHOOK_SECRET` and a
+/// password in `LANE_S3_ENDPOINT` reached the mint's `env`).
+pub fn lanes_secrets() -> Vec<(&'static str, String)> {
+    let url = format!("http://s3:{URL_PASSWORD}@127.0.0.1:1");
+    PLANTED
+        .iter()
+        .map(|(k, v)| (*k, (*v).to_owned()))
+        .chain([
+            (
+                "LANE_WEBHOOK_SECRET",
+                "planted-webhook-secret-0123456789".to_owned(),
+            ),
+            ("LANE_S3_ENDPOINT", url.clone()),
+            ("AWS_ENDPOINT_URL", url),
+        ])
+        .collect()
+}
+
+/// The secret part of each of [`lanes_secrets`]'s values (a URL's password).
+fn needles(planted: &[(&str, String)]) -> Vec<(String, String)> {
+    planted
+        .iter()
+        .map(|(k, v)| {
+            let needle = if v.contains(URL_PASSWORD) {
+                URL_PASSWORD
+            } else {
+                v
+            };
+            ((*k).to_owned(), needle.to_owned())
+        })
+        .collect()
+}
+
+/// Every file under `dir` (links not followed).
+fn files(dir: &std::path::Path, into: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let t = e.file_type().unwrap();
+        if t.is_dir() {
+            files(&e.path(), into);
+        } else if t.is_file() {
+            into.push(e.path());
+        }
+    }
+}
+
+/// Fails when a file under `dir` holds one of `planted`'s secrets (a
+/// mint's environment dump, its logs, what was gathered), or when no
+/// environment dump named `dump` (a cell's `env` output) holds the
+/// variables the agent sets (so a mint that never ran cannot pass).
+pub fn assert_no_secret_reached_a_mint(
+    dir: &std::path::Path,
+    planted: &[(&str, String)],
+    dump: &str,
+) {
+    let mut all = Vec::new();
+    files(dir, &mut all);
+    let dumps: Vec<_> = all
+        .iter()
+        .filter(|p| p.file_name().is_some_and(|n| n == dump))
+        .collect();
+    assert!(
+        !dumps.is_empty(),
+        "no mint dumped its environment under {}",
+        dir.display()
+    );
+    for d in &dumps {
+        let text = std::fs::read_to_string(d).unwrap();
+        assert!(
+            text.contains("LANE_MINT_ID=") && text.contains("PATH="),
+            "{}: {text}",
+            d.display()
+        );
+    }
+    let mut found = Vec::new();
+    for path in &all {
+        let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
+        for (name, needle) in needles(planted) {
+            if text.contains(&needle) {
+                found.push(format!("{} holds {name}", path.display()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}

@@ -625,6 +625,36 @@ fn the_secret_and_token_never_appear_in_any_output_at_trace() {
     assert!(!log.contains(TOKEN), "the token was printed");
 }
 
+/// Regression (issue 35): `lane serve --backend local` handed its
+/// webhook secret to every mint (a cell running `env` printed
+/// `LANE_WEBHOOK_SECRET=…`), so code under test could sign its own
+/// `/lane` commands.
+#[test]
+fn a_mint_started_by_lane_serve_finds_neither_the_webhook_secret_nor_any_other() {
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), 1, 0.1);
+    let file = d.path().join("lanes/0.93.3.yaml");
+    let text = std::fs::read_to_string(&file).unwrap().replace(
+        "echo \\\"$LANE_MINT_ID\\\"",
+        "env > env.txt; env; echo \\\"$LANE_MINT_ID\\\"",
+    );
+    assert!(text.contains("env > env.txt"), "{text}");
+    std::fs::write(&file, text).unwrap();
+    let mut planted = super::secrets::lanes_secrets();
+    planted.retain(|(k, _)| *k != "LANE_WEBHOOK_SECRET");
+    let mut env: Vec<(&str, &str)> = planted.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    env.push(("GITHUB_API_URL", "http://127.0.0.1:1"));
+    let serve = Serve::start(d.path(), &env);
+    say(&serve, 9035, "/lane mint 0.93.3");
+    wait_for(&serve, "the mint's end", Duration::from_secs(120), || {
+        mint_ended(&serve)
+    });
+    assert_eq!(runs(d.path()), 2, "{}", serve.output());
+    drop(serve);
+    planted.push(("LANE_WEBHOOK_SECRET", SECRET.to_owned()));
+    super::secrets::assert_no_secret_reached_a_mint(d.path(), &planted, "env.txt");
+}
+
 /// The bodies lane serve posted on GitHub (and GitHub's description
 /// accepted), as its debug log says them, oldest first.
 fn answers(serve: &Serve) -> Vec<String> {

@@ -25,10 +25,11 @@ use std::io::{self, BufReader};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
+use lane_diff::chunks::window_plan;
 use lane_diff::content_plan;
 use lane_diff::ingest::{
-    complete_side_retained, read_side_retaining, Opened, ReadLimits, Source, Spool, SpoolFile,
-    TopEntry, TopKind,
+    complete_side_planned, read_side_retaining, Opened, ReadLimits, Source, Spool, SpoolFile,
+    TopEntry, TopKind, Windows,
 };
 use lane_diff::{
     diff_sides, pair_classes, ArtifactFile, CellSide, DeterminismReport, DeterminismVerdict,
@@ -99,9 +100,8 @@ fn verdict_name(v: DeterminismVerdict) -> String {
 /// two mints whose reports name their graph classes, class by class.
 pub fn diff(request: &DiffRequest) -> Result<DiffOutcome, AppError> {
     let limits = ReadLimits {
-        max_content_bytes: request.max_content_bytes,
         max_member_bytes: request.max_member_bytes,
-        ..ReadLimits::default()
+        ..content_limits(request.max_content_bytes)
     };
     let report = match (classes_of(&request.a)?, classes_of(&request.b)?) {
         (None, None) => {
@@ -345,11 +345,15 @@ pub fn diff_paths(
     diff_with(a, b, &content_limits(max_content_bytes), [None, None])
 }
 
-/// The default limits, with `max_content_bytes` of content compared.
+/// The default limits, with files up to `max_content_bytes` loaded and
+/// compared: the side's content budget grows to hold at least one such
+/// file (a larger file is compared chunk by chunk, `lane_diff::chunks`).
 fn content_limits(max_content_bytes: u64) -> ReadLimits {
+    let default = ReadLimits::default();
     ReadLimits {
         max_content_bytes,
-        ..ReadLimits::default()
+        max_total_content_bytes: default.max_total_content_bytes.max(max_content_bytes),
+        ..default
     }
 }
 
@@ -411,7 +415,7 @@ fn diff_with(
 /// turn: A's, when both fail.
 fn read_both(a: &Path, b: &Path, limits: &ReadLimits) -> Result<(CellSide, CellSide), AppError> {
     type FirstPass = mpsc::Sender<CellSide>;
-    type Plan = mpsc::Receiver<(CellSide, Vec<String>)>;
+    type Plan = mpsc::Receiver<(CellSide, Vec<String>, Windows)>;
     // One side, in its own thread: `None` when the other side failed
     // before the plan was made.
     let side = |path: &Path, name: &str, first: FirstPass, plan: Plan| {
@@ -422,10 +426,13 @@ fn read_both(a: &Path, b: &Path, limits: &ReadLimits) -> Result<(CellSide, CellS
             return Ok(None);
         }
         drop(first);
-        let Ok((mut side, plan)) = plan.recv() else {
+        let Ok((mut side, plan, windows)) = plan.recv() else {
             return Ok(None);
         };
-        complete_side_retained(&mut side, &plan, &mut *src, limits, &mut spool, retained)?;
+        let src = &mut *src;
+        complete_side_planned(
+            &mut side, &plan, &windows, src, limits, &mut spool, retained,
+        )?;
         Ok::<_, AppError>(Some(side))
     };
     let (first_a, from_a) = mpsc::channel();
@@ -437,9 +444,10 @@ fn read_both(a: &Path, b: &Path, limits: &ReadLimits) -> Result<(CellSide, CellS
         let tb = s.spawn(|| side(b, "B", first_b, to_b));
         if let (Ok(sa), Ok(sb)) = (from_a.recv(), from_b.recv()) {
             let plan = content_plan(&sa.tree, &sb.tree, limits.max_content_bytes);
+            let windows = window_plan(&sa, &sb, limits.max_content_bytes);
             // A side that has gone (failed) is reported by its join.
-            let _ = plan_a.send((sa, plan.a));
-            let _ = plan_b.send((sb, plan.b));
+            let _ = plan_a.send((sa, plan.a, windows.clone()));
+            let _ = plan_b.send((sb, plan.b, windows));
         }
         drop((plan_a, plan_b));
         let join = |t: std::thread::ScopedJoinHandle<'_, _>| {
@@ -768,6 +776,16 @@ mod tests {
                 && got.contains("the two repeats are not mints of one kind"),
             "{got}"
         );
+    }
+
+    #[test]
+    fn max_content_bytes_of_3_gb_was_capped_by_the_256_mib_side_budget() {
+        let limits = content_limits(3_000_000_000);
+        assert_eq!(limits.max_content_bytes, 3_000_000_000);
+        assert_eq!(limits.max_total_content_bytes, 3_000_000_000);
+        // A lower cap keeps the default budget.
+        let default = ReadLimits::default().max_total_content_bytes;
+        assert_eq!(content_limits(1 << 20).max_total_content_bytes, default);
     }
 
     #[test]

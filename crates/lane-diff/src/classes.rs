@@ -200,6 +200,7 @@ impl ClassPairing {
                     ),
                     lines: Vec::new(),
                     values: Vec::new(),
+                    ranges: Vec::new(),
                 });
             }
         }

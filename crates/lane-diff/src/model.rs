@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::chunks::{ByteRange, ChunkIndex};
 use super::configs::ConfigFieldDiff;
 use super::text::LineRole;
 
@@ -90,6 +91,9 @@ pub struct CellSide {
     pub skipped: Vec<SkippedEntry>,
     /// Archives opened, outermost first.
     pub containers: Vec<ContainerInfo>,
+    /// The chunk prints of the files whose content was not kept (and
+    /// the windows read again where they differ).
+    pub chunks: ChunkIndex,
 }
 
 /// Which files' content [`super::diff_trees`] needs, per tree.
@@ -195,6 +199,9 @@ pub enum FileRole {
     /// An FX-graph cache entry (`inductor/fxgraph/<shard>/<key>/<entry>`):
     /// a pickled compiled graph, holding its output code.
     FxGraphEntry,
+    /// A model's weights (an AOTInductor package's `data/weights/`, a
+    /// `.safetensors`): compared by bytes, its differing ranges named.
+    Weights,
     /// Any other file.
     Other,
 }
@@ -231,8 +238,12 @@ pub enum DiffClass {
 pub enum UnexplainedCause {
     /// A file with no counterpart by path, role, kernel or content.
     OnlyInOneTree,
-    /// Too large to load, so never compared.
+    /// Not loaded (above the content cap or the side's budget) and not
+    /// printed in chunks, so never compared.
     ContentNotCompared,
+    /// Above the content cap: compared chunk by chunk, its differing
+    /// byte ranges listed (`ranges`).
+    ByteRanges,
     /// Text lines that differ after normalisation, outside the launchers of
     /// kernels whose configs differ (or against their config).
     TextLines,
@@ -366,6 +377,9 @@ pub struct Unexplained {
     /// The differing JSON values, for JSON files.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<JsonValueDiff>,
+    /// The differing byte ranges, for binaries.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ranges: Vec<ByteRange>,
 }
 
 /// One JSON value that differs, at a JSON path (`$.kernel_lane.binding`).

@@ -315,3 +315,64 @@ fn diff_of_the_real_first_dynamo_pair_lists_the_kernels_the_flip_brought() {
     assert!(text.contains("kernels it brought (2)"), "{text}");
     insta::assert_snapshot!("diff_real_dynamo_pair_text", text);
 }
+
+/// A cell folder: `metadata.json` and 8 MiB of weights that do not
+/// compress, `edit`ed.
+fn weights_cell(dir: &std::path::Path, edit: impl FnOnce(&mut Vec<u8>)) {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut w = Vec::with_capacity(8 << 20);
+    while w.len() < 8 << 20 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        w.extend_from_slice(&x.to_le_bytes());
+    }
+    edit(&mut w);
+    std::fs::create_dir_all(dir.join("model/data/weights")).unwrap();
+    std::fs::write(dir.join("metadata.json"), "{\"cell\": 1}").unwrap();
+    std::fs::write(dir.join("model/data/weights/weight_0"), w).unwrap();
+}
+
+#[test]
+fn diff_of_cells_above_the_content_cap_names_the_member_and_the_offsets() {
+    let d = tempfile::tempdir().unwrap();
+    let (a, b) = (d.path().join("r1"), d.path().join("r2"));
+    weights_cell(&a, |_| {});
+    weights_cell(&b, |w| {
+        for at in [(3 << 20) + 7, (3 << 20) + 8, (6 << 20) + 1, (6 << 20) + 2] {
+            w[at] ^= 0xff;
+        }
+    });
+    let (sa, sb) = (a.display().to_string(), b.display().to_string());
+    // Above the cap (here 1 MiB; 64 MiB by default): compared in chunks.
+    let o = lane(
+        &here(),
+        &["diff", &sa, &sb, "--max-content-bytes", "1048576"],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = super::Redact::new()
+        .dir(d.path(), "<TMP>")
+        .apply(&stdout(&o));
+    insta::assert_snapshot!("diff_weights_above_the_content_cap_text", text);
+    let o = lane(
+        &here(),
+        &["diff", &sa, &sb, "--max-content-bytes", "1048576", "--json"],
+    );
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let u = &v["unexplained"][0];
+    assert_eq!(u["cause"], "byte_ranges");
+    assert_eq!(u["a"], "model/data/weights/weight_0");
+    let ranges: Vec<(u64, u64)> = u["ranges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["start"].as_u64().unwrap(), r["end"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        ranges,
+        [
+            ((3 << 20) + 7, (3 << 20) + 9),
+            ((6 << 20) + 1, (6 << 20) + 3)
+        ]
+    );
+}

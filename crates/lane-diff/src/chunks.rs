@@ -134,23 +134,21 @@ fn window_at(c: &Chunked, at: u64) -> Option<&[u8]> {
 /// limits. Pairing here is by path: a large file under another name is
 /// compared by its prints alone.
 pub fn window_plan(a: &CellSide, b: &CellSide, max_bytes: u64) -> BTreeMap<String, Vec<u64>> {
-    let by_path = |s: &CellSide| -> BTreeMap<String, ArtifactFile> {
+    let by_path = |s: &'_ CellSide| -> BTreeMap<String, (String, u64)> {
         s.tree
             .files
             .iter()
-            .map(|f| {
-                let mut g = f.clone();
-                g.content = None;
-                (f.path.clone(), g)
-            })
+            .map(|f| (f.path.clone(), (f.sha256.clone(), f.size)))
             .collect()
     };
     let (fa, fb) = (by_path(a), by_path(b));
     let mut budget = WINDOW_BUDGET_BYTES;
     let mut plan = BTreeMap::new();
-    for (path, x) in &fa {
-        let Some(y) = fb.get(path) else { continue };
-        if x.sha256 == y.sha256 || x.size.max(y.size) <= max_bytes {
+    for (path, (sha_a, size_a)) in &fa {
+        let Some((sha_b, size_b)) = fb.get(path) else {
+            continue;
+        };
+        if sha_a == sha_b || *size_a.max(size_b) <= max_bytes {
             continue;
         }
         let (Some(ca), Some(cb)) = (a.chunks.files.get(path), b.chunks.files.get(path)) else {

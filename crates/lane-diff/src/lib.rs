@@ -31,6 +31,7 @@
 pub mod chunks;
 pub mod classes;
 mod classify;
+pub mod coldness;
 pub mod configs;
 mod error;
 mod fxentry;
@@ -424,6 +425,7 @@ fn diff_impl(
     Ok(DeterminismReport {
         verdict,
         summary,
+        coldness: None,
         files: counts,
         inputs,
         noise: noise_counts
@@ -464,7 +466,9 @@ fn summary(
         )
     };
     let mut s = match verdict {
-        DeterminismVerdict::ByteIdentical => format!("{} files, same paths, same bytes", counts.a),
+        DeterminismVerdict::ByteIdentical | DeterminismVerdict::IdenticalNotProven => {
+            format!("{} files, same paths, same bytes", counts.a)
+        }
         DeterminismVerdict::PathNoiseOnly => format!(
             "{} of {} paired files differ, all by known noise",
             counts.differing,

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::chunks::{ByteRange, ChunkIndex};
+use super::coldness::Coldness;
 use super::configs::ConfigFieldDiff;
 use super::text::LineRole;
 
@@ -146,8 +147,13 @@ pub enum NoiseKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DeterminismVerdict {
-    /// Same paths, same bytes.
+    /// Same paths, same bytes, and both sides proven cold (or their
+    /// coldness not asked: two trees handed in).
     ByteIdentical,
+    /// Same paths, same bytes, but a side is not proven cold (warm, or
+    /// unknown): identical, but not a proof of determinism
+    /// (`super::coldness`).
+    IdenticalNotProven,
     /// Every difference is known noise (paths, hashed names, renumbering,
     /// source mtimes, serialization id, timings).
     PathNoiseOnly,
@@ -167,6 +173,7 @@ impl DeterminismVerdict {
     pub fn describe(self) -> &'static str {
         match self {
             DeterminismVerdict::ByteIdentical => "byte-identical",
+            DeterminismVerdict::IdenticalNotProven => "identical, but not a proof of determinism",
             DeterminismVerdict::PathNoiseOnly => "differs only by path noise",
             DeterminismVerdict::AutotuneConfigsOnly => "differs by autotune configs only",
             DeterminismVerdict::DecisionsFlipped => {
@@ -575,6 +582,10 @@ pub struct DeterminismReport {
     pub verdict: DeterminismVerdict,
     /// One sentence saying why the verdict is what it is.
     pub summary: String,
+    /// Each side's coldness, when the edge looked (`lane diff` of two
+    /// folders or cells).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coldness: Option<Coldness>,
     /// File counts.
     pub files: FileCounts,
     /// What was read, and what was skipped.

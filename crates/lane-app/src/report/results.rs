@@ -44,7 +44,7 @@ pub struct Summary {
 
 /// A whole file of at most the report cap: `None` when it does not exist;
 /// above the cap is an invalid input naming the file.
-fn read_capped(path: &Path) -> Result<Option<Vec<u8>>, AppError> {
+pub(crate) fn read_capped(path: &Path) -> Result<Option<Vec<u8>>, AppError> {
     match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io(path, e)),
@@ -59,7 +59,7 @@ fn read_capped(path: &Path) -> Result<Option<Vec<u8>>, AppError> {
 /// A file lane wrote, read back through the type that wrote it: `None`
 /// when it does not exist; above the cap, or not that type, is an invalid
 /// input naming the file, line, column and JSON path.
-fn read_contract<T: Contract>(path: &Path) -> Result<Option<T>, AppError> {
+pub(crate) fn read_contract<T: Contract>(path: &Path) -> Result<Option<T>, AppError> {
     let Some(bytes) = read_capped(path)? else {
         return Ok(None);
     };

@@ -25,10 +25,11 @@ use std::io::{self, BufReader};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
+use lane_diff::chunks::window_plan;
 use lane_diff::content_plan;
 use lane_diff::ingest::{
-    complete_side_retained, read_side_retaining, Opened, ReadLimits, Source, Spool, SpoolFile,
-    TopEntry, TopKind,
+    complete_side_planned, read_side_retaining, Opened, ReadLimits, Source, Spool, SpoolFile,
+    TopEntry, TopKind, Windows,
 };
 use lane_diff::{
     diff_sides, pair_classes, ArtifactFile, CellSide, DeterminismReport, DeterminismVerdict,
@@ -38,6 +39,8 @@ use lane_render::escape::terminal as escape;
 use sha2::{Digest, Sha256};
 
 use crate::error::AppError;
+
+mod cold;
 
 /// What `lane diff` is asked: two sides and how much of them to read.
 #[derive(Debug, Clone)]
@@ -77,8 +80,11 @@ impl DiffOutcome {
     /// A verdict at or above `fail_on` is a finding.
     pub fn verdict(&self) -> Result<(), AppError> {
         let verdict = self.report.verdict();
+        // Identical bytes of a pair not proven cold are no determinism
+        // pass, whatever the level asked.
+        let unproven = verdict == DeterminismVerdict::IdenticalNotProven;
         match self.fail_on {
-            Some(v) if verdict >= v => Err(AppError::VerdictAtLeast {
+            Some(v) if verdict >= v || unproven => Err(AppError::VerdictAtLeast {
                 verdict: verdict_name(verdict),
                 fail_on: verdict_name(v),
             }),
@@ -99,9 +105,8 @@ fn verdict_name(v: DeterminismVerdict) -> String {
 /// two mints whose reports name their graph classes, class by class.
 pub fn diff(request: &DiffRequest) -> Result<DiffOutcome, AppError> {
     let limits = ReadLimits {
-        max_content_bytes: request.max_content_bytes,
         max_member_bytes: request.max_member_bytes,
-        ..ReadLimits::default()
+        ..content_limits(request.max_content_bytes)
     };
     let report = match (classes_of(&request.a)?, classes_of(&request.b)?) {
         (None, None) => {
@@ -131,6 +136,7 @@ pub fn diff(request: &DiffRequest) -> Result<DiffOutcome, AppError> {
             ));
         }
     };
+    let report = report.with_coldness(cold::coldness(&request.a, &request.b));
     Ok(DiffOutcome {
         report,
         fail_on: request.fail_on,
@@ -345,11 +351,15 @@ pub fn diff_paths(
     diff_with(a, b, &content_limits(max_content_bytes), [None, None])
 }
 
-/// The default limits, with `max_content_bytes` of content compared.
+/// The default limits, with files up to `max_content_bytes` loaded and
+/// compared: the side's content budget grows to hold at least one such
+/// file (a larger file is compared chunk by chunk, `lane_diff::chunks`).
 fn content_limits(max_content_bytes: u64) -> ReadLimits {
+    let default = ReadLimits::default();
     ReadLimits {
         max_content_bytes,
-        ..ReadLimits::default()
+        max_total_content_bytes: default.max_total_content_bytes.max(max_content_bytes),
+        ..default
     }
 }
 
@@ -411,7 +421,7 @@ fn diff_with(
 /// turn: A's, when both fail.
 fn read_both(a: &Path, b: &Path, limits: &ReadLimits) -> Result<(CellSide, CellSide), AppError> {
     type FirstPass = mpsc::Sender<CellSide>;
-    type Plan = mpsc::Receiver<(CellSide, Vec<String>)>;
+    type Plan = mpsc::Receiver<(CellSide, Vec<String>, Windows)>;
     // One side, in its own thread: `None` when the other side failed
     // before the plan was made.
     let side = |path: &Path, name: &str, first: FirstPass, plan: Plan| {
@@ -422,10 +432,13 @@ fn read_both(a: &Path, b: &Path, limits: &ReadLimits) -> Result<(CellSide, CellS
             return Ok(None);
         }
         drop(first);
-        let Ok((mut side, plan)) = plan.recv() else {
+        let Ok((mut side, plan, windows)) = plan.recv() else {
             return Ok(None);
         };
-        complete_side_retained(&mut side, &plan, &mut *src, limits, &mut spool, retained)?;
+        let src = &mut *src;
+        complete_side_planned(
+            &mut side, &plan, &windows, src, limits, &mut spool, retained,
+        )?;
         Ok::<_, AppError>(Some(side))
     };
     let (first_a, from_a) = mpsc::channel();
@@ -437,9 +450,10 @@ fn read_both(a: &Path, b: &Path, limits: &ReadLimits) -> Result<(CellSide, CellS
         let tb = s.spawn(|| side(b, "B", first_b, to_b));
         if let (Ok(sa), Ok(sb)) = (from_a.recv(), from_b.recv()) {
             let plan = content_plan(&sa.tree, &sb.tree, limits.max_content_bytes);
+            let windows = window_plan(&sa, &sb, limits.max_content_bytes);
             // A side that has gone (failed) is reported by its join.
-            let _ = plan_a.send((sa, plan.a));
-            let _ = plan_b.send((sb, plan.b));
+            let _ = plan_a.send((sa, plan.a, windows.clone()));
+            let _ = plan_b.send((sb, plan.b, windows));
         }
         drop((plan_a, plan_b));
         let join = |t: std::thread::ScopedJoinHandle<'_, _>| {
@@ -659,126 +673,4 @@ fn add_configs(side: &mut CellSide, path: &Path, max_bytes: u64) -> Result<(), A
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const SHA: &str = "7f5394ecde6ad25792ad05304d7b659158b25801842a9b036ed37c417aa0130f";
-
-    /// A mint folder whose report says `entries` is `entries`.
-    fn mint(entries: serde_json::Value) -> tempfile::TempDir {
-        let d = tempfile::tempdir().unwrap();
-        let report = serde_json::json!({"status": "minted", "entries": entries});
-        std::fs::write(d.path().join("report.json"), report.to_string()).unwrap();
-        d
-    }
-
-    fn problem(e: AppError) -> String {
-        match e {
-            AppError::InvalidInput { at, problem } => format!("{at}: {problem}"),
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn a_folder_whose_report_names_no_entries_is_a_cell() {
-        let d = tempfile::tempdir().unwrap();
-        assert!(classes_of(d.path()).unwrap().is_none());
-        std::fs::write(d.path().join("report.json"), r#"{"status": "minted"}"#).unwrap();
-        assert!(classes_of(d.path()).unwrap().is_none());
-        // A file is a cell, whatever its name.
-        assert!(classes_of(&d.path().join("report.json")).unwrap().is_none());
-    }
-
-    #[test]
-    fn an_entry_is_found_by_its_name_beside_the_report_or_under_artifacts() {
-        let d = mint(serde_json::json!([
-            ["k1", "/tmp/elsewhere/rig/mint/k1.tar.gz", SHA],
-            ["k2", "k2.tar.gz", SHA.to_uppercase()],
-        ]));
-        std::fs::write(d.path().join("k1.tar.gz"), "1").unwrap();
-        std::fs::create_dir(d.path().join("artifacts")).unwrap();
-        std::fs::write(d.path().join("artifacts/k2.tar.gz"), "2").unwrap();
-        let m = classes_of(d.path()).unwrap().unwrap();
-        let found: Vec<(&str, PathBuf)> = m
-            .classes
-            .iter()
-            .map(|(c, sha)| {
-                assert_eq!(sha, SHA);
-                (c.key.as_str(), PathBuf::from(&c.path))
-            })
-            .collect();
-        assert_eq!(
-            found,
-            [
-                ("k1", d.path().join("k1.tar.gz")),
-                ("k2", d.path().join("artifacts/k2.tar.gz")),
-            ]
-        );
-    }
-
-    #[test]
-    fn bad_entries_are_refused_at_their_json_path() {
-        let cases = [
-            (serde_json::json!({"k": 1}), "$.entries: expected an array"),
-            (serde_json::json!([["k", "k.tar.gz"]]), "$.entries[0]: expected [key, path, sha256]"),
-            (serde_json::json!([["k", "k.tar.gz", "abc"]]), "$.entries[0][2]: expected a sha256"),
-            (serde_json::json!([["k", "../..", SHA]]), "$.entries[0][1]: \"../..\" names no file"),
-            (serde_json::json!([["k", "gone.tar.gz", SHA]]), "$.entries[0]: graph class \"k\": its file \"gone.tar.gz\" is neither beside the report nor under artifacts/"),
-        ];
-        for (entries, want) in cases {
-            let d = mint(entries);
-            let got = problem(classes_of(d.path()).err().unwrap());
-            assert!(got.contains(want), "{got}");
-        }
-    }
-
-    #[test]
-    #[cfg(unix)]
-    fn an_entry_that_is_a_link_is_never_followed() {
-        let d = mint(serde_json::json!([["k", "k.tar.gz", SHA]]));
-        std::os::unix::fs::symlink("/etc/hostname", d.path().join("k.tar.gz")).unwrap();
-        let got = problem(classes_of(d.path()).err().unwrap());
-        assert!(got.contains("a symbolic link, never followed"), "{got}");
-    }
-
-    #[test]
-    fn a_file_that_is_not_what_the_report_names_is_refused() {
-        let d = tempfile::tempdir().unwrap();
-        let f = d.path().join("k.tar.gz");
-        std::fs::write(&f, "not the class").unwrap();
-        let got = problem(check_digest(&f, "k", SHA, 1 << 20).err().unwrap());
-        assert!(
-            got.contains(&format!("the report names {SHA} for graph class \"k\"")),
-            "{got}"
-        );
-        let got = problem(check_digest(&f, "k", SHA, 4).err().unwrap());
-        assert!(got.ends_with("more than the 4-byte cap"), "{got}");
-    }
-
-    #[test]
-    fn repeats_of_which_only_one_names_graph_classes_are_refused() {
-        let a = mint(serde_json::json!([["k", "k.tar.gz", SHA]]));
-        std::fs::create_dir(a.path().join("artifacts")).unwrap();
-        std::fs::write(a.path().join("artifacts/k.tar.gz"), "1").unwrap();
-        let b = mint(serde_json::Value::Null);
-        std::fs::write(b.path().join("report.json"), r#"{"status": "minted"}"#).unwrap();
-        let got = problem(diff_repeats(a.path(), b.path(), 1 << 20).unwrap_err());
-        assert!(
-            got.contains("report.json: names no graph classes (entries) while")
-                && got.contains("the two repeats are not mints of one kind"),
-            "{got}"
-        );
-    }
-
-    #[test]
-    fn a_verdict_is_named_as_fail_on_spells_it() {
-        assert_eq!(
-            verdict_name(DeterminismVerdict::DecisionsFlipped),
-            "decisions-flipped"
-        );
-        assert_eq!(
-            verdict_name(DeterminismVerdict::PathNoiseOnly),
-            "path-noise-only"
-        );
-    }
-}
+mod tests;

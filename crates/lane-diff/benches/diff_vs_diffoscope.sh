@@ -43,22 +43,8 @@ unzip_cmd="gzip -dc"
 if command -v pigz >/dev/null; then unzip_cmd="pigz -dc"; fi
 
 # measure LABEL CMD...: best wall of $runs, and the peak RSS of that run.
-measure() {
-  local label="$1"; shift
-  local best="" rss=""
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -v -o "$work/time" "${pin[@]}" "$@" >"$work/out" 2>"$work/err" || true
-    local wall kb
-    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$work/time" |
-      awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')
-    kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time")
-    if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then
-      best="$wall"; rss="$kb"
-    fi
-  done
-  printf '| %s | %.3f s | %.1f MiB |\n' "$label" "$best" "$(echo "$rss / 1024" | bc -l)"
-  echo "$best" >"$work/last"
-}
+# shellcheck source=measure.sh
+source "$root/crates/lane-diff/benches/measure.sh"
 
 # The GB-sized pair: each side's model.pt2 with SHARDS weight shards
 # appended (the same bytes in both sides, as weights are: r1's wrapper .so,

@@ -75,6 +75,9 @@ pub struct MintDiffReport {
     pub verdict: DeterminismVerdict,
     /// One sentence: the classes, their verdicts, and the worst.
     pub summary: String,
+    /// Each mint's coldness, when the edge looked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coldness: Option<crate::coldness::Coldness>,
     /// Each class both mints name, with its diff, in key order.
     pub classes: Vec<ClassDiff>,
     /// Classes only A names.
@@ -200,6 +203,7 @@ impl ClassPairing {
                     ),
                     lines: Vec::new(),
                     values: Vec::new(),
+                    ranges: Vec::new(),
                 });
             }
         }
@@ -213,6 +217,7 @@ impl ClassPairing {
         Ok(MintDiffReport {
             verdict,
             summary,
+            coldness: None,
             classes,
             only_a: self.only_a,
             only_b: self.only_b,

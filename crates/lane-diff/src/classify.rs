@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::chunks::{self, ByteRange, ChunkIndex};
 use super::configs::{self, BestConfig};
 use super::jsondiff::{diff_json, JsonContext};
 use super::kernels::{KernelKey, KernelTable};
@@ -13,8 +14,8 @@ use super::pairing::{text_of, triton_dir, Pair, TreeIndex};
 use super::provenance::{decision_kernels, Origins};
 use super::text::{self, agrees_with_config, line_role, Prepared};
 use super::{
-    dir_of, normalize, role_of, ArtifactFile, DiffClass, FileDiff, FileRole, NoiseKind, PairedBy,
-    Unexplained, WrapperLine,
+    dir_of, normalize, role_of, word, ArtifactFile, DiffClass, FileDiff, FileRole, NoiseKind,
+    PairedBy, Unexplained, WrapperLine,
 };
 
 mod fxgraph;
@@ -30,6 +31,8 @@ pub(super) struct Classifier<'c, 't> {
     /// Kernels (A's names; B's for kernels only in B) whose code or
     /// existence a flipped graph-shaping decision explains, with it.
     pub(super) decision_kernels: BTreeMap<String, String>,
+    /// Each side's chunk prints, for files whose content was not loaded.
+    pub(super) chunks: [&'c ChunkIndex; 2],
 }
 
 struct Outcome {
@@ -40,6 +43,7 @@ struct Outcome {
     cause: Option<UnexplainedCause>,
     lines: Vec<WrapperLine>,
     values: Vec<JsonValueDiff>,
+    ranges: Vec<ByteRange>,
 }
 
 impl Outcome {
@@ -52,6 +56,7 @@ impl Outcome {
             cause: None,
             lines: Vec::new(),
             values: Vec::new(),
+            ranges: Vec::new(),
         }
     }
     fn explained(class: DiffClass, reason: String) -> Self {
@@ -157,13 +162,14 @@ impl Classifier<'_, '_> {
         let role = role_of(&fa.path);
         let mut outcome = match (fa.content.as_deref(), fb.content.as_deref()) {
             (Some(ca), Some(cb)) => self.compare(role, fa, fb, ca, cb),
-            _ => Outcome::unexplained(
-                UnexplainedCause::ContentNotCompared,
-                format!(
-                    "content not compared ({} and {} bytes: above the per-file content cap or the side's content budget)",
-                    fa.size, fb.size
-                ),
-            ),
+            _ => {
+                let what = format!("a {} file", word(role));
+                let [ia, ib] = self.chunks;
+                let (cause, reason, ranges) = chunks::not_loaded(&what, fa, fb, ia, ib);
+                let mut o = Outcome::unexplained(cause, reason);
+                o.ranges = ranges;
+                o
+            }
         };
         if outcome.class == DiffClass::Unexplained {
             let kernel = self.ia.kernel_of(&fa.path);
@@ -192,6 +198,7 @@ impl Classifier<'_, '_> {
                 reason: o.reason.clone().unwrap_or_default(),
                 lines: o.lines,
                 values: o.values,
+                ranges: o.ranges,
             });
         }
         self.file_diffs.push(FileDiff {
@@ -239,6 +246,15 @@ impl Classifier<'_, '_> {
                 .json(fa, fb, ca, cb, true)
                 .unwrap_or_else(|| self.binary(ca, cb, "benchmark cache is not JSON")),
             FileRole::FxGraphEntry => self.fx_entry(ca, cb),
+            FileRole::Weights => {
+                let (what, ranges) = chunks::loaded(ca, cb);
+                let mut o = Outcome::unexplained(
+                    UnexplainedCause::Binary,
+                    format!("weights differ: {what}"),
+                );
+                o.ranges = ranges;
+                o
+            }
             FileRole::Wrapper | FileRole::Source | FileRole::Other => {
                 if fa.path.ends_with(".json") {
                     if let Some(o) = self.json(fa, fb, ca, cb, false) {

@@ -131,6 +131,7 @@ pub(super) fn build(pairs: &[Pair<'_>], ia: &TreeIndex<'_>, ib: &TreeIndex<'_>) 
                         ),
                         lines: Vec::new(),
                         values: Vec::new(),
+                        ranges: Vec::new(),
                     });
                 }
             }

@@ -28,8 +28,10 @@
 //! never renders (`lane-render` does), prints, or touches the filesystem
 //! beyond the spool the caller hands it.
 
+pub mod chunks;
 pub mod classes;
 mod classify;
+pub mod coldness;
 pub mod configs;
 mod error;
 mod fxentry;
@@ -48,6 +50,7 @@ pub mod text;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use chunks::ChunkIndex;
 pub use classes::{
     diff_classes, pair_classes, ClassDiff, ClassPairing, GraphClass, MintDiffReport, PairDiff,
     PairedClass,
@@ -112,11 +115,21 @@ fn role_of(path: &str) -> FileRole {
         FileRole::BenchmarkCache
     } else if pairing::is_fx_graph_entry(path) {
         FileRole::FxGraphEntry
+    } else if is_weights(path, name) {
+        FileRole::Weights
     } else if TEXT_EXTENSIONS.iter().any(|e| name.ends_with(e)) {
         FileRole::Source
     } else {
         FileRole::Other
     }
+}
+
+/// Whether `path` holds a model's weights: a file in a `weights` folder
+/// (an AOTInductor package's `data/weights/`) other than its JSON, or a
+/// `.safetensors`.
+fn is_weights(path: &str, name: &str) -> bool {
+    let in_weights = dir_of(path).rsplit('/').next() == Some("weights");
+    (in_weights && !name.ends_with(".json")) || name.ends_with(".safetensors")
 }
 
 fn dir_of(path: &str) -> &str {
@@ -199,7 +212,8 @@ fn validate(tree: &ArtifactTree, side: &'static str) -> Result<(), DiffError> {
 
 /// Diffs two artifact trees. See the module documentation.
 pub fn diff_trees(a: &ArtifactTree, b: &ArtifactTree) -> Result<DeterminismReport, DiffError> {
-    diff_impl(a, b, InputSummary::default())
+    let none = ChunkIndex::default();
+    diff_impl(a, b, InputSummary::default(), [&none, &none])
 }
 
 /// Diffs two sides as read by [`ingest`]: their trees, with the archives
@@ -211,7 +225,7 @@ pub fn diff_sides(a: &CellSide, b: &CellSide) -> Result<DeterminismReport, DiffE
         skipped_a: a.skipped.clone(),
         skipped_b: b.skipped.clone(),
     };
-    diff_impl(&a.tree, &b.tree, inputs)
+    diff_impl(&a.tree, &b.tree, inputs, [&a.chunks, &b.chunks])
 }
 
 fn count_files(pairs: &[Pair<'_>], a: &ArtifactTree, b: &ArtifactTree) -> FileCounts {
@@ -271,6 +285,7 @@ fn skipped_differences(inputs: &InputSummary) -> Vec<Unexplained> {
                 ),
                 lines: Vec::new(),
                 values: Vec::new(),
+                ranges: Vec::new(),
             });
         }
     }
@@ -281,6 +296,7 @@ fn diff_impl(
     a: &ArtifactTree,
     b: &ArtifactTree,
     inputs: InputSummary,
+    chunks: [&ChunkIndex; 2],
 ) -> Result<DeterminismReport, DiffError> {
     validate(a, "A")?;
     validate(b, "B")?;
@@ -302,6 +318,7 @@ fn diff_impl(
         carriers: BTreeMap::new(),
         decisions: Vec::new(),
         decision_kernels: BTreeMap::new(),
+        chunks,
     };
     // Benchmark caches first (their decisions explain graph changes),
     // sources before cubins (compiled from them) before built binaries and
@@ -408,6 +425,7 @@ fn diff_impl(
     Ok(DeterminismReport {
         verdict,
         summary,
+        coldness: None,
         files: counts,
         inputs,
         noise: noise_counts
@@ -448,7 +466,9 @@ fn summary(
         )
     };
     let mut s = match verdict {
-        DeterminismVerdict::ByteIdentical => format!("{} files, same paths, same bytes", counts.a),
+        DeterminismVerdict::ByteIdentical | DeterminismVerdict::IdenticalNotProven => {
+            format!("{} files, same paths, same bytes", counts.a)
+        }
         DeterminismVerdict::PathNoiseOnly => format!(
             "{} of {} paired files differ, all by known noise",
             counts.differing,

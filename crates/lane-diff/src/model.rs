@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::chunks::{ByteRange, ChunkIndex};
+use super::coldness::Coldness;
 use super::configs::ConfigFieldDiff;
 use super::text::LineRole;
 
@@ -90,6 +92,9 @@ pub struct CellSide {
     pub skipped: Vec<SkippedEntry>,
     /// Archives opened, outermost first.
     pub containers: Vec<ContainerInfo>,
+    /// The chunk prints of the files whose content was not kept (and
+    /// the windows read again where they differ).
+    pub chunks: ChunkIndex,
 }
 
 /// Which files' content [`super::diff_trees`] needs, per tree.
@@ -142,8 +147,13 @@ pub enum NoiseKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DeterminismVerdict {
-    /// Same paths, same bytes.
+    /// Same paths, same bytes, and both sides proven cold (or their
+    /// coldness not asked: two trees handed in).
     ByteIdentical,
+    /// Same paths, same bytes, but a side is not proven cold (warm, or
+    /// unknown): identical, but not a proof of determinism
+    /// (`super::coldness`).
+    IdenticalNotProven,
     /// Every difference is known noise (paths, hashed names, renumbering,
     /// source mtimes, serialization id, timings).
     PathNoiseOnly,
@@ -163,6 +173,7 @@ impl DeterminismVerdict {
     pub fn describe(self) -> &'static str {
         match self {
             DeterminismVerdict::ByteIdentical => "byte-identical",
+            DeterminismVerdict::IdenticalNotProven => "identical, but not a proof of determinism",
             DeterminismVerdict::PathNoiseOnly => "differs only by path noise",
             DeterminismVerdict::AutotuneConfigsOnly => "differs by autotune configs only",
             DeterminismVerdict::DecisionsFlipped => {
@@ -195,6 +206,9 @@ pub enum FileRole {
     /// An FX-graph cache entry (`inductor/fxgraph/<shard>/<key>/<entry>`):
     /// a pickled compiled graph, holding its output code.
     FxGraphEntry,
+    /// A model's weights (an AOTInductor package's `data/weights/`, a
+    /// `.safetensors`): compared by bytes, its differing ranges named.
+    Weights,
     /// Any other file.
     Other,
 }
@@ -231,8 +245,12 @@ pub enum DiffClass {
 pub enum UnexplainedCause {
     /// A file with no counterpart by path, role, kernel or content.
     OnlyInOneTree,
-    /// Too large to load, so never compared.
+    /// Not loaded (above the content cap or the side's budget) and not
+    /// printed in chunks, so never compared.
     ContentNotCompared,
+    /// Above the content cap: compared chunk by chunk, its differing
+    /// byte ranges listed (`ranges`).
+    ByteRanges,
     /// Text lines that differ after normalisation, outside the launchers of
     /// kernels whose configs differ (or against their config).
     TextLines,
@@ -366,6 +384,9 @@ pub struct Unexplained {
     /// The differing JSON values, for JSON files.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<JsonValueDiff>,
+    /// The differing byte ranges, for binaries.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ranges: Vec<ByteRange>,
 }
 
 /// One JSON value that differs, at a JSON path (`$.kernel_lane.binding`).
@@ -561,6 +582,10 @@ pub struct DeterminismReport {
     pub verdict: DeterminismVerdict,
     /// One sentence saying why the verdict is what it is.
     pub summary: String,
+    /// Each side's coldness, when the edge looked (`lane diff` of two
+    /// folders or cells).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coldness: Option<Coldness>,
     /// File counts.
     pub files: FileCounts,
     /// What was read, and what was skipped.

@@ -19,3 +19,6 @@ mod determinism;
 
 #[path = "diff/robustness.rs"]
 mod robustness;
+
+#[path = "diff/large.rs"]
+mod large;

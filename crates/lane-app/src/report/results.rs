@@ -45,14 +45,14 @@ pub struct Summary {
 /// A whole file of at most the report cap: `None` when it does not exist;
 /// above the cap, a link out of its folder or not a regular file is an
 /// invalid input naming the file.
-fn read_capped(path: &Path) -> Result<Option<Vec<u8>>, AppError> {
+pub(crate) fn read_capped(path: &Path) -> Result<Option<Vec<u8>>, AppError> {
     crate::fsx::read_capped(path, DEFAULT_MAX_REPORT_BYTES)
 }
 
 /// A file lane wrote, read back through the type that wrote it: `None`
 /// when it does not exist; above the cap, or not that type, is an invalid
 /// input naming the file, line, column and JSON path.
-fn read_contract<T: Contract>(path: &Path) -> Result<Option<T>, AppError> {
+pub(crate) fn read_contract<T: Contract>(path: &Path) -> Result<Option<T>, AppError> {
     let Some(bytes) = read_capped(path)? else {
         return Ok(None);
     };

@@ -28,8 +28,10 @@ pub struct Args {
     /// Extra best_configs for B (as `--configs-a`).
     #[arg(long, value_name = "DIR_OR_JSON")]
     pub configs_b: Option<PathBuf>,
-    /// Exit 7 when the verdict is this or worse: `path-noise-only`,
-    /// `autotune-configs-only`, `decisions-flipped` or `unexplained`.
+    /// Exit 7 when the verdict is this or worse: `identical-not-proven`,
+    /// `path-noise-only`, `autotune-configs-only`, `decisions-flipped` or
+    /// `unexplained`. Identical bytes of a pair not proven cold exit 7
+    /// whatever the level: they are no determinism pass.
     #[arg(long, value_name = "VERDICT", value_parser = parse_verdict)]
     pub fail_on: Option<DeterminismVerdict>,
     /// Largest file whose content is compared, in bytes.
@@ -46,12 +48,13 @@ pub struct Args {
 
 fn parse_verdict(s: &str) -> Result<DeterminismVerdict, String> {
     match s {
+        "identical-not-proven" => Ok(DeterminismVerdict::IdenticalNotProven),
         "path-noise-only" => Ok(DeterminismVerdict::PathNoiseOnly),
         "autotune-configs-only" => Ok(DeterminismVerdict::AutotuneConfigsOnly),
         "decisions-flipped" => Ok(DeterminismVerdict::DecisionsFlipped),
         "unexplained" => Ok(DeterminismVerdict::Unexplained),
         other => Err(format!(
-            "unknown verdict `{other}` (expected path-noise-only, autotune-configs-only, decisions-flipped or unexplained)"
+            "unknown verdict `{other}` (expected identical-not-proven, path-noise-only, autotune-configs-only, decisions-flipped or unexplained)"
         )),
     }
 }

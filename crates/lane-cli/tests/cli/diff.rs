@@ -146,7 +146,11 @@ fn diff_of_two_mints_of_graph_classes_pairs_them_by_key() {
     insta::assert_snapshot!("diff_real_v0_126_3_classes_text", text);
     let o = lane(&here(), &["diff", &eras("r1"), &eras("r2"), "--json"]);
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(v["verdict"], "byte_identical");
+    // r2 resolved every class from r1's compiled-graph cache: identical
+    // bytes, no proof of determinism.
+    assert_eq!(v["verdict"], "identical_not_proven");
+    assert_eq!(v["coldness"]["a"]["cold"], "unknown");
+    assert_eq!(v["coldness"]["b"]["cold"], "warm");
     let keys: Vec<&str> = v["classes"]
         .as_array()
         .unwrap()
@@ -155,18 +159,65 @@ fn diff_of_two_mints_of_graph_classes_pairs_them_by_key() {
         .collect();
     assert_eq!(keys, [B1, B2, B4]);
     insta::assert_json_snapshot!("diff_real_v0_126_3_classes_json", v);
-    // Byte-identical is better than any --fail-on.
-    let o = lane(
-        &here(),
-        &[
-            "diff",
-            &eras("r1"),
-            &eras("r2"),
-            "--fail-on",
-            "path-noise-only",
-        ],
+    // Identical bytes of a pair not proven cold are no pass, at any level.
+    for level in ["path-noise-only", "unexplained"] {
+        let o = lane(
+            &here(),
+            &["diff", &eras("r1"), &eras("r2"), "--fail-on", level],
+        );
+        assert_eq!(code(&o), 7, "{level}");
+    }
+}
+
+/// A results slot of the real v0.126.3 lane (its `mint.json`: a private
+/// `/tmp`; its report: every class compiled), holding r1's cells: its
+/// report's `entries` are r1's.
+fn proven_slot(r: &str, to: &std::path::Path) {
+    let slot = format!("{ROOT}/tests/data/gw-eras/lanes/v0.126.3/results/rig-aot/H200/{r}");
+    std::fs::create_dir_all(to).unwrap();
+    std::fs::copy(format!("{slot}/mint.json"), to.join("mint.json")).unwrap();
+    let mut report: Value =
+        serde_json::from_slice(&std::fs::read(format!("{slot}/report.json")).unwrap()).unwrap();
+    let mint = format!("{ROOT}/{}", eras("r1"));
+    let cells: Value =
+        serde_json::from_slice(&std::fs::read(format!("{mint}/report.json")).unwrap()).unwrap();
+    report["entries"] = cells["entries"].clone();
+    std::fs::write(to.join("report.json"), report.to_string()).unwrap();
+    for e in cells["entries"].as_array().unwrap() {
+        let name = e[1].as_str().unwrap().rsplit('/').next().unwrap();
+        std::fs::copy(format!("{mint}/{name}"), to.join(name)).unwrap();
+    }
+}
+
+#[test]
+fn identical_cells_are_byte_identical_only_when_both_repeats_are_proven_cold() {
+    // Two repeats proven cold (compile times, a private /tmp each) with
+    // the same cells: byte-identical, a pass.
+    let d = tempfile::tempdir().unwrap();
+    let (a, b) = (d.path().join("r1"), d.path().join("r2"));
+    proven_slot("r1", &a);
+    proven_slot("r2", &b);
+    let (sa, sb) = (a.display().to_string(), b.display().to_string());
+    let o = lane(&here(), &["diff", &sa, &sb, "--json"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["verdict"], "byte_identical", "{v:#}");
+    assert_eq!(v["coldness"]["a"]["cold"], "proven");
+    assert_eq!(v["coldness"]["b"]["cold"], "proven");
+    let o = lane(&here(), &["diff", &sa, &sb, "--fail-on", "path-noise-only"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // The same cells, B's record without its isolation: not a proof.
+    let record = b.join("mint.json");
+    let mut m: Value = serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
+    m.as_object_mut().unwrap().remove("isolation");
+    std::fs::write(&record, m.to_string()).unwrap();
+    let o = lane(&here(), &["diff", &sa, &sb, "--fail-on", "path-noise-only"]);
+    assert_eq!(code(&o), 7);
+    let text = stdout(&o);
+    assert!(
+        text.contains("verdict: identical, but not a proof of determinism")
+            && text.contains("cold, B: unknown (every class compiled (unet/B=1 32.023 s, unet/B=2 10.350 s, unet/B=4 10.282 s), none resolved from a cache, but its attempt record (mint.json) predates lane's record of isolation)"),
+        "{text}"
     );
-    assert_eq!(code(&o), 0);
 }
 
 /// Copies a real mint folder (its report and entry files) into `to`, the
@@ -314,4 +365,65 @@ fn diff_of_the_real_first_dynamo_pair_lists_the_kernels_the_flip_brought() {
     let text = stdout(&o);
     assert!(text.contains("kernels it brought (2)"), "{text}");
     insta::assert_snapshot!("diff_real_dynamo_pair_text", text);
+}
+
+/// A cell folder: `metadata.json` and 8 MiB of weights that do not
+/// compress, `edit`ed.
+fn weights_cell(dir: &std::path::Path, edit: impl FnOnce(&mut Vec<u8>)) {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut w = Vec::with_capacity(8 << 20);
+    while w.len() < 8 << 20 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        w.extend_from_slice(&x.to_le_bytes());
+    }
+    edit(&mut w);
+    std::fs::create_dir_all(dir.join("model/data/weights")).unwrap();
+    std::fs::write(dir.join("metadata.json"), "{\"cell\": 1}").unwrap();
+    std::fs::write(dir.join("model/data/weights/weight_0"), w).unwrap();
+}
+
+#[test]
+fn diff_of_cells_above_the_content_cap_names_the_member_and_the_offsets() {
+    let d = tempfile::tempdir().unwrap();
+    let (a, b) = (d.path().join("r1"), d.path().join("r2"));
+    weights_cell(&a, |_| {});
+    weights_cell(&b, |w| {
+        for at in [(3 << 20) + 7, (3 << 20) + 8, (6 << 20) + 1, (6 << 20) + 2] {
+            w[at] ^= 0xff;
+        }
+    });
+    let (sa, sb) = (a.display().to_string(), b.display().to_string());
+    // Above the cap (here 1 MiB; 64 MiB by default): compared in chunks.
+    let o = lane(
+        &here(),
+        &["diff", &sa, &sb, "--max-content-bytes", "1048576"],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = super::Redact::new()
+        .dir(d.path(), "<TMP>")
+        .apply(&stdout(&o));
+    insta::assert_snapshot!("diff_weights_above_the_content_cap_text", text);
+    let o = lane(
+        &here(),
+        &["diff", &sa, &sb, "--max-content-bytes", "1048576", "--json"],
+    );
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let u = &v["unexplained"][0];
+    assert_eq!(u["cause"], "byte_ranges");
+    assert_eq!(u["a"], "model/data/weights/weight_0");
+    let ranges: Vec<(u64, u64)> = u["ranges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["start"].as_u64().unwrap(), r["end"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        ranges,
+        [
+            ((3 << 20) + 7, (3 << 20) + 9),
+            ((6 << 20) + 1, (6 << 20) + 3)
+        ]
+    );
 }

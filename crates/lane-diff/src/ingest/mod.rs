@@ -18,15 +18,18 @@
 //! and the member.
 
 mod archive;
+mod second;
 
 use archive::Input;
 use lane_core::layout::file;
+pub use second::{complete_side, complete_side_planned, complete_side_retained};
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::io::{self, Read, Seek, Write};
 
 use sha2::{Digest, Sha256};
 
+use super::chunks::{self, read_windows, Tap, CHUNK_BYTES};
 use super::model::{ArtifactFile, CellSide, SkippedEntry, SkippedKind};
 use super::{is_index_file, DEFAULT_MAX_CONTENT_BYTES};
 
@@ -340,7 +343,7 @@ pub fn read_side(
     limits: &ReadLimits,
     spool: &mut dyn Spool,
 ) -> Result<CellSide, IngestError> {
-    read_side_keeping(source, keep, limits, spool, None)
+    read_side_keeping(source, keep, limits, spool, None, None)
 }
 
 /// The first pass of [`read_side`], keeping the nested zips it spooled
@@ -354,7 +357,14 @@ pub fn read_side_retaining(
     spool: &mut dyn Spool,
 ) -> Result<(CellSide, Retained), IngestError> {
     let mut retained = Retained::default();
-    let side = read_side_keeping(source, Keep::First, limits, spool, Some(&mut retained))?;
+    let side = read_side_keeping(
+        source,
+        Keep::First,
+        limits,
+        spool,
+        Some(&mut retained),
+        None,
+    )?;
     Ok((side, retained))
 }
 
@@ -399,6 +409,7 @@ fn read_side_keeping(
     limits: &ReadLimits,
     spool: &mut dyn Spool,
     retain: Option<&mut Retained>,
+    windows: Option<&Windows>,
 ) -> Result<CellSide, IngestError> {
     let label = source.label();
     let io_err = |source: io::Error| IngestError::Io {
@@ -421,7 +432,10 @@ fn read_side_keeping(
         label: label.clone(),
         inflation: std::rc::Rc::default(),
         retain,
+        windows,
     };
+    r.side.chunks.max_content_bytes = limits.max_content_bytes;
+    r.side.chunks.max_total_content_bytes = limits.max_total_content_bytes;
     // A refusal of the inflation meter reaches here as whatever IO error
     // the reader in between made of it: the meter's own words win.
     let walked = walk(&mut r, source, entries, lane_folder);
@@ -490,152 +504,6 @@ fn walk(
     Ok(())
 }
 
-/// Reads both passes of one side for a diff against `other`'s first pass:
-/// see [`read_side`] and [`super::content_plan`]. `plan` lists the paths
-/// whose content the diff needs; contents not in it are dropped.
-pub fn complete_side(
-    first: &mut CellSide,
-    plan: &[String],
-    source: &mut dyn Source,
-    limits: &ReadLimits,
-    spool: &mut dyn Spool,
-) -> Result<(), IngestError> {
-    complete_side_retained(first, plan, source, limits, spool, Retained::default())
-}
-
-/// [`complete_side`] after [`read_side_retaining`]: what the plan needs
-/// inside a retained zip is read from it; only the rest is read from the
-/// source again.
-pub fn complete_side_retained(
-    first: &mut CellSide,
-    plan: &[String],
-    source: &mut dyn Source,
-    limits: &ReadLimits,
-    spool: &mut dyn Spool,
-    mut retained: Retained,
-) -> Result<(), IngestError> {
-    let wanted: BTreeSet<&str> = plan.iter().map(String::as_str).collect();
-    for f in &mut first.tree.files {
-        if !wanted.contains(f.path.as_str()) {
-            f.content = None;
-        }
-    }
-    // Within the side's content budget: index files first, then the
-    // smallest; what does not fit stays unloaded (and is named so).
-    let mut budget = limits.max_total_content_bytes.saturating_sub(
-        first
-            .tree
-            .files
-            .iter()
-            .filter_map(|f| f.content.as_ref().map(|c| c.len() as u64))
-            .sum(),
-    );
-    let mut candidates: Vec<&ArtifactFile> = first
-        .tree
-        .files
-        .iter()
-        .filter(|f| f.content.is_none() && wanted.contains(f.path.as_str()))
-        .collect();
-    candidates.sort_by_key(|f| (!is_index_file(&f.path), f.size));
-    let mut missing = BTreeSet::new();
-    for f in candidates {
-        if f.size > budget {
-            tracing::warn!(path = %f.path, size = f.size, "over the side's content budget: not loaded");
-            continue;
-        }
-        budget -= f.size;
-        missing.insert(f.path.clone());
-    }
-    if missing.is_empty() {
-        return Ok(());
-    }
-    // Each path from the innermost retained zip holding it; the rest
-    // from the source.
-    let mut groups: Vec<BTreeSet<String>> = vec![BTreeSet::new(); retained.zips.len()];
-    let mut rest = BTreeSet::new();
-    for p in &missing {
-        let holder = retained
-            .zips
-            .iter()
-            .enumerate()
-            .filter(|(_, z)| z.prefix.is_empty() || is_under(p, &z.prefix))
-            .max_by_key(|(_, z)| z.prefix.len())
-            .map(|(i, _)| i);
-        match holder {
-            Some(i) => groups[i].insert(p.clone()),
-            None => rest.insert(p.clone()),
-        };
-    }
-    let mut loaded: std::collections::HashMap<String, ArtifactFile> =
-        std::collections::HashMap::new();
-    for (z, group) in retained.zips.iter_mut().zip(&groups) {
-        if group.is_empty() {
-            continue;
-        }
-        let side = read_retained(z, group, &source.label(), limits, spool)?;
-        loaded.extend(side.tree.files.into_iter().map(|f| (f.path.clone(), f)));
-    }
-    drop(retained);
-    if !rest.is_empty() {
-        let second = read_side(source, Keep::Only(&rest), limits, spool)?;
-        loaded.extend(second.tree.files.into_iter().map(|f| (f.path.clone(), f)));
-    }
-    for f in &mut first.tree.files {
-        if !missing.contains(&f.path) {
-            continue;
-        }
-        match loaded.remove(&f.path) {
-            Some(g) if g.sha256 == f.sha256 => f.content = g.content,
-            _ => {
-                return Err(IngestError::Changed {
-                    origin: source.label(),
-                    path: f.path.clone(),
-                })
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Whether `path` lies under the folder (or archive) `prefix`.
-fn is_under(path: &str, prefix: &str) -> bool {
-    path.strip_prefix(prefix)
-        .is_some_and(|r| r.starts_with('/'))
-}
-
-/// Reads the members of a retained zip that `wanted` names.
-fn read_retained(
-    z: &mut RetainedZip,
-    wanted: &BTreeSet<String>,
-    label: &str,
-    limits: &ReadLimits,
-    spool: &mut dyn Spool,
-) -> Result<CellSide, IngestError> {
-    z.file
-        .seek(io::SeekFrom::Start(0))
-        .map_err(|source| IngestError::Io {
-            origin: z.origin.clone(),
-            source,
-        })?;
-    let mut r = Reader {
-        keep: Keep::Only(wanted),
-        limits,
-        spool,
-        side: CellSide::default(),
-        seen: HashSet::new(),
-        kept_bytes: 0,
-        label: label.to_owned(),
-        inflation: std::rc::Rc::default(),
-        retain: None,
-    };
-    let read = r.zip(&mut z.file, &z.prefix, &z.origin, z.depth);
-    if let Some(refused) = r.inflation.tripped.take() {
-        return Err(refused);
-    }
-    read?;
-    Ok(r.side)
-}
-
 struct Reader<'a> {
     keep: Keep<'a>,
     limits: &'a ReadLimits,
@@ -647,7 +515,13 @@ struct Reader<'a> {
     inflation: std::rc::Rc<archive::Inflation>,
     /// Where a first pass keeps the zips it spooled.
     retain: Option<&'a mut Retained>,
+    /// The chunks a second pass reads again, per path.
+    windows: Option<&'a Windows>,
 }
+
+/// The chunks (indices of [`CHUNK_BYTES`] chunks) a second pass reads
+/// again, per path: [`chunks::window_plan`].
+pub type Windows = BTreeMap<String, Vec<u64>>;
 
 fn join(prefix: &str, name: &str) -> String {
     if prefix.is_empty() {
@@ -719,23 +593,45 @@ impl Reader<'_> {
                 cap: self.limits.max_member_bytes,
             });
         }
-        let keep = self.should_keep(path, size);
-        let (size, sha256, content) = fingerprint(r, keep, self.limits).map_err(|e| match e {
-            Fingerprint::Io(source) => IngestError::MemberIo {
+        if let Some(chunks) = self.windows.and_then(|w| w.get(path)) {
+            let windows = read_windows(r, chunks).map_err(|source| IngestError::MemberIo {
                 origin: origin.to_owned(),
                 member: member(),
                 source,
-            },
-            Fingerprint::TooLarge => IngestError::TooLarge {
-                origin: origin.to_owned(),
-                member: member(),
-                cap: self.limits.max_member_bytes,
-            },
-        })?;
+            })?;
+            self.side
+                .chunks
+                .files
+                .entry(path.to_owned())
+                .or_default()
+                .windows = windows;
+            return Ok(());
+        }
+        let keep = self.should_keep(path, size);
+        let (size, sha256, content, crcs) =
+            fingerprint(r, keep, self.limits).map_err(|e| match e {
+                Fingerprint::Io(source) => IngestError::MemberIo {
+                    origin: origin.to_owned(),
+                    member: member(),
+                    source,
+                },
+                Fingerprint::TooLarge => IngestError::TooLarge {
+                    origin: origin.to_owned(),
+                    member: member(),
+                    cap: self.limits.max_member_bytes,
+                },
+            })?;
         if let Some(c) = &content {
             if matches!(self.keep, Keep::First) && !is_index_file(path) {
                 self.kept_bytes += c.len() as u64;
             }
+        }
+        if content.is_none() || size > self.limits.keep_small_bytes {
+            let printed = chunks::Chunked {
+                crcs,
+                windows: Vec::new(),
+            };
+            self.side.chunks.files.insert(path.to_owned(), printed);
         }
         self.side.tree.files.push(ArtifactFile {
             path: path.to_owned(),
@@ -752,13 +648,15 @@ enum Fingerprint {
     TooLarge,
 }
 
-/// Size, sha256 and (when `keep` and small enough) the content of a stream.
-fn fingerprint(
-    r: &mut dyn Read,
-    keep: bool,
-    limits: &ReadLimits,
-) -> Result<(u64, String, Option<Vec<u8>>), Fingerprint> {
+/// Size, sha256, (when `keep` and small enough) the content, and the
+/// chunk prints of a stream.
+type Printed = (u64, String, Option<Vec<u8>>, Vec<u32>);
+
+/// Size, sha256 and (when `keep` and small enough) the content of a
+/// stream, and its chunk prints ([`chunks`]).
+fn fingerprint(r: &mut dyn Read, keep: bool, limits: &ReadLimits) -> Result<Printed, Fingerprint> {
     let mut hasher = Sha256::new();
+    let mut tap = Tap::default();
     let mut buf = vec![0u8; 64 * 1024];
     let mut size = 0u64;
     let mut content = keep.then(Vec::new);
@@ -774,6 +672,7 @@ fn fingerprint(
             return Err(Fingerprint::TooLarge);
         }
         hasher.update(&buf[..n]);
+        tap.update(&buf[..n]);
         if let Some(c) = &mut content {
             if size > limits.max_content_bytes {
                 content = None;
@@ -782,7 +681,12 @@ fn fingerprint(
             }
         }
     }
-    Ok((size, format!("{:x}", hasher.finalize()), content))
+    Ok((
+        size,
+        format!("{:x}", hasher.finalize()),
+        content,
+        tap.finish(),
+    ))
 }
 
 #[cfg(test)]

@@ -29,6 +29,7 @@ pub struct MintDiffView {
 pub fn mint_diff(r: &MintDiffReport) -> MintDiffView {
     let mut out = Blocks::default();
     out.line(Depth::Collapsed, 0, bound(&r.summary, PROSE));
+    super::determinism::coldness(&mut out, r.coldness.as_ref());
     let mut t = Table::new(TableKind::Classes, &["Class", "Verdict", "Why"])
         .titled(format!("graph classes paired by key ({})", r.classes.len()));
     for c in &r.classes {

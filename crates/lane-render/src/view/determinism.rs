@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use lane_diff::coldness::Coldness;
 use lane_diff::{ConfigSource, ContainerInfo, DiffClass, SkippedEntry, Unexplained, WrapperLine};
 use lane_diff::{DeterminismReport, DeterminismVerdict};
 use serde::Serialize;
@@ -36,7 +37,7 @@ const EXAMPLES: usize = 3;
 pub(crate) fn verdict_tone(v: DeterminismVerdict) -> Tone {
     match v {
         DeterminismVerdict::Unexplained => Tone::Bad,
-        DeterminismVerdict::DecisionsFlipped => Tone::Warn,
+        DeterminismVerdict::DecisionsFlipped | DeterminismVerdict::IdenticalNotProven => Tone::Warn,
         _ => Tone::Quiet,
     }
 }
@@ -153,6 +154,10 @@ pub(crate) fn pair_cause(d: &lane_diff::PairDiff) -> String {
 pub(crate) fn cause(r: &DeterminismReport) -> String {
     match r.verdict {
         DeterminismVerdict::ByteIdentical => return "its cold repeats are byte-identical".into(),
+        DeterminismVerdict::IdenticalNotProven => {
+            return "its repeats are identical, but not a proof of determinism (not both proven cold)"
+                .into()
+        }
         DeterminismVerdict::PathNoiseOnly => {
             return "its cold repeats differ only by path noise".into()
         }
@@ -192,10 +197,20 @@ pub(crate) fn cause(r: &DeterminismReport) -> String {
     format!("its cold repeats differ: {}", parts.join("; "))
 }
 
+/// Each side's coldness, one line a side, when the edge looked.
+pub(crate) fn coldness(out: &mut Blocks, c: Option<&Coldness>) {
+    let Some(c) = c else { return };
+    for (side, s) in [("A", &c.a), ("B", &c.b)] {
+        let line = format!("cold, {side}: {} ({})", name_of(s.cold), s.why);
+        out.line(Depth::Collapsed, 0, bound(&line, PROSE));
+    }
+}
+
 /// Builds the view of a determinism diff.
 pub fn determinism(r: &DeterminismReport) -> DeterminismView {
     let mut out = Blocks::default();
     out.line(Depth::Collapsed, 0, bound(&r.summary, PROSE));
+    coldness(&mut out, r.coldness.as_ref());
     inputs(&mut out, r);
     let f = &r.files;
     out.para(

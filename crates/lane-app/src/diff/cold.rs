@@ -1,0 +1,85 @@
+//! The evidence of each side's coldness, gathered for `lane diff`
+//! (`lane_diff::coldness` judges it): the per-class compile rows of the
+//! mint's `report.json`, and the attempt's record (`mint.json`) of how its
+//! `/tmp` was its own. Nothing here fails the diff: evidence that cannot
+//! be read is absent, and says why.
+
+use std::path::Path;
+
+use lane_core::layout::file;
+use lane_core::results::{MintRecord, TmpIsolation};
+use lane_diff::coldness::{judge, ClassCompile, ColdEvidence, Coldness, SideCold};
+use lane_ledger::report::MintLedger;
+
+use crate::report::results::{read_capped, read_contract};
+
+/// Both sides' coldness.
+pub(super) fn coldness(a: &Path, b: &Path) -> Coldness {
+    Coldness {
+        a: side(a),
+        b: side(b),
+    }
+}
+
+fn side(path: &Path) -> SideCold {
+    if !path.is_dir() {
+        return judge(&ColdEvidence {
+            classes: Err(
+                "a packed cell carries no record of its compile (diff the mints' folders)".into(),
+            ),
+            own_tmp: Err("no attempt record".into()),
+        });
+    }
+    judge(&ColdEvidence {
+        classes: classes(path),
+        own_tmp: own_tmp(path),
+    })
+}
+
+/// The per-class compile rows of the folder's `report.json`.
+fn classes(dir: &Path) -> Result<Vec<ClassCompile>, String> {
+    let report = dir.join(file::REPORT);
+    let bytes = match read_capped(&report) {
+        Ok(Some(b)) => b,
+        Ok(None) => return Err("no report.json in the folder".into()),
+        Err(e) => return Err(format!("its report.json cannot be read ({e})")),
+    };
+    let parsed = lane_ledger::parse_report(&bytes)
+        .map_err(|e| format!("its report.json cannot be read ({e})"))?;
+    match parsed.ledger {
+        MintLedger::AotTableV1(t) => Ok(t
+            .entries
+            .into_iter()
+            .map(|e| ClassCompile {
+                name: e.name,
+                compile_s: e.compile_s,
+                reuse_s: e.reuse_s,
+            })
+            .collect()),
+        _ => Err(
+            "its report.json has no per-class compile table (an aot table, `mint_phases.v: 1`)"
+                .into(),
+        ),
+    }
+}
+
+/// How the attempt's `/tmp` was its own, from its record.
+fn own_tmp(dir: &Path) -> Result<String, String> {
+    let record: MintRecord = match read_contract(&dir.join(file::MINT_RECORD)) {
+        Ok(Some(r)) => r,
+        Ok(None) => {
+            return Err(
+                "no attempt record (mint.json) says its /tmp was its own: a recording made outside lane".into(),
+            )
+        }
+        Err(e) => return Err(format!("its attempt record cannot be read ({e})")),
+    };
+    let Some(iso) = record.gathering.isolation else {
+        return Err("its attempt record (mint.json) predates lane's record of isolation".into());
+    };
+    match iso.tmp {
+        TmpIsolation::Private { how } => Ok(format!("a private /tmp: {how}")),
+        TmpIsolation::Container { why } => Ok(format!("the container's own /tmp: {why}")),
+        TmpIsolation::Shared { why } => Err(format!("it ran on the machine's /tmp ({why})")),
+    }
+}

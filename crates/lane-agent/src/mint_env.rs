@@ -32,6 +32,10 @@ pub const INHERITED: &[&str] = &[
     // TLS needs it); a path, never a credential.
     "SSL_CERT_FILE",
     "SSL_CERT_DIR",
+    // The machine's Python packages outside the wheel's environment (the
+    // device machine's torch and the upstream's dependencies live there,
+    // examples/gw-mint/device-run.sh); a list of folders, never a credential.
+    "PYTHONPATH",
 ];
 
 /// Prefixes of the variables a mint inherits from the agent: the locale's

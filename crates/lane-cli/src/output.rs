@@ -85,7 +85,14 @@ pub fn write_inert(text: &str) {
     write_text(&lane_render::escape::terminal_output(text));
 }
 
-/// Writes `text` as it is (JSON, whose serializer escapes controls).
+/// Writes JSON text with the characters its serializer leaves raw (DEL,
+/// C1 controls, bidirectional marks) as JSON escapes: the same document,
+/// inert on a terminal (`lane_render::escape::json_output`).
+pub fn write_json(text: &str) {
+    write_text(&lane_render::escape::json_output(text));
+}
+
+/// Writes `text` as it is.
 pub fn write_text(text: &str) {
     if STDOUT_CLOSED.load(Ordering::SeqCst) {
         return;
@@ -166,7 +173,7 @@ pub fn print_json<T: Serialize>(value: &T) -> Result<(), AppError> {
     PRINTED_JSON.store(true, Ordering::SeqCst);
     let mut text = serde_json::to_string_pretty(value).map_err(AppError::Json)?;
     text.push('\n');
-    write_text(&text);
+    write_json(&text);
     Ok(())
 }
 

@@ -109,6 +109,29 @@ pub fn terminal_output(s: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// JSON text (serde_json's, which escapes C0 controls inside strings but
+/// not DEL, C1 controls or bidirectional marks) with each such character
+/// written as its JSON `\uXXXX` escape: the same document, read by any
+/// JSON parser, and inert on a terminal. Outside strings JSON holds none.
+pub fn json_output(s: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| (c.is_control() && !matches!(c, '\n' | '\t' | '\r')) || bidi(c);
+    if !s.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if unsafe_char(c) {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Zero-width characters and the byte-order mark: invisible, but they
 /// neither move the cursor nor reorder a line.
 fn zero_width(c: char) -> bool {
@@ -202,6 +225,22 @@ pub fn url(s: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_output_is_the_same_document_and_inert() {
+        let doc = serde_json::json!({"phase": "a\u{202e}b\u{7f}c\u{9b}d", "n": 1});
+        let text = serde_json::to_string_pretty(&doc).unwrap();
+        let inert = json_output(&text);
+        assert!(
+            !inert
+                .chars()
+                .any(|c| c == '\u{202e}' || c == '\u{7f}' || c == '\u{9b}'),
+            "{inert}"
+        );
+        assert!(inert.contains("\\u202e"), "{inert}");
+        let back: serde_json::Value = serde_json::from_str(&inert).unwrap();
+        assert_eq!(back, doc);
+    }
 
     #[test]
     fn terminal_lines_keeps_the_line_breaks_and_nothing_else() {

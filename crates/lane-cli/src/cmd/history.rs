@@ -339,7 +339,8 @@ pub fn run(args: Args) -> Result<(), AppError> {
                 },
                 run,
             })?;
-            out!("{}", o.text);
+            // JSON Lines (or BMF JSON): escaped as JSON, never as text.
+            crate::output::write_json(&o.text);
             Ok(())
         }
     }

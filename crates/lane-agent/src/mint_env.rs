@@ -98,7 +98,7 @@ mod tests {
             ("AWS_SECRET_ACCESS_KEY", "k"),
             ("AWS_ACCESS_KEY_ID", "k"),
             ("HTTPS_PROXY", "http://u:p@proxy:3128"),
-            ("PYTHONPATH", "/elsewhere"),
+            ("PYTHONPATH", "/opt/lane-site"),
             ("LD_PRELOAD", "/evil.so"),
             ("TORCHINDUCTOR_CACHE_DIR", "/shared/warm"),
             ("HOME", "/root"),
@@ -111,7 +111,8 @@ mod tests {
                 "LANG",
                 "LC_ALL",
                 "CUDA_VISIBLE_DEVICES",
-                "NVIDIA_VISIBLE_DEVICES"
+                "NVIDIA_VISIBLE_DEVICES",
+                "PYTHONPATH"
             ]
         );
     }

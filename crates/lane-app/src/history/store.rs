@@ -218,7 +218,7 @@ impl<'a> HistoryStore<'a> {
                 Ok(rows) => out.extend(rows),
                 Err(e @ (AppError::History { .. } | AppError::InvalidInput { .. })) => {
                     tracing::warn!(key = %k, error = %e, "a damaged history object is left out");
-                    damaged.push(e.to_string());
+                    damaged.push(crate::describe(&e));
                 }
                 Err(e) => return Err(e),
             }
@@ -342,19 +342,20 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_object_is_named_with_its_line() {
+    fn a_bad_object_is_named_with_its_line_and_left_out() {
         let dir = tempfile::tempdir().unwrap();
         let store = lane_store::open(dir.path().to_str().unwrap()).unwrap();
         let h = HistoryStore::new(store.as_ref());
         h.append("0.93", "r1", &[row("r1", 1.0)]).unwrap();
         let path = dir.path().join("history/0.93/runs/r0.jsonl");
         std::fs::write(&path, "{\"run\": 1}\n").unwrap();
-        let e = h.rows("0.93").unwrap_err();
-        let said = crate::describe(&e);
+        let (rows, damaged) = h.rows_and_damaged("0.93").unwrap();
+        assert_eq!(rows, vec![row("r1", 1.0)]);
+        assert_eq!(damaged.len(), 1, "{damaged:?}");
         assert!(
-            said.contains("history/0.93/runs/r0.jsonl") && said.contains("line 1"),
-            "{said}"
+            damaged[0].contains("history/0.93/runs/r0.jsonl") && damaged[0].contains("line 1"),
+            "{damaged:?}"
         );
-        assert_eq!(e.exit(), crate::Exit::InvalidInput);
+        assert_eq!(h.rows("0.93").unwrap(), vec![row("r1", 1.0)]);
     }
 }

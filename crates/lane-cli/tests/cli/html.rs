@@ -44,9 +44,10 @@ fn out_puts_all_three_files_in_its_folder() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["markdown"], "elsewhere/comment.md");
-    assert_eq!(v["json_report"], "elsewhere/report.json");
-    assert_eq!(v["html"], "elsewhere/report.html");
-    for f in ["comment.md", "report.json", "report.html"] {
+    // Named after the markdown: another report's files beside it stay.
+    assert_eq!(v["json_report"], "elsewhere/comment.json");
+    assert_eq!(v["html"], "elsewhere/comment.html");
+    for f in ["comment.md", "comment.json", "comment.html"] {
         assert!(dir.path().join("elsewhere").join(f).is_file(), "{f}");
     }
 }

@@ -10,6 +10,7 @@ mod html;
 mod init;
 mod kube;
 mod ledger;
+mod lock;
 mod mint;
 mod proof;
 mod report;

@@ -419,7 +419,9 @@ impl AppError {
                 _ => Exit::Failure,
             },
             AppError::Wheel(e) => match e {
-                W::NoBranch { .. } | W::PythonUnsupported { .. } => Exit::Precondition,
+                W::NoBranch { .. } | W::PythonUnsupported { .. } | W::LaneUvNotAFile { .. } => {
+                    Exit::Precondition
+                }
                 W::RequiresPythonInvalid { .. } => Exit::InvalidInput,
                 W::IdentityMismatch { .. }
                 | W::RecordMismatch { .. }

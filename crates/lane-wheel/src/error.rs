@@ -56,6 +56,12 @@ pub enum WheelError {
         #[source]
         source: std::io::Error,
     },
+    /// `$LANE_UV` is set but names no file.
+    #[error("LANE_UV is {}, which is not a file: point it at uv, or unset it to let lane find or install one", .path.display())]
+    LaneUvNotAFile {
+        /// What `$LANE_UV` says.
+        path: PathBuf,
+    },
     /// `uv` is not on PATH nor in the tools folder and could not be installed.
     #[error("uv is not available and installing it into {tools} failed: {why}")]
     NoUv {

@@ -54,6 +54,20 @@ impl Uv {
     /// `python3 -m pip install --target <tools>/uv uv` (its own folder:
     /// pip will not add to the `bin/` of a target that has one).
     pub fn locate(tools: &Path) -> Result<Uv, WheelError> {
+        Uv::locate_with(tools, std::env::var_os("LANE_UV"))
+    }
+
+    /// [`Uv::locate`] with `$LANE_UV` given: set (not empty), it must name
+    /// a file, else [`WheelError::LaneUvNotAFile`]; a wrong `LANE_UV` is
+    /// never passed over in silence for another uv.
+    pub fn locate_with(
+        tools: &Path,
+        lane_uv: Option<std::ffi::OsString>,
+    ) -> Result<Uv, WheelError> {
+        let lane_uv = lane_uv.filter(|v| !v.is_empty()).map(PathBuf::from);
+        if let Some(p) = lane_uv.as_ref().filter(|p| !p.is_file()) {
+            return Err(WheelError::LaneUvNotAFile { path: p.clone() });
+        }
         // Absolute: `uv build` runs in the export folder, where a relative
         // `.tools/uv/bin/uv` names nothing.
         let tools = &std::path::absolute(tools).map_err(io(format!(
@@ -61,7 +75,7 @@ impl Uv {
             tools.display()
         )))?;
         let candidates = [
-            std::env::var_os("LANE_UV").map(PathBuf::from),
+            lane_uv,
             on_path("uv"),
             Some(tools.join("bin/uv")),
             Some(tools.join("uv/bin/uv")),
@@ -179,4 +193,20 @@ fn install(tools: &Path) -> Result<PathBuf, WheelError> {
 pub(crate) fn tail(log: &str, n: usize) -> String {
     let lines: Vec<&str> = log.lines().collect();
     lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
+#[cfg(test)]
+mod lane_uv_tests {
+    use super::*;
+
+    #[test]
+    fn regression_a_lane_uv_that_names_nothing_was_ignored_silently() {
+        let tools = tempfile::tempdir().unwrap();
+        let err = Uv::locate_with(tools.path(), Some("/nonexistent/uv".into())).unwrap_err();
+        assert!(matches!(err, WheelError::LaneUvNotAFile { .. }), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "LANE_UV is /nonexistent/uv, which is not a file: point it at uv, or unset it to let lane find or install one"
+        );
+    }
 }

@@ -20,10 +20,10 @@
 #[path = "../tests/history/sim.rs"]
 mod sim;
 
-use std::collections::BTreeSet;
+mod otava;
+
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::process::Command;
 
 use lane_history::stats::{mean, t_quantile, variance};
 use lane_history::{judge_lane, Policy, Verdict};
@@ -118,7 +118,7 @@ fn args() -> Args {
             ("--lanes", Some(n)) => a.lanes = n.parse().unwrap_or(a.lanes),
             ("--otava", Some(p)) => a.otava = Some(p.into()),
             // Tuning: the constants docs/history.md reports were chosen with these.
-            ("--fdr", Some(q)) => a.policy.fdr = q.parse().unwrap_or(a.policy.fdr),
+            ("--alpha", Some(q)) => a.policy.alpha = q.parse().unwrap_or(a.policy.alpha),
             ("--corroborate-p", Some(p)) => {
                 a.policy.corroborate_p = p.parse().unwrap_or(a.policy.corroborate_p)
             }
@@ -128,7 +128,7 @@ fn args() -> Args {
             }
             _ => {
                 eprintln!(
-                    "usage: method-eval [--lanes N] [--otava PYTHON] [--fdr Q] [--corroborate-p P] [--agree-p P] [--disagree-p P]"
+                    "usage: method-eval [--lanes N] [--otava PYTHON] [--alpha A] [--corroborate-p P] [--agree-p P] [--disagree-p P]"
                 );
                 std::process::exit(2);
             }
@@ -184,7 +184,7 @@ fn main() {
             }
         }
     }
-    let otava = args.otava.as_ref().map(|py| run_otava(py, &csv));
+    let otava = args.otava.as_ref().map(|py| otava::run_otava(py, &csv));
     if let Some(flagged) = &otava {
         for (si, setting) in settings.iter().enumerate() {
             for (di, by_rule) in scores[si].iter_mut().enumerate() {
@@ -198,8 +198,8 @@ fn main() {
         }
     }
     println!(
-        "Policy: fdr {}, corroborate_p {}, agree_p {}, floor {} and {} s.\n",
-        policy.fdr, policy.corroborate_p, policy.agree_p, policy.min_ratio, policy.min_seconds
+        "Policy: alpha {}, corroborate_p {}, agree_p {}, floor {} and {} s.\n",
+        policy.alpha, policy.corroborate_p, policy.agree_p, policy.min_ratio, policy.min_seconds
     );
     println!(
         "{} lanes per setting and effect; {} series a lane on GPU class 0 ({} truly regressed), \
@@ -229,32 +229,4 @@ fn main() {
         }
         println!();
     }
-}
-
-/// Runs the real Otava over every simulated series (one process) and
-/// returns the (setting, delta, lane, series) it flags.
-fn run_otava(python: &PathBuf, csv: &str) -> BTreeSet<(usize, usize, usize, usize)> {
-    let dir = std::env::temp_dir().join(format!("lane-method-eval-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let input = dir.join("series.csv");
-    std::fs::write(&input, csv).expect("the series written");
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/otava-eval.py");
-    let out = Command::new(python)
-        .arg(&script)
-        .arg(&input)
-        .output()
-        .expect("the Otava script started");
-    assert!(
-        out.status.success(),
-        "otava-eval.py failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| {
-            let f: Vec<usize> = l.split(',').filter_map(|x| x.trim().parse().ok()).collect();
-            (f.len() == 4).then(|| (f[0], f[1], f[2], f[3]))
-        })
-        .collect()
 }

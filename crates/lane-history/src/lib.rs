@@ -38,10 +38,11 @@ pub use bmf::{to_bmf, BmfMetric};
 pub use edivisive::{change_points, ChangePointConfig};
 pub use error::HistoryError;
 pub use judge::{
-    judge_lane, Interval, LaneJudgement, Noise, NoiseSource, Offer, Policy, SeriesVerdict, Verdict,
+    judge_lane, FieldChange, Interval, LaneJudgement, Noise, NoiseSource, Offer, Policy,
+    SeriesVerdict, Unjudged, Verdict,
 };
 pub use row::{
     read_acks, read_rows, write_rows, Ack, AckScope, Fingerprint, Role, Row, RunTime, SeriesKey,
 };
-pub use segment::{Break, BreakKind};
+pub use segment::{field_role, Break, BreakKind, FieldRole};
 pub use shift::{Shift, ShiftTest};

@@ -14,8 +14,17 @@
 //!   deviation of the estimates around m (1.4826 × MAD) is at most
 //!   [`ShiftTest::max_spread`] × |m|.
 //!
-//! When all four hold the lane is said to have shifted by exp(m), and every
-//! series is judged net of it (m subtracted from its estimate).
+//! - **every cell** moved: the lane holds at least two cells, every cell's
+//!   own median estimate has the same sign, and the least moved cell moved
+//!   at least half as far as the most.
+//!   A move confined to one cell is that cell's finding (its series are
+//!   judged as they moved), never an improvement of every other series.
+//!
+//! The last alone makes a **common move**: m, the median of the cells'
+//! medians, is subtracted from every estimate (and a history run's common
+//! move from its values), so a machine's few per cent every cell shares is
+//! not noise. With the four others too the lane declares an **environment
+//! shift** and says so. A move confined to one cell is never subtracted.
 
 use serde::Serialize;
 use statrs::distribution::{Binomial, DiscreteCDF};
@@ -64,6 +73,11 @@ pub struct Shift {
     pub down: usize,
     /// The sign test's two-sided p.
     pub sign_p: f64,
+    /// Cells that moved with it (every cell of the lane).
+    pub cells: usize,
+    /// The sign test, the majority, the size and the spread hold: an
+    /// environment shift, said as one.
+    pub declared: bool,
     /// 1.4826 × MAD of the estimates around m (log scale).
     pub spread: f64,
 }
@@ -78,32 +92,61 @@ pub fn sign_test(up: usize, down: usize) -> f64 {
     Binomial::new(0.5, n as u64).map_or(1.0, |b| (2.0 * b.cdf(k)).min(1.0))
 }
 
-/// The shift of a lane whose series' log estimates are `estimates`, when
-/// the test calls one; `None` otherwise.
-pub fn detect(estimates: &[f64], test: &ShiftTest) -> Option<Shift> {
-    let moved: Vec<f64> = estimates.iter().copied().filter(|e| *e != 0.0).collect();
+/// A lane's common move, when every cell moved together, with whether it
+/// is a declared environment shift. `estimates` are the series' log
+/// estimates, each with its cell.
+///
+/// The common move is the median of the cells' own median estimates (each
+/// cell weighs the same), taken only where there are at least two cells,
+/// every cell moved the same way and the least moved cell moved at least
+/// half as far as the most. A move confined to one cell (the others still)
+/// is none: that cell's series are judged as they moved, and no other
+/// series is painted by it. It is a declared shift (`declared`) when the
+/// sign test, the majority, the size and the spread hold too.
+pub fn detect(estimates: &[(&str, f64)], test: &ShiftTest) -> Option<Shift> {
+    let moved: Vec<f64> = estimates
+        .iter()
+        .map(|(_, e)| *e)
+        .filter(|e| *e != 0.0)
+        .collect();
     if moved.len() < test.min_series {
         return None;
     }
+    let mut cells: std::collections::BTreeMap<&str, Vec<f64>> = Default::default();
+    for (cell, e) in estimates {
+        cells.entry(cell).or_default().push(*e);
+    }
+    let cell_moves: Vec<f64> = cells.values().filter_map(|v| median(v)).collect();
+    let least = cell_moves
+        .iter()
+        .map(|c| c.abs())
+        .fold(f64::INFINITY, f64::min);
+    let most = cell_moves.iter().map(|c| c.abs()).fold(0.0, f64::max);
+    let same_way = cell_moves.iter().all(|c| *c > 0.0) || cell_moves.iter().all(|c| *c < 0.0);
+    if cell_moves.len() < 2 || !same_way || least < most / 2.0 {
+        return None;
+    }
+    let m = median(&cell_moves)?;
     let up = moved.iter().filter(|e| **e > 0.0).count();
     let down = moved.len() - up;
     let sign_p = sign_test(up, down);
-    let m = median(&moved)?;
     let deviations: Vec<f64> = moved.iter().map(|e| (e - m).abs()).collect();
     let spread = 1.4826 * median(&deviations)?;
     let majority = up.max(down) as f64 / moved.len() as f64;
-    let called = sign_p <= test.max_p
+    let declared = sign_p <= test.max_p
         && majority >= test.majority
         && m.abs() >= test.min_ratio.ln()
         && spread <= test.max_spread * m.abs();
-    called.then_some(Shift {
+    Some(Shift {
         ratio: m.exp(),
         log_shift: m,
         series: moved.len(),
         up,
         down,
         sign_p,
+        cells: cells.len(),
         spread,
+        declared,
     })
 }
 
@@ -119,24 +162,49 @@ mod tests {
         assert_eq!(sign_test(0, 0), 1.0);
     }
 
+    fn in_cells(v: &[f64]) -> Vec<(&'static str, f64)> {
+        v.iter()
+            .enumerate()
+            .map(|(i, e)| (if i % 2 == 0 { "a" } else { "b" }, *e))
+            .collect()
+    }
+
+    #[test]
+    fn a_move_confined_to_one_cell_is_no_shift() {
+        // Cell a: every phase 20 % slower; cell b: noise around zero.
+        let est: Vec<(&str, f64)> = (0..12)
+            .map(|i| ("a", 0.18 + 0.005 * (i % 3) as f64))
+            .chain((0..4).map(|i| ("b", 0.004 * (i as f64 + 1.0))))
+            .collect();
+        assert!(detect(&est, &ShiftTest::default()).is_none());
+        // One cell alone can never tell its move from its machine's.
+        let alone: Vec<(&str, f64)> = est.iter().map(|(_, e)| ("a", *e)).collect();
+        assert!(detect(&alone, &ShiftTest::default()).is_none());
+    }
+
     #[test]
     fn a_common_move_is_a_shift_and_scattered_moves_are_not() {
         let common: Vec<f64> = (0..30)
             .map(|i| 0.08 + 0.01 * ((i % 5) as f64 - 2.0))
             .collect();
+        let common = in_cells(&common);
         let s = detect(&common, &ShiftTest::default()).unwrap();
-        assert!((s.ratio - 0.08f64.exp()).abs() < 1e-12);
-        assert_eq!((s.up, s.down), (30, 0));
+        assert!((s.log_shift - 0.08).abs() < 0.011, "{s:?}");
+        assert_eq!((s.up, s.down, s.cells, s.declared), (30, 0, 2, true));
         // Noise around zero: no majority.
         let noise: Vec<f64> = (0..30)
             .map(|i| 0.03 * ((i * 7 % 11) as f64 - 5.0) / 5.0)
             .collect();
-        assert!(detect(&noise, &ShiftTest::default()).is_none());
+        assert!(detect(&in_cells(&noise), &ShiftTest::default()).is_none_or(|s| !s.declared));
         // All up but spread far wider than the shift: one or two series
         // regressed a lot, the rest barely moved.
         let mut wide = vec![0.001; 25];
         wide.extend([0.5, 0.6, 0.002, 0.003, 0.004]);
-        assert!(detect(&wide, &ShiftTest::default()).is_none());
+        assert!(
+            !detect(&in_cells(&wide), &ShiftTest::default())
+                .unwrap()
+                .declared
+        );
         assert!(detect(&common[..4], &ShiftTest::default()).is_none());
     }
 }

@@ -35,7 +35,21 @@ pub fn median(values: &[f64]) -> Option<f64> {
     })
 }
 
-/// The median of `ln(seconds)` over the positive values: the lane
+/// The lower median: the middle value, or the lower of the middle two for
+/// an even count; `None` when empty. A lane's statistic over its cold
+/// repeats: of two repeats the faster, which one hiccup (a slow disk, an
+/// autotune retry: interference only ever slows a mint) cannot move, where
+/// their mean moves half as far as the hiccup.
+pub fn lower_median(values: &[f64]) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    Some(v[(v.len() - 1) / 2])
+}
+
+/// The lower median of `ln(seconds)` over the positive values: the lane
 /// statistic of one series. `None` when no value is positive (the log
 /// scale cannot hold zero or a negative residual).
 pub fn log_median(seconds: &[f64]) -> Option<f64> {
@@ -44,7 +58,7 @@ pub fn log_median(seconds: &[f64]) -> Option<f64> {
         .filter(|s| **s > 0.0)
         .map(|s| s.ln())
         .collect();
-    median(&logs)
+    lower_median(&logs)
 }
 
 /// The mean; `None` when empty.
@@ -231,6 +245,13 @@ pub struct TrendPrior {
     pub df: f64,
     /// The prior variance of each input, s₀²(covariate).
     pub var: Vec<f64>,
+    /// The prior's degrees of freedom at each input: d₀, capped by what the
+    /// fit itself knows there (its prediction variance of log s₀², the
+    /// leverage times the residual mean square, read as the degrees of
+    /// freedom of a χ² with that log variance). limma's many genes make
+    /// that cap moot; a lane's dozen series do not: a trend fitted to twelve
+    /// variances is itself uncertain, most at the sizes at its ends.
+    pub df_at: Vec<f64>,
     /// Terms of the fitted polynomial (1 is limma without a covariate).
     pub terms: usize,
 }
@@ -276,44 +297,68 @@ pub fn fit_f_dist_trend(s2: &[f64], df: &[f64], covariate: &[f64]) -> Option<Tre
         .collect();
     let rss_of =
         |fitted: &[f64]| -> f64 { e.iter().zip(fitted).map(|(a, b)| (a - b) * (a - b)).sum() };
-    let (flat, _) = least_squares_polynomial(covariate, &e, 1)?;
-    let (mut fitted, mut rank) = least_squares_polynomial(covariate, &e, terms)?;
-    if n <= rank {
-        (fitted, rank) = (flat.clone(), 1);
+    let flat = least_squares_polynomial(covariate, &e, 1)?;
+    let mut fit = least_squares_polynomial(covariate, &e, terms)?;
+    if n <= fit.rank {
+        fit = flat.clone();
     }
     // The trend is kept only where it explains the log variances (the
     // nested F-test against limma's constant prior): a trend fitted to
     // sizes that do not matter would only add noise to s₀².
-    if rank > 1 {
-        let (rss0, rss1) = (rss_of(&flat), rss_of(&fitted));
-        let (d1, d2) = ((rank - 1) as f64, (n - rank) as f64);
+    if fit.rank > 1 {
+        let (rss0, rss1) = (rss_of(&flat.fitted), rss_of(&fit.fitted));
+        let (d1, d2) = ((fit.rank - 1) as f64, (n - fit.rank) as f64);
         let f = ((rss0 - rss1) / d1) / (rss1 / d2).max(f64::MIN_POSITIVE);
         let p = FisherSnedecor::new(d1, d2).map_or(1.0, |d| d.sf(f.max(0.0)));
         if p >= TREND_P {
-            (fitted, rank) = (flat, 1);
+            fit = flat;
         }
     }
-    let rss = rss_of(&fitted);
+    let rss = rss_of(&fit.fitted);
+    let residual = rss / (n - fit.rank) as f64;
     let sampling = mean(&df.iter().map(|d| trigamma(d / 2.0)).collect::<Vec<_>>())?;
-    let evar = rss / (n - rank) as f64 - sampling;
+    let evar = residual - sampling;
     let (d0, shift) = if evar > 0.0 {
         let d0 = 2.0 * trigamma_inverse(evar);
         (d0, digamma(d0 / 2.0) - (d0 / 2.0).ln())
     } else {
         (f64::INFINITY, 0.0)
     };
+    // What the fit knows at each input: log s₀² predicted with variance
+    // leverage × residual mean square (at least the sampling part).
+    let df_at = fit
+        .leverage
+        .iter()
+        .map(|h| {
+            let v = h * residual.max(sampling);
+            if v > 0.0 {
+                d0.min(2.0 * trigamma_inverse(v))
+            } else {
+                d0
+            }
+        })
+        .collect();
     Some(TrendPrior {
         df: d0,
-        var: fitted.iter().map(|f| (f + shift).exp()).collect(),
-        terms: rank,
+        var: fit.fitted.iter().map(|f| (f + shift).exp()).collect(),
+        df_at,
+        terms: fit.rank,
     })
 }
 
-/// The fitted values of `y` regressed by least squares on 1, z, z², …
-/// (`terms` columns, z the standardised `x`), by modified Gram–Schmidt;
-/// columns that add nothing (collinear) are dropped. Returns the fitted
-/// values and the rank.
-fn least_squares_polynomial(x: &[f64], y: &[f64], terms: usize) -> Option<(Vec<f64>, usize)> {
+/// A least-squares fit: the fitted values, the rank and each input's
+/// leverage (the hat matrix's diagonal).
+#[derive(Clone)]
+struct Fit {
+    fitted: Vec<f64>,
+    rank: usize,
+    leverage: Vec<f64>,
+}
+
+/// `y` regressed by least squares on 1, z, z², … (`terms` columns, z the
+/// standardised `x`), by modified Gram–Schmidt; columns that add nothing
+/// (collinear) are dropped.
+fn least_squares_polynomial(x: &[f64], y: &[f64], terms: usize) -> Option<Fit> {
     let n = x.len();
     let centre = mean(x)?;
     let scale = variance(x).map_or(1.0, f64::sqrt);
@@ -334,11 +379,17 @@ fn least_squares_polynomial(x: &[f64], y: &[f64], terms: usize) -> Option<(Vec<f
         }
     }
     let mut fitted = vec![0.0; n];
+    let mut leverage = vec![0.0; n];
     for q in &basis {
         let dot: f64 = y.iter().zip(q).map(|(a, b)| a * b).sum();
         fitted.iter_mut().zip(q).for_each(|(f, b)| *f += dot * b);
+        leverage.iter_mut().zip(q).for_each(|(h, b)| *h += b * b);
     }
-    Some((fitted, basis.len()))
+    Some(Fit {
+        fitted,
+        rank: basis.len(),
+        leverage,
+    })
 }
 
 /// [`squeeze_var`] with the prior variance following `covariate`
@@ -355,12 +406,23 @@ pub fn squeeze_var_trend(
         .zip(df)
         .enumerate()
         .map(|(i, (v, d))| match &prior {
-            Some(p) if p.df.is_infinite() => (p.var[i], f64::INFINITY),
-            Some(p) => ((p.df * p.var[i] + d * v) / (p.df + d), p.df + d),
+            Some(p) if p.df_at[i].is_infinite() => (p.var[i], f64::INFINITY),
+            Some(p) => {
+                let d0 = p.df_at[i];
+                ((d0 * p.var[i] + d * v) / (d0 + d), d0 + d)
+            }
             None => (*v, *d),
         })
         .collect();
     (out, prior)
+}
+
+/// Bonferroni at family-wise level `alpha`: true for each p at or below
+/// `alpha` over the family's size. NaN p-values are never rejected and
+/// count in the family.
+pub fn bonferroni(p: &[f64], alpha: f64) -> Vec<bool> {
+    let m = p.len().max(1) as f64;
+    p.iter().map(|v| *v <= alpha / m).collect()
 }
 
 /// Benjamini–Hochberg (1995) at FDR `q`: true for each p-value the step-up

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::edivisive::ChangePointConfig;
 use crate::row::{Role, SeriesKey};
-use crate::segment::Break;
+use crate::segment::{Break, FieldRole};
 use crate::shift::{Shift, ShiftTest};
 
 /// The method's constants, each documented in `docs/history.md`.
@@ -18,10 +18,28 @@ pub struct Policy {
     pub min_history: usize,
     /// Most history lanes used, the newest (20).
     pub max_history: usize,
-    /// Benjamini–Hochberg FDR for a call across the lane's series (0.05).
-    pub fdr: f64,
-    /// The looser FDR that makes a series `inconclusive` (0.20).
-    pub fdr_inconclusive: f64,
+    /// The family-wise level of a call across the lane's series: a series
+    /// is called when its one-sided p is below `alpha` over the family's
+    /// size (Bonferroni, 0.05). Not Benjamini–Hochberg: its threshold
+    /// loosens as other series move, so one cell's move would make every
+    /// other cell's series easier to call.
+    pub alpha: f64,
+    /// The Benjamini–Hochberg FDR that makes a series `inconclusive`
+    /// (0.20): no call, so its level may follow how the others moved.
+    pub alpha_inconclusive: f64,
+    /// The family-wise level of the two-lane test (the lane and the one
+    /// before it together against the history without either). A series
+    /// it rejects, whose own lane agrees (one-sided p below
+    /// [`Policy::agree_p`], past the floor) and whose lane before moved
+    /// past the floor the same way, is called and confirmed (0.03).
+    pub persist_alpha: f64,
+    /// A call whose one lane alone is below this family-wise level
+    /// (Bonferroni over the lane's series) is confirmed by its own
+    /// strength (0.002).
+    pub alone_alpha: f64,
+    /// The family-wise level over the lane's series for a step to be kept
+    /// (each E-Divisive p times the positions searched; 0.05).
+    pub step_alpha: f64,
     /// The GPU classes' combined one-sided p (Stouffer's z over the
     /// classes of a CPU-bound phase, each past the floor the same way)
     /// below which they corroborate each other at once.
@@ -57,8 +75,11 @@ impl Default for Policy {
         Policy {
             min_history: 3,
             max_history: 20,
-            fdr: 0.05,
-            fdr_inconclusive: 0.20,
+            alpha: 0.05,
+            alpha_inconclusive: 0.20,
+            persist_alpha: 0.03,
+            alone_alpha: 0.002,
+            step_alpha: 0.05,
             corroborate_p: 0.005,
             agree_p: 0.05,
             repeats_disagree_p: 0.01,
@@ -213,6 +234,20 @@ pub struct SeriesVerdict {
     /// An acknowledgement naming this lane and series, its reason.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub acknowledged: Option<String>,
+    /// The smallest ratio a call on this lane alone would find with 80 %
+    /// power (this history, these repeats, the lane's family of tests):
+    /// what the series can detect.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detectable_ratio: Option<f64>,
+    /// The two-lane test's one-sided p (this lane and the one before,
+    /// against the history without either), where it ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub persist_p: Option<f64>,
+    /// Earlier runs of the segment left out of the history: their own call
+    /// on this series is held out (not yet refuted or acknowledged), or they
+    /// follow a step up.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub held_out: Vec<String>,
     /// Why there is no estimate, when there is none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<&'static str>,
@@ -220,6 +255,32 @@ pub struct SeriesVerdict {
     /// class) called the way the total moved, which its move is theirs.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub explained_by: Vec<String>,
+}
+
+/// A fingerprint field that differs between the newest history run and
+/// the lane, with what it is to the history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FieldChange {
+    /// The field (`torch`, `upstream`, `node`).
+    pub field: &'static str,
+    /// Environment (a new segment), under test, or placement.
+    pub role: FieldRole,
+    /// Before.
+    pub before: String,
+    /// After.
+    pub after: String,
+}
+
+/// Series the lane could not judge, and the first reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Unjudged {
+    /// Series with `insufficient_history`.
+    pub series: usize,
+    /// Series in the lane.
+    pub of: usize,
+    /// Why, in words (`the environment changed: gpu_model … → …`, `too
+    /// little history: 2 earlier run(s) of the line, 3 needed`).
+    pub reason: String,
 }
 
 /// A lane's judgement.
@@ -231,9 +292,20 @@ pub struct LaneJudgement {
     pub line: String,
     /// Earlier runs of the line that were considered.
     pub history_runs: usize,
-    /// The environment shift, when the lane's series moved together.
+    /// The environment shift, when the lane's series moved together past
+    /// the shift test ([`Shift::declared`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub environment_shift: Option<Shift>,
+    /// What was taken out of every estimate: the lane's common move, where
+    /// every cell moved together (declared a shift or not).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub common_move: Option<Shift>,
+    /// What differs from the newest history run's fingerprint.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<FieldChange>,
+    /// Series not judged, and why: said first, never "nothing regressed".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unjudged: Option<Unjudged>,
     /// Every series of the lane (the ledger's phases, residuals and
     /// overlays), in key order: what regressed is said here.
     pub series: Vec<SeriesVerdict>,

@@ -1,92 +1,55 @@
-//! The two noise levels of a series and the lanes' common effect: the
-//! repeat-to-repeat variance pooled over a segment, the F-test of two
-//! repeats that disagree, and each history lane's median move across the
-//! series.
+//! The repeat-to-repeat noise of a series: pooled over a segment, a
+//! robust level of it that one hiccup cannot inflate, and the F-test of
+//! two repeats that disagree.
 
-use std::collections::BTreeMap;
+use statrs::distribution::{ChiSquared, ContinuousCDF, FisherSnedecor};
 
-use statrs::distribution::{ContinuousCDF, FisherSnedecor};
+use super::one::Prepared;
+use crate::stats::{median, variance};
 
-use super::Prepared;
-use crate::row::Role;
-use crate::stats::{mean, median, variance};
-
-/// True when the lane has fewer than three repeats (its median is their
-/// mean) and they differ more than the segment's repeat-to-repeat noise
-/// allows: F = s²_lane / s²_within on (k − 1, Σ (kᵢ − 1)) degrees of
-/// freedom, upper p below `max_p`.
-pub(super) fn repeats_disagree(p: &Prepared<'_>, max_p: f64) -> bool {
-    let k = p.lane.len();
-    if !(2..3).contains(&k) {
-        return false;
-    }
-    let (mut num, mut den) = (0.0, 0.0);
-    for reps in p.history.iter().map(|h| &h.1) {
+/// The repeat-to-repeat variance from the runs' repeats `runs`, robust to
+/// a hiccup (a slow disk, an autotune retry: one repeat far slower): the
+/// median of the runs' variances over the median of its χ² distribution
+/// (k − 1 degrees of freedom, k the runs' most common repeat count), and
+/// the degrees of freedom Σ (kᵢ − 1).
+pub(super) fn robust_within<'a>(runs: impl Iterator<Item = &'a [f64]>) -> Option<(f64, f64)> {
+    let mut variances = Vec::new();
+    let mut counts: std::collections::BTreeMap<usize, usize> = Default::default();
+    let mut df = 0.0;
+    for reps in runs {
         if let Some(v) = variance(reps) {
-            num += (reps.len() - 1) as f64 * v;
-            den += (reps.len() - 1) as f64;
+            variances.push(v);
+            *counts.entry(reps.len()).or_default() += 1;
+            df += (reps.len() - 1) as f64;
         }
     }
-    let (Some(lane_var), true) = (variance(&p.lane), den > 0.0 && num > 0.0) else {
-        return false;
-    };
-    let f = lane_var / (num / den);
-    FisherSnedecor::new((k - 1) as f64, den).is_ok_and(|d| d.sf(f) < max_p)
+    let k = counts.iter().max_by_key(|(_, n)| **n).map(|(k, _)| *k)?;
+    let chi = ChiSquared::new((k - 1) as f64).ok()?;
+    let level = median(&variances)? / (chi.inverse_cdf(0.5) / (k - 1) as f64);
+    (level > 0.0).then_some((level, df))
 }
 
-/// Each judgeable series' history lane values less each run's common
-/// effect: the median over the series in that run of (value − the
-/// series' own mean), where at least `min_series` series hold the run.
-/// Totals are left out of the median (each is a sum of series already in
-/// it) but netted like every series.
-pub(super) fn net_of_common(
-    prepared: &[Prepared<'_>],
-    judgeable: &[usize],
-    runs: usize,
-    min_series: usize,
-) -> BTreeMap<usize, Vec<f64>> {
-    let means: BTreeMap<usize, f64> = judgeable
-        .iter()
-        .map(|&i| {
-            let v: Vec<f64> = prepared[i].history.iter().map(|h| h.2).collect();
-            (i, mean(&v).unwrap_or(0.0))
-        })
-        .collect();
-    let mut moves: Vec<Vec<f64>> = vec![Vec::new(); runs];
-    for &i in judgeable
-        .iter()
-        .filter(|&&i| prepared[i].role != Role::Total)
-    {
-        for (run, _, v) in &prepared[i].history {
-            moves[*run].push(v - means[&i]);
-        }
-    }
-    let common: Vec<f64> = moves
-        .iter()
-        .map(|m| {
-            if m.len() >= min_series {
-                median(m).unwrap_or(0.0)
-            } else {
-                0.0
-            }
-        })
-        .collect();
-    judgeable
-        .iter()
-        .map(|&i| {
-            let v = prepared[i]
-                .history
-                .iter()
-                .map(|(run, _, v)| v - common[*run])
-                .collect();
-            (i, v)
-        })
-        .collect()
+/// True when `reps`, fewer than three (their median is their mean), differ
+/// more than repeat-to-repeat noise `within` (on `df` degrees of freedom)
+/// allows: F = s² / within on (k − 1, df), upper p below `max_p`.
+pub(super) fn disagree(reps: &[f64], within: Option<(f64, f64)>, max_p: f64) -> bool {
+    let k = reps.len();
+    let (Some((w, df)), Some(v), true) = (within, variance(reps), k == 2) else {
+        return false;
+    };
+    FisherSnedecor::new((k - 1) as f64, df).is_ok_and(|d| d.sf(v / w) < max_p)
+}
+
+/// True when the lane's repeats disagree (see [`disagree`]) against its
+/// segment's robust repeat-to-repeat noise.
+pub(super) fn repeats_disagree(p: &Prepared, max_p: f64) -> bool {
+    let within = robust_within(p.history.iter().map(|h| h.1.as_slice()));
+    disagree(&p.lane, within, max_p)
 }
 
 /// The repeat-to-repeat variance, pooled over the segment's lanes and the
 /// lane: Σ (kᵢ − 1) s²ᵢ / Σ (kᵢ − 1).
-pub(super) fn pooled_within(p: &Prepared<'_>) -> Option<f64> {
+pub(super) fn pooled_within(p: &Prepared) -> Option<f64> {
     let mut num = 0.0;
     let mut den = 0.0;
     for reps in p

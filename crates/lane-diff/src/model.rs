@@ -612,7 +612,8 @@ pub struct DeterminismReport {
     /// Every unexplained difference, named.
     pub unexplained: Vec<Unexplained>,
     /// The paths lane gave each attempt, and the names derived from them,
-    /// normalised before anything else.
+    /// normalised before anything else (left out of `--json` when none).
+    #[serde(skip_serializing_if = "Derivation::is_empty")]
     pub derivation: Derivation,
 }
 
@@ -630,6 +631,13 @@ pub struct Derivation {
     /// Why a side's paths were not normalised (another attempt's folder
     /// in its files, say).
     pub notes: Vec<String>,
+}
+
+impl Derivation {
+    /// Whether nothing was found: no folder, no name, no note.
+    pub fn is_empty(&self) -> bool {
+        self == &Derivation::default()
+    }
 }
 
 /// What kind of name a [`DerivedName`] is.

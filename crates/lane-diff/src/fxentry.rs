@@ -171,7 +171,7 @@ fn hex(bytes: &[u8]) -> String {
 pub(crate) fn read(
     bytes: &[u8],
     view: &TreeView<'_>,
-    roots: &[String],
+    roots: &normalize::Roots,
 ) -> Result<Entry, PickleError> {
     let mut e = Entry {
         toks: Vec::new(),
@@ -250,7 +250,13 @@ pub(crate) fn read(
 
 /// A string or bytes value: a tree file's path when it is one, else
 /// normalised.
-fn value(raw: &[u8], is_bytes: bool, view: &TreeView<'_>, roots: &[String], e: &mut Entry) -> Tok {
+fn value(
+    raw: &[u8],
+    is_bytes: bool,
+    view: &TreeView<'_>,
+    roots: &normalize::Roots,
+    e: &mut Entry,
+) -> Tok {
     if raw.len() >= MIN_FILE_BYTES {
         if let Some(path) = view.files.get(hex(raw).as_str()) {
             e.files.push((*path).to_owned());
@@ -397,8 +403,18 @@ mod tests {
         let pb = format!("triton/{KEY_B}/k.cubin");
         let ta = tree(&[(&pa, &ca)]);
         let tb = tree(&[(&pb, &cb)]);
-        let a = read(&entry(10, KEY_A, &ca, true), &TreeView::of(&ta), &[]).unwrap();
-        let b = read(&entry(99, KEY_B, &cb, false), &TreeView::of(&tb), &[]).unwrap();
+        let a = read(
+            &entry(10, KEY_A, &ca, true),
+            &TreeView::of(&ta),
+            &normalize::Roots::default(),
+        )
+        .unwrap();
+        let b = read(
+            &entry(99, KEY_B, &cb, false),
+            &TreeView::of(&tb),
+            &normalize::Roots::default(),
+        )
+        .unwrap();
         assert!(a.noise.contains(&NoiseKind::Timing) && b.noise.contains(&NoiseKind::Timing));
         assert!(a.noise.contains(&NoiseKind::HashedFileName));
         assert_eq!(pair_files(&a, &b).unwrap(), [(pa, pb)]);
@@ -408,15 +424,28 @@ mod tests {
     fn a_value_that_differs_outside_the_bundled_files_is_where_they_part() {
         let t = tree(&[]);
         let view = TreeView::of(&t);
-        let a = read(&entry(10, KEY_A, &[7u8; 10], true), &view, &[]).unwrap();
-        let b = read(&entry(10, KEY_A, &[8u8; 10], true), &view, &[]).unwrap();
+        let a = read(
+            &entry(10, KEY_A, &[7u8; 10], true),
+            &view,
+            &normalize::Roots::default(),
+        )
+        .unwrap();
+        let b = read(
+            &entry(10, KEY_A, &[8u8; 10], true),
+            &view,
+            &normalize::Roots::default(),
+        )
+        .unwrap();
         let p = pair_files(&a, &b).unwrap_err();
         assert_eq!(p.what, ("10 bytes".to_owned(), "10 bytes".to_owned()));
         assert!(p.at.0.is_some_and(|at| at > 0));
         // A get of an index never put is an error, not a guess.
         let bad = b"\x80\x04h\x09.";
         assert_eq!(
-            read(bad, &view, &[]).err().unwrap().what,
+            read(bad, &view, &normalize::Roots::default())
+                .err()
+                .unwrap()
+                .what,
             "a memo get of an index never put"
         );
     }

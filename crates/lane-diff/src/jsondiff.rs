@@ -38,8 +38,8 @@ pub(crate) struct JsonOutcome {
 /// How the two documents are read.
 pub(crate) struct JsonContext<'r> {
     pub(crate) file: &'r str,
-    pub(crate) roots_a: &'r [String],
-    pub(crate) roots_b: &'r [String],
+    pub(crate) roots_a: &'r crate::normalize::Roots,
+    pub(crate) roots_b: &'r crate::normalize::Roots,
     /// An inductor benchmark cache: every number in it is a timing, and a
     /// boolean is a cached decision (pad_mm's "pad this matmul?").
     pub(crate) benchmark_cache: bool,
@@ -495,8 +495,8 @@ mod tests {
     fn cx() -> JsonContext<'static> {
         JsonContext {
             file: "metadata.json",
-            roots_a: &[],
-            roots_b: &[],
+            roots_a: &crate::normalize::NO_ROOTS,
+            roots_b: &crate::normalize::NO_ROOTS,
             benchmark_cache: false,
             rename_b: None,
             triton_dirs: None,

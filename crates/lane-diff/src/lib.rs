@@ -33,6 +33,7 @@ pub mod classes;
 mod classify;
 pub mod coldness;
 pub mod configs;
+mod derive;
 mod error;
 mod fxentry;
 pub mod ingest;
@@ -300,8 +301,12 @@ fn diff_impl(
 ) -> Result<DeterminismReport, DiffError> {
     validate(a, "A")?;
     validate(b, "B")?;
+    // Rule 0 first: the paths lane gave each attempt, and the names
+    // derived from them.
+    let learned = derive::learn(a, b);
     let mut ia = TreeIndex::new(a);
     let mut ib = TreeIndex::new(b);
+    learned.apply(&mut ia.roots, &mut ib.roots);
     ib.rename = renumber::pair_kernels(a, b);
     ia.index_candidates();
     ib.index_candidates();
@@ -438,6 +443,7 @@ fn diff_impl(
         findings: table.findings.clone(),
         file_diffs: cx.file_diffs,
         unexplained,
+        derivation: learned.derivation,
     })
 }
 

@@ -110,6 +110,13 @@ pub struct ContentPlan {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NoiseKind {
+    /// A path lane gave the attempt (its folder: `TMPDIR`, `HOME`, caches
+    /// under `<lane out>/mints/<cell>/<gpu>/r<N>/a<M>/`), embedded in a file.
+    AttemptPath,
+    /// A name derived from the attempt's paths (a hashed file name, or a
+    /// symbol built from one), written as the other side's
+    /// ([`Derivation`]).
+    DerivedName,
     /// Each run's absolute cache directory embedded in a file.
     AbsoluteCachePath,
     /// Content-hashed file names (a renamed file, or a name inside a file).
@@ -604,4 +611,62 @@ pub struct DeterminismReport {
     pub file_diffs: Vec<FileDiff>,
     /// Every unexplained difference, named.
     pub unexplained: Vec<Unexplained>,
+    /// The paths lane gave each attempt, and the names derived from them,
+    /// normalised before anything else (left out of `--json` when none).
+    #[serde(skip_serializing_if = "Derivation::is_empty")]
+    pub derivation: Derivation,
+}
+
+/// What the diff normalised first: each side's attempt folder (every path
+/// lane gave the attempt lies under it) and the names derived from those
+/// paths, each with its evidence (`docs/diff.md`, rule 0).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Derivation {
+    /// A's attempt folder, as A's files spell it (empty: none found).
+    pub attempt_a: Vec<String>,
+    /// B's attempt folder, as B's files spell it.
+    pub attempt_b: Vec<String>,
+    /// Names derived from those paths, A's beside B's.
+    pub derived_names: Vec<DerivedName>,
+    /// Why a side's paths were not normalised (another attempt's folder
+    /// in its files, say).
+    pub notes: Vec<String>,
+}
+
+impl Derivation {
+    /// Whether nothing was found: no folder, no name, no note.
+    pub fn is_empty(&self) -> bool {
+        self == &Derivation::default()
+    }
+}
+
+/// What kind of name a [`DerivedName`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DerivedKind {
+    /// A hashed file name (`c<51 base32>`, `<52 base32>`) of files whose
+    /// bytes are equal once the attempt's paths and this name are
+    /// normalised.
+    HashedName,
+    /// A symbol or other token that embeds a derived name
+    /// (`_GLOBAL__sub_I_<name>.kernel.cpp`).
+    Symbol,
+    /// An ELF build-id: a hash of a binary whose other bytes are equal once
+    /// the attempt's paths and the derived names are normalised.
+    BuildId,
+}
+
+/// One name of B that A spells otherwise, derived from the attempt's paths.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DerivedName {
+    /// What kind of name.
+    pub kind: DerivedKind,
+    /// A's spelling.
+    pub a: String,
+    /// B's spelling.
+    pub b: String,
+    /// What it is derived from (the attempt folders, a name, a file).
+    pub derived_from: String,
+    /// The evidence, in words.
+    pub evidence: String,
 }

@@ -28,6 +28,10 @@
 //!    `.py` file name and directory index; a ULEB128 value that reads as a
 //!    Unix time between 2000 and 2100 is replaced by 0.
 //!
+//! 0. Before all of these, the paths lane gave the attempt (its folder,
+//!    which holds its `TMPDIR`, `HOME` and caches) become `<attempt>`, and
+//!    on side B every name derived from them (`derive`) is written as A's.
+//!
 //! An FX-graph entry's compile time and memo numbering are handled where
 //! the entry is read as a pickle (`fxentry`).
 
@@ -47,7 +51,7 @@ fn root_re() -> &'static Regex {
     })
 }
 
-fn hash_re() -> &'static Regex {
+pub(crate) fn hash_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| Regex::new(r"\b(?:c[a-z2-7]{51}|[A-Z2-7]{52})\b").expect("static regex"))
 }
@@ -107,6 +111,40 @@ pub(crate) fn cache_roots(text: &str, into: &mut BTreeSet<String>) {
     }
 }
 
+/// What one side's files are normalised with: the attempt's folder as the
+/// side spells it (rule 0, first), the names derived from it (B's name ->
+/// A's, same length; side B only), then the cache roots (rule 1).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Roots {
+    /// The spellings of the attempt's folder, longest first.
+    pub(crate) attempt: Vec<String>,
+    /// Derived names: this side's name -> the other side's.
+    pub(crate) names: Vec<(String, String)>,
+    /// Absolute cache roots, longest first.
+    pub(crate) cache: Vec<String>,
+}
+
+impl Roots {
+    /// Cache roots alone.
+    pub(crate) fn of_cache(cache: Vec<String>) -> Self {
+        Roots {
+            cache,
+            ..Roots::default()
+        }
+    }
+}
+
+/// No roots at all.
+#[cfg(test)]
+pub(crate) static NO_ROOTS: Roots = Roots {
+    attempt: Vec::new(),
+    names: Vec::new(),
+    cache: Vec::new(),
+};
+
+/// The placeholder of rule 0.
+pub(crate) const ATTEMPT: &str = "<attempt>";
+
 /// Roots ordered longest first, so a root never shadows a longer one.
 pub(crate) fn ordered_roots(roots: &BTreeSet<String>) -> Vec<String> {
     let mut v: Vec<String> = roots.iter().cloned().collect();
@@ -117,6 +155,8 @@ pub(crate) fn ordered_roots(roots: &BTreeSet<String>) -> Vec<String> {
 /// One line after rules 1, 2 and 5, with which of them changed it.
 pub(crate) struct PathNormalized {
     pub(crate) text: String,
+    pub(crate) attempt_changed: bool,
+    pub(crate) name_changed: bool,
     pub(crate) path_changed: bool,
     pub(crate) hash_changed: bool,
     pub(crate) address_changed: bool,
@@ -126,6 +166,8 @@ impl PathNormalized {
     /// The noise kinds the rules removed from this line.
     pub(crate) fn noise(&self) -> impl Iterator<Item = NoiseKind> {
         [
+            (self.attempt_changed, NoiseKind::AttemptPath),
+            (self.name_changed, NoiseKind::DerivedName),
             (self.path_changed, NoiseKind::AbsoluteCachePath),
             (self.hash_changed, NoiseKind::HashedFileName),
             (self.address_changed, NoiseKind::ObjectAddress),
@@ -135,11 +177,25 @@ impl PathNormalized {
     }
 }
 
-/// Applies rules 1 and 2 to one line.
-pub(crate) fn normalize_paths(line: &str, roots: &[String]) -> PathNormalized {
+/// Applies rules 0, 1, 2 and 5 to one line.
+pub(crate) fn normalize_paths(line: &str, roots: &Roots) -> PathNormalized {
     let mut text = line.to_owned();
+    let mut attempt_changed = false;
+    for folder in &roots.attempt {
+        if text.contains(folder.as_str()) {
+            text = text.replace(folder.as_str(), ATTEMPT);
+            attempt_changed = true;
+        }
+    }
+    let mut name_changed = false;
+    for (from, to) in &roots.names {
+        if text.contains(from.as_str()) {
+            text = text.replace(from.as_str(), to);
+            name_changed = true;
+        }
+    }
     let mut path_changed = false;
-    for root in roots {
+    for root in &roots.cache {
         if text.contains(root.as_str()) {
             text = text.replace(root.as_str(), "<cache>");
             path_changed = true;
@@ -172,6 +228,8 @@ pub(crate) fn normalize_paths(line: &str, roots: &[String]) -> PathNormalized {
     }
     PathNormalized {
         text,
+        attempt_changed,
+        name_changed,
         path_changed,
         hash_changed,
         address_changed,
@@ -216,7 +274,7 @@ impl ShapeConstants {
     }
 }
 
-fn replace_all_bytes(hay: &[u8], needle: &[u8], with: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn replace_all_bytes(hay: &[u8], needle: &[u8], with: &[u8]) -> Option<Vec<u8>> {
     let finder = memchr::memmem::Finder::new(needle);
     let mut out = Vec::new();
     let mut last = 0;
@@ -293,42 +351,61 @@ fn temp_dir_bytes_re() -> &'static BytesRegex {
 /// `tempfile`) compiled into a binary, and the ELF GNU build-id note,
 /// a hash of the binary that follows it. Same-length masks.
 fn mask_build_noise(bytes: &[u8]) -> Option<Vec<u8>> {
-    let mut out: Option<Vec<u8>> = None;
-    if temp_dir_bytes_re().is_match(bytes) {
-        out = Some(
-            temp_dir_bytes_re()
-                .replace_all(bytes, &b"/tmp/tmp________/"[..])
-                .into_owned(),
-        );
-    }
-    // namesz 4, descsz 20, type 3 (NT_GNU_BUILD_ID), "GNU\0", then the id.
-    const NOTE: &[u8] = b"\x04\x00\x00\x00\x14\x00\x00\x00\x03\x00\x00\x00GNU\x00";
+    let mut out = mask_temp_dirs(bytes);
     let cur = out.as_deref().unwrap_or(bytes);
-    if let Some(at) = memchr::memmem::find(cur, NOTE) {
-        let start = at + NOTE.len();
-        if cur.len() >= start + 20 {
-            let mut v = cur.to_vec();
-            v[start..start + 20].fill(0);
-            out = Some(v);
-        }
+    if let Some(at) = build_id_at(cur) {
+        let mut v = cur.to_vec();
+        v[at].fill(0);
+        out = Some(v);
     }
     out
 }
 
-/// Rules 1, 2, 4 and 6 over a binary, with the noise kinds that changed it.
+/// The temporary build directories of rule 6 masked (same length).
+pub(crate) fn mask_temp_dirs(bytes: &[u8]) -> Option<Vec<u8>> {
+    temp_dir_bytes_re().is_match(bytes).then(|| {
+        temp_dir_bytes_re()
+            .replace_all(bytes, &b"/tmp/tmp________/"[..])
+            .into_owned()
+    })
+}
+
+/// Where an ELF GNU build-id note's 20-byte id sits in `bytes`.
+pub(crate) fn build_id_at(bytes: &[u8]) -> Option<std::ops::Range<usize>> {
+    // namesz 4, descsz 20, type 3 (NT_GNU_BUILD_ID), "GNU\0", then the id.
+    const NOTE: &[u8] = b"\x04\x00\x00\x00\x14\x00\x00\x00\x03\x00\x00\x00GNU\x00";
+    let start = memchr::memmem::find(bytes, NOTE)? + NOTE.len();
+    (bytes.len() >= start + 20).then_some(start..start + 20)
+}
+
+/// Rules 0, 1, 2, 4 and 6 over a binary, with the noise kinds that changed it.
 /// The noise [`normalize_binary`] masks in a binary itself: a source that
 /// differs only by these leaves nothing in its binary to explain.
-pub(crate) const MASKED_IN_BINARIES: [NoiseKind; 4] = [
+pub(crate) const MASKED_IN_BINARIES: [NoiseKind; 6] = [
+    NoiseKind::AttemptPath,
+    NoiseKind::DerivedName,
     NoiseKind::AbsoluteCachePath,
     NoiseKind::HashedFileName,
     NoiseKind::DwarfSourceMtime,
     NoiseKind::TempBuildDir,
 ];
 
-pub(crate) fn normalize_binary(bytes: &[u8], roots: &[String]) -> (Vec<u8>, BTreeSet<NoiseKind>) {
+pub(crate) fn normalize_binary(bytes: &[u8], roots: &Roots) -> (Vec<u8>, BTreeSet<NoiseKind>) {
     let mut kinds = BTreeSet::new();
     let mut cur = bytes.to_vec();
-    for root in roots {
+    for folder in &roots.attempt {
+        if let Some(next) = replace_all_bytes(&cur, folder.as_bytes(), ATTEMPT.as_bytes()) {
+            cur = next;
+            kinds.insert(NoiseKind::AttemptPath);
+        }
+    }
+    for (from, to) in &roots.names {
+        if let Some(next) = replace_all_bytes(&cur, from.as_bytes(), to.as_bytes()) {
+            cur = next;
+            kinds.insert(NoiseKind::DerivedName);
+        }
+    }
+    for root in &roots.cache {
         if let Some(next) = replace_all_bytes(&cur, root.as_bytes(), b"<cache>") {
             cur = next;
             kinds.insert(NoiseKind::AbsoluteCachePath);
@@ -371,8 +448,8 @@ mod tests {
         let mut rb = BTreeSet::new();
         cache_roots(&b, &mut rb);
         assert_eq!(ra.iter().next().unwrap(), "/tmp/x/cache_a/inductor");
-        let na = normalize_paths(&a, &ordered_roots(&ra));
-        let nb = normalize_paths(&b, &ordered_roots(&rb));
+        let na = normalize_paths(&a, &Roots::of_cache(ordered_roots(&ra)));
+        let nb = normalize_paths(&b, &Roots::of_cache(ordered_roots(&rb)));
         assert_eq!(na.text, nb.text);
         assert_eq!(
             na.text,
@@ -385,11 +462,11 @@ mod tests {
     fn relative_shards_and_object_addresses_are_normalised() {
         let a = normalize_paths(
             &format!("# kernel path: rig/capture/inductor/vh/{H1}.py"),
-            &[],
+            &Roots::default(),
         );
         let b = normalize_paths(
             &format!("# kernel path: rig/capture/inductor/3i/{H2}.py"),
-            &[],
+            &Roots::default(),
         );
         assert_eq!(a.text, b.text);
         assert_eq!(
@@ -398,16 +475,16 @@ mod tests {
         );
         let a = normalize_paths(
             "type=<built-in method cat of type object at 0x7f2bcad3e180>",
-            &[],
+            &Roots::default(),
         );
         let b = normalize_paths(
             "type=<built-in method cat of type object at 0x7f7fe573e180>",
-            &[],
+            &Roots::default(),
         );
         assert_eq!(a.text, b.text);
         assert!(a.address_changed);
         // A short hex number is not an address.
-        assert!(!normalize_paths("flags at 0x1f", &[]).address_changed);
+        assert!(!normalize_paths("flags at 0x1f", &Roots::default()).address_changed);
     }
 
     #[test]
@@ -416,7 +493,7 @@ mod tests {
         let mut r = BTreeSet::new();
         cache_roots(&line, &mut r);
         assert_eq!(
-            normalize_paths(&line, &ordered_roots(&r)).text,
+            normalize_paths(&line, &Roots::of_cache(ordered_roots(&r))).text,
             "<cache>/<shard>/<hash>.py"
         );
     }
@@ -449,11 +526,11 @@ mod tests {
             v.extend_from_slice(b"cuda_utils.c\0");
             v
         };
-        let (a, ka) = normalize_binary(&mk(1, b"/tmp/tmppguqp33d/"), &[]);
-        let (b, _) = normalize_binary(&mk(2, b"/tmp/tmpx81kq_0z/"), &[]);
+        let (a, ka) = normalize_binary(&mk(1, b"/tmp/tmppguqp33d/"), &Roots::default());
+        let (b, _) = normalize_binary(&mk(2, b"/tmp/tmpx81kq_0z/"), &Roots::default());
         assert_eq!(a, b);
         assert!(ka.contains(&NoiseKind::TempBuildDir));
-        let (c, _) = normalize_binary(&mk(1, b"/opt/build/dir/x"), &[]);
+        let (c, _) = normalize_binary(&mk(1, b"/opt/build/dir/x"), &Roots::default());
         assert_ne!(a, c);
     }
 
@@ -464,13 +541,13 @@ mod tests {
         a.extend_from_slice(&[0xa9, 0xf3, 0xb3, 0xd8, 0x06, 0x88, 0x14]);
         let mut b = b"x/k.py\0\x01".to_vec();
         b.extend_from_slice(&[0xf4, 0xf3, 0xb3, 0xd8, 0x06, 0x88, 0x14]);
-        let (na, ka) = normalize_binary(&a, &[]);
-        let (nb, _) = normalize_binary(&b, &[]);
+        let (na, ka) = normalize_binary(&a, &Roots::default());
+        let (nb, _) = normalize_binary(&b, &Roots::default());
         assert_ne!(a, b);
         assert_eq!(na, nb);
         assert!(ka.contains(&NoiseKind::DwarfSourceMtime));
         // A small number after the name is not a time and stays.
         let c = b"k.py\0\x01\x05\x10".to_vec();
-        assert_eq!(normalize_binary(&c, &[]).0, c);
+        assert_eq!(normalize_binary(&c, &Roots::default()).0, c);
     }
 }

@@ -59,7 +59,7 @@ pub(super) fn is_fx_graph_entry(path: &str) -> bool {
 pub(super) struct TreeIndex<'t> {
     pub(super) tree: &'t ArtifactTree,
     pub(super) by_path: HashMap<&'t str, usize>,
-    pub(super) roots: Vec<String>,
+    pub(super) roots: normalize::Roots,
     pub(super) cubin_kernel: HashMap<String, String>,
     pub(super) config_kernel: HashMap<String, String>,
     /// Kernel names this tree's files are read under (B: renamed to A's).
@@ -115,7 +115,7 @@ impl<'t> TreeIndex<'t> {
         TreeIndex {
             tree,
             by_path,
-            roots: normalize::ordered_roots(&roots),
+            roots: normalize::Roots::of_cache(normalize::ordered_roots(&roots)),
             cubin_kernel,
             config_kernel,
             rename: Renames::default(),
@@ -143,7 +143,11 @@ impl<'t> TreeIndex<'t> {
                     let masked: Vec<String> = t
                         .lines()
                         .map(|l| {
-                            normalize::normalize_paths(&l.replace(kernel, "<kernel>"), &[]).text
+                            normalize::normalize_paths(
+                                &l.replace(kernel, "<kernel>"),
+                                &normalize::Roots::default(),
+                            )
+                            .text
                         })
                         .collect();
                     let d = format!("{:x}", Sha256::digest(masked.join("\n").as_bytes()));
@@ -194,7 +198,7 @@ impl<'t> TreeIndex<'t> {
     /// cache holds one directory per autotune candidate).
     fn role_key(&self, path: &str) -> String {
         let normalized = |p: &str| {
-            let p = normalize::normalize_paths(p, &[]).text;
+            let p = normalize::normalize_paths(p, &normalize::Roots::default()).text;
             shard_dir_re()
                 .replace_all(&p, "${1}<shard>/<hash>")
                 .into_owned()

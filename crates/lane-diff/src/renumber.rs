@@ -41,7 +41,7 @@ fn kernel_sources(tree: &ArtifactTree) -> BTreeMap<String, String> {
         let masked = text.replace(k.as_str(), "<kernel>");
         let normalized: String = masked
             .lines()
-            .map(|l| normalize_paths(l, &[]).text)
+            .map(|l| normalize_paths(l, &crate::normalize::Roots::default()).text)
             .collect::<Vec<_>>()
             .join("\n");
         let digest = format!("{:x}", Sha256::digest(normalized.as_bytes()));

@@ -108,7 +108,11 @@ fn debug_section_re() -> &'static Regex {
 
 /// Normalises a source with its tree's cache roots; `rename` rewrites
 /// kernel names to the other tree's (for B).
-pub(crate) fn prepare(text: &str, roots: &[String], rename: Option<&Renames>) -> Prepared {
+pub(crate) fn prepare(
+    text: &str,
+    roots: &crate::normalize::Roots,
+    rename: Option<&Renames>,
+) -> Prepared {
     let mut lines = Vec::new();
     let mut declarations = Vec::new();
     let mut constants = ShapeConstants::new();
@@ -379,8 +383,8 @@ mod tests {
 
     #[test]
     fn launcher_lines_belong_to_their_kernel_and_renumbering_is_noise() {
-        let a = prepare(WRAPPER_A, &[], None);
-        let b = prepare(WRAPPER_B, &[], None);
+        let a = prepare(WRAPPER_A, &crate::normalize::Roots::default(), None);
+        let b = prepare(WRAPPER_B, &crate::normalize::Roots::default(), None);
         let d = diff(&a, &b);
         assert_eq!(d.differing.len(), 2);
         assert!(d.differing.iter().all(|l| l.kernel() == Some("triton_k_0")));

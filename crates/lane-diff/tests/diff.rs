@@ -22,3 +22,6 @@ mod robustness;
 
 #[path = "diff/large.rs"]
 mod large;
+
+#[path = "diff/attempt.rs"]
+mod attempt;

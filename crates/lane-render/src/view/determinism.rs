@@ -206,11 +206,37 @@ pub(crate) fn coldness(out: &mut Blocks, c: Option<&Coldness>) {
     }
 }
 
+/// The attempt folders normalised first and the names derived from them
+/// (rule 0), one line each, when there are any.
+fn derivation(out: &mut Blocks, d: &lane_diff::Derivation) {
+    for (side, folders) in [("A", &d.attempt_a), ("B", &d.attempt_b)] {
+        if !folders.is_empty() {
+            let line = format!("attempt folder, {side}: {}", folders.join(", "));
+            out.line(Depth::Collapsed, 0, bound(&line, PROSE));
+        }
+    }
+    for n in &d.derived_names {
+        let line = format!(
+            "derived {}: {} <-> {}, derived from {}",
+            name_of(n.kind),
+            n.a,
+            n.b,
+            n.derived_from
+        );
+        out.line(Depth::Collapsed, 0, bound(&line, PROSE));
+        out.line(Depth::Full, 1, bound(&n.evidence, PROSE));
+    }
+    for note in &d.notes {
+        out.line(Depth::Collapsed, 0, bound(note, PROSE));
+    }
+}
+
 /// Builds the view of a determinism diff.
 pub fn determinism(r: &DeterminismReport) -> DeterminismView {
     let mut out = Blocks::default();
     out.line(Depth::Collapsed, 0, bound(&r.summary, PROSE));
     coldness(&mut out, r.coldness.as_ref());
+    derivation(&mut out, &r.derivation);
     inputs(&mut out, r);
     let f = &r.files;
     out.para(
@@ -598,5 +624,41 @@ fn unexplained(out: &mut Blocks, r: &DeterminismReport) {
             )
         });
         out.table(Depth::Full, 1, v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lane_diff::{Derivation, DerivedKind, DerivedName};
+
+    #[test]
+    fn the_derivation_is_shown_name_by_name() {
+        let d = Derivation {
+            attempt_a: vec!["/o/mints/c/g/r1/a1".into()],
+            attempt_b: vec!["/o/mints/c/g/r2/a1".into()],
+            derived_names: vec![DerivedName {
+                kind: DerivedKind::HashedName,
+                a: "ca".into(),
+                b: "cb".into(),
+                derived_from: "the attempt folders".into(),
+                evidence: "k/ca.kernel.cpp | k/cb.kernel.cpp".into(),
+            }],
+            notes: Vec::new(),
+        };
+        let mut out = Blocks::default();
+        derivation(&mut out, &d);
+        let text = serde_json::to_string(&out).unwrap();
+        assert!(
+            text.contains("attempt folder, B: /o/mints/c/g/r2/a1"),
+            "{text}"
+        );
+        assert!(
+            text.contains("derived hashed_name: ca <-> cb, derived from the attempt folders"),
+            "{text}"
+        );
+        let mut none = Blocks::default();
+        derivation(&mut none, &Derivation::default());
+        assert!(none.0.is_empty());
     }
 }

@@ -303,6 +303,7 @@ fn era_rig(run: &str) -> MintBreakdown {
         lane_ledger::Beside {
             shares: &shares,
             trace: None,
+            packages: &[],
         },
     )
 }

@@ -3,12 +3,16 @@
 //! `compile-pool/share-NNN/report.json` beside the report, or
 //! `ledger/compile-pool/...` in a results slot, where the agent keeps them)
 //! and the mint's TORCH_TRACE logs (`ledger/trace/*.log` in a slot, or a
-//! `trace/` folder beside the report; they survive `gen-worker compile`).
+//! `trace/` folder beside the report; they survive `gen-worker compile`),
+//! and the compiled graphs a 0.127 mint left (`artifacts/*.pt2` in a
+//! slot, `compiled-graphs/*/model.pt2` beside a recorded verdict), listed
+//! by member path: what ties each child's log to its specialization.
 
 use lane_core::layout::file;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
+use lane_ledger::breakdown::GraphPackage;
 use lane_ledger::report::ShareReport;
 use lane_ledger::{TraceMetrics, TraceOptions};
 
@@ -21,6 +25,8 @@ pub(crate) struct Beside {
     pub shares: Vec<(String, ShareReport)>,
     /// The logs, merged.
     pub trace: Option<TraceMetrics>,
+    /// The compiled graphs' packages, as their member paths.
+    pub packages: Vec<GraphPackage>,
 }
 
 impl Beside {
@@ -29,6 +35,7 @@ impl Beside {
         lane_ledger::Beside {
             shares: &self.shares,
             trace: self.trace.as_ref(),
+            packages: &self.packages,
         }
     }
 }
@@ -79,7 +86,56 @@ pub(crate) fn read_beside(report: &Path, max_bytes: u64) -> Result<Beside, Strin
             }
         }
     }
+    beside.packages = graph_packages(dir);
     Ok(beside)
+}
+
+/// The compiled graphs' packages beside a report: `artifacts/*.pt2` (a
+/// results slot) and `compiled-graphs/*/model.pt2` (a recorded verdict),
+/// each by the member paths of its zip's central directory (the bytes are
+/// not read). One lane cannot list is left out and said in the log: the
+/// ledger then names its specialization's compile as untied, never guessed.
+fn graph_packages(dir: &Path) -> Vec<GraphPackage> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir.join("artifacts")) {
+        files.extend(
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "pt2")),
+        );
+    }
+    if let Ok(entries) = std::fs::read_dir(dir.join("compiled-graphs")) {
+        files.extend(
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path().join("model.pt2")))
+                .filter(|p| p.is_file()),
+        );
+    }
+    files.sort();
+    files
+        .into_iter()
+        .filter_map(|path| match zip_members(&path) {
+            Ok(members) => Some(GraphPackage {
+                source: path
+                    .strip_prefix(dir)
+                    .unwrap_or(&path)
+                    .display()
+                    .to_string(),
+                members,
+            }),
+            Err(e) => {
+                tracing::warn!(path = %path.display(), error = %e, "a compiled graph lane cannot list");
+                None
+            }
+        })
+        .collect()
+}
+
+/// The member paths of the zip at `path`, from its central directory.
+fn zip_members(path: &Path) -> Result<Vec<String>, String> {
+    let file = File::open(path).map_err(|e| e.to_string())?;
+    let zip = zip::ZipArchive::new(file).map_err(|e| e.to_string())?;
+    Ok(zip.file_names().map(str::to_owned).collect())
 }
 
 /// Every `*.log` of a TORCH_TRACE folder (one per process), merged;
@@ -146,9 +202,16 @@ mod tests {
         let b = read_beside(&eras("v0.127.2/r1/verdict.json"), 1 << 26).unwrap();
         assert!(b.shares.is_empty());
         assert_eq!(b.trace.unwrap().compiles_total, 3);
+        // And the three compiled graphs it left, by their members.
+        assert_eq!(b.packages.len(), 3);
+        assert!(b.packages[0].source.ends_with("model.pt2"));
+        assert!(b.packages[0]
+            .members
+            .iter()
+            .any(|m| m.ends_with(".wrapper.cpp")));
         // 0.100.1 writes neither.
         let b = read_beside(&eras("v0.100.1/r1/rig/mint/report.json"), 1 << 26).unwrap();
-        assert!(b.shares.is_empty() && b.trace.is_none());
+        assert!(b.shares.is_empty() && b.trace.is_none() && b.packages.is_empty());
     }
 
     #[test]

@@ -15,6 +15,8 @@ use crate::partition::{tolerance, Partition};
 use crate::report::text::{quote, value_text, DETAIL_MAX_CHARS, SHORT_MAX_CHARS};
 use crate::report::{MintStatus, Named, Recipe};
 
+mod verdict;
+
 /// One phase holding more than this share of a mint is flagged.
 pub const DOMINANT_PHASE_SHARE: f64 = 0.90;
 
@@ -143,8 +145,16 @@ pub enum FindingKind {
     /// `reuse_s > 0` and `compile_s` 0; a specialization `present`,
     /// `reused` or `claimed`): this repeat is not cold.
     NotCold,
-    /// `gen-worker compile` names graphs it could not make servable.
+    /// `gen-worker compile` names graphs it could not make servable (gaps
+    /// of graphs it did not defer).
     Unservable,
+    /// `gen-worker compile` deferred specializations on purpose (`--fill
+    /// none` or `background`): not built yet, served eagerly until they land.
+    Deferred,
+    /// A TORCH_TRACE compile record ties to no specialization of a
+    /// `gen-worker compile` verdict, or a built specialization to no record:
+    /// its wall cannot be split.
+    TraceNotTied,
     /// The mint's command exited non-zero after its report said `minted`
     /// (the report stands; the command's failure is said).
     CommandFailedAfterMinted,
@@ -332,82 +342,7 @@ fn era_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
             .subject("reuse_s"),
         );
     }
-    if let Some(v) = &b.verdict {
-        use crate::report::SpecState;
-        let not_built: Vec<String> = v
-            .specializations
-            .iter()
-            .filter(|s| {
-                matches!(
-                    s.state.as_ref().and_then(|n| n.known()),
-                    Some(SpecState::Present | SpecState::Reused | SpecState::Claimed)
-                )
-            })
-            .map(|s| {
-                format!(
-                    "{} {}",
-                    quote(&s.graph, SHORT_MAX_CHARS),
-                    s.state.as_ref().map_or("", |n| n.as_str())
-                )
-            })
-            .collect();
-        if !not_built.is_empty() {
-            out.push(
-                Finding::new(
-                    FindingKind::NotCold,
-                    Severity::Error,
-                    format!(
-                        "{} of {} specialization(s) were not built here: {}; this repeat is not cold",
-                        not_built.len(),
-                        v.specializations.len(),
-                        not_built.join(", ")
-                    ),
-                )
-                .subject("state"),
-            );
-        }
-        for s in v
-            .specializations
-            .iter()
-            .filter(|s| s.state.as_ref().and_then(|n| n.known()) == Some(SpecState::Failed))
-        {
-            let mut f = Finding::new(
-                FindingKind::FailedJob,
-                Severity::Warning,
-                format!(
-                    "specialization {} failed{}; its seconds stay in the ledger",
-                    quote(&s.graph, SHORT_MAX_CHARS),
-                    s.detail
-                        .as_deref()
-                        .map_or_else(String::new, |d| format!(": {}", quote(d, DETAIL_MAX_CHARS)))
-                ),
-            )
-            .subject(&s.graph);
-            if let Some(w) = s.wall_s {
-                f = f.seconds(w);
-            }
-            out.push(f);
-        }
-        if !v.unservable.is_empty() {
-            out.push(Finding::new(
-                FindingKind::Unservable,
-                Severity::Warning,
-                format!(
-                    "gen-worker compile names {} graph(s) it could not make servable: {}",
-                    v.unservable.len(),
-                    v.unservable
-                        .iter()
-                        .map(|(g, d)| format!(
-                            "{} ({})",
-                            quote(g, SHORT_MAX_CHARS),
-                            quote(d, SHORT_MAX_CHARS)
-                        ))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ));
-        }
-    }
+    verdict::verdict_findings(b, out);
 }
 
 /// What lane's own record of an attempt says that its report does not

@@ -25,3 +25,6 @@ mod robustness;
 
 #[path = "ledger/eras.rs"]
 mod eras;
+
+#[path = "ledger/eras_127.rs"]
+mod eras_127;

@@ -53,3 +53,13 @@ pub fn files(dir: &Path) -> Vec<PathBuf> {
     walk(dir, &mut out);
     out
 }
+
+/// The member paths of the zip archive at `path` (a compiled graph's
+/// `model.pt2`), in the archive's order; an unreadable one fails the test
+/// by name.
+pub fn zip_members(path: impl AsRef<Path>) -> Vec<String> {
+    let path = path.as_ref();
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let zip = zip::ZipArchive::new(file).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    zip.file_names().map(str::to_owned).collect()
+}

@@ -106,6 +106,7 @@ fn mutated_share_reports_read_or_are_refused_at_a_place() {
                 let beside = lane_ledger::Beside {
                     shares: &shares,
                     trace: None,
+                    packages: &[],
                 };
                 let b = lane_ledger::from_report_beside("fuzz", &report, beside);
                 serde_json::to_string(&b)

@@ -37,11 +37,13 @@ use crate::trace::{CompileRecord, SkippedLine, TraceMetrics};
 use lane_json::UnknownKey;
 
 pub mod aot;
+pub mod verdict;
 
 pub use aot::{
     AotBreakdown, AotContext, AotEntryBreakdown, AotPath, MissingRows, PoolBreakdown, PoolDecision,
     ShareBreakdown, TotalRow, MINT_OTHER, POOL_UNBOOKED, PROCESS_OTHER,
 };
+pub use verdict::{GraphPackage, SpecializationLedger, VerdictLedger, OUTSIDE_COMPILE};
 
 /// Where a breakdown's numbers came from.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -226,6 +228,11 @@ pub struct MintBreakdown {
     /// state, detail and wall.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verdict: Option<CompileVerdict>,
+    /// The verdict's ledger (0.127 on): each specialization's wall as the
+    /// compile its own TORCH_TRACE log timed plus the named residual
+    /// `outside_compile_s`, and the trace's compile records tied to none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict_ledger: Option<VerdictLedger>,
     /// The child's device high-water.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub peak_vram_bytes: Option<u64>,
@@ -288,6 +295,7 @@ impl MintBreakdown {
             artifact: None,
             packed: Vec::new(),
             verdict: None,
+            verdict_ledger: None,
             peak_vram_bytes: None,
             total_s: None,
             total_from: None,
@@ -369,13 +377,17 @@ impl MintBreakdown {
 /// What the upstream wrote beside a report, read by the caller: the
 /// compile pool's share reports (0.114.3-0.126, `compile-pool/share-NNN/
 /// report.json`, by name) and the mint's TORCH_TRACE logs, merged (they
-/// survive `gen-worker compile`, 0.127 on).
+/// survive `gen-worker compile`, 0.127 on), and the compiled graphs'
+/// packages a 0.127 mint left (what ties each child's log to its
+/// specialization, see [`verdict`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Beside<'a> {
     /// The share reports, by name (`share-000`).
     pub shares: &'a [(String, ShareReport)],
     /// The TORCH_TRACE logs.
     pub trace: Option<&'a TraceMetrics>,
+    /// The compiled graphs' packages, as their member paths.
+    pub packages: &'a [GraphPackage],
 }
 
 /// Builds the breakdown of a parsed report. `source` labels it in output.
@@ -479,6 +491,9 @@ pub fn from_report_beside(source: &str, report: &MintReport, beside: Beside<'_>)
     }
     if let Some(trace) = beside.trace {
         trace_partition(&mut b, trace);
+    }
+    if let MintLedger::CompileVerdict(v) = &report.ledger {
+        b.verdict_ledger = Some(verdict::verdict_ledger(v, beside.trace, beside.packages));
     }
     b.findings = detect(&b);
     b

@@ -12,7 +12,10 @@
 //!   wins when both are present);
 //! - `chromium_event` payloads: the `dynamo_timed` begin/end events, summed
 //!   per function name into the same key set `compilation_time_metrics`
-//!   holds, so the ledger's key maps apply unchanged.
+//!   holds, so the ledger's key maps apply unchanged;
+//! - `graph_dump` envelopes: the content-hashed names of the code files a
+//!   compile wrote ([`GraphDump`]), which tie a 0.127 child's log to its
+//!   specialization.
 //!
 //! Everything else is skipped without being parsed: this is what keeps the
 //! reader at disk speed. Memory is flat in the file size: lines are scanned
@@ -27,11 +30,14 @@
 use std::collections::HashMap;
 use std::io::BufRead;
 
+mod dumps;
 mod lines;
 pub mod read_ahead;
 mod records;
 
 use serde::Serialize;
+
+pub use dumps::GraphDump;
 
 use crate::error::TraceError;
 use crate::report::Span;
@@ -165,6 +171,8 @@ pub struct TraceMetrics {
     pub compiles_total: u64,
     /// The first [`TraceOptions::max_compile_rows`] of them.
     pub compiles: Vec<CompileRecord>,
+    /// `graph_dump` records (the first [`TraceOptions::max_compile_rows`]).
+    pub graph_dumps: Vec<GraphDump>,
     /// Per-function `dynamo_timed` totals, sorted by name.
     pub spans: Vec<SpanTotal>,
     /// Begin events never ended (a crash mid-compile): not summed.
@@ -194,6 +202,9 @@ impl TraceMetrics {
         for c in &mut self.compiles {
             c.source = Some(source.to_owned());
         }
+        for d in &mut self.graph_dumps {
+            d.source = Some(source.to_owned());
+        }
     }
 
     /// Folds another file of the same mint (another rank or child) into
@@ -213,6 +224,11 @@ impl TraceMetrics {
         for c in other.compiles {
             if self.compiles.len() < max.max_compile_rows {
                 self.compiles.push(c);
+            }
+        }
+        for d in other.graph_dumps {
+            if self.graph_dumps.len() < max.max_compile_rows {
+                self.graph_dumps.push(d);
             }
         }
         let mut by_name: HashMap<String, SpanTotal> =
@@ -485,6 +501,13 @@ impl<'o> Scanner<'o> {
                 self.pending_line = n;
             }
             Some(b"compilation_metrics") => self.compilation_metrics(n, json),
+            Some(b"graph_dump") => match dumps::graph_dump(n, json) {
+                Ok(Some(d)) if self.metrics.graph_dumps.len() < self.options.max_compile_rows => {
+                    self.metrics.graph_dumps.push(d)
+                }
+                Ok(_) => {}
+                Err(reason) => self.skip(n, || reason),
+            },
             // Versions that put metadata first: look for the kind anywhere.
             Some(b"rank" | b"frame_id" | b"frame_compile_id" | b"attempt")
                 if self.metrics_finder.find(json).is_some() =>
@@ -673,119 +696,4 @@ impl<'o> Scanner<'o> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(text: &str) -> TraceMetrics {
-        parse_trace(text.as_bytes(), &TraceOptions::default()).unwrap()
-    }
-
-    const B: &str = "V1130 04:20:54.462000 762 torch/_dynamo/utils.py:2126] {\"chromium_event\": {}, \"has_payload\": \"x\"}\n";
-
-    fn event(name: &str, ph: &str, ts: f64) -> String {
-        format!("{B}\t{{\"name\": \"{name}\", \"ts\": {ts}, \"ph\": \"{ph}\", \"pid\": 0, \"tid\": 0}}\n")
-    }
-
-    #[test]
-    fn begin_end_pairs_sum_per_name() {
-        let text = [
-            event("GraphLowering.codegen", "B", 1_000_000.0),
-            event("GraphLowering.codegen", "E", 3_500_000.0),
-            event("GraphLowering.codegen", "B", 4_000_000.0),
-            event("GraphLowering.codegen", "E", 4_500_000.0),
-        ]
-        .concat();
-        let m = parse(&text);
-        assert_eq!(m.spans.len(), 1);
-        assert_eq!(m.spans[0].calls, 2);
-        assert!((m.spans[0].seconds - 3.0).abs() < 1e-9);
-        assert_eq!(m.skipped_lines, 0);
-    }
-
-    #[test]
-    fn garbage_between_good_lines_is_counted_not_fatal() {
-        let text = [
-            event("a", "B", 0.0),
-            "garbage here\n".to_owned(),
-            "\n".to_owned(),
-            event("a", "E", 2e6),
-        ]
-        .concat();
-        let m = parse(&text);
-        assert_eq!(m.skipped_lines, 2);
-        assert_eq!(m.skipped[0].line, 3);
-        assert_eq!(m.spans[0].seconds, 2.0);
-    }
-
-    #[test]
-    fn unclosed_and_unmatched_spans_are_counted_not_summed() {
-        let text = [event("a", "B", 0.0), event("b", "E", 1.0)].concat();
-        let m = parse(&text);
-        assert!(m.spans.is_empty());
-        assert_eq!(m.unclosed_spans, 1);
-        assert_eq!(m.unmatched_ends, 1);
-    }
-
-    #[test]
-    fn older_and_newer_metric_fields() {
-        let old = "V1130 04:21:58.025000 762 torch/_dynamo/utils.py:1796] {\"compilation_metrics\": {\"compile_id\": \"0/0\", \"entire_frame_compile_time_s\": 5.5, \"inductor_compile_time_s\": 3.0}}\n";
-        let new = "V1130 04:21:58.025000 762 torch/_dynamo/utils.py:1796] {\"compilation_metrics\": {\"compile_id\": \"1/0\", \"duration_us\": 2500000, \"inductor_cumulative_compile_time_us\": 1000000, \"entire_frame_compile_time_s\": 9.0}}\n";
-        let m = parse(&format!("{old}{new}"));
-        assert_eq!(m.compiles_total, 2);
-        assert_eq!(m.compiles[0].wall_s, Some(5.5));
-        assert_eq!(m.compiles[0].fields, MetricFields::Seconds);
-        assert_eq!(m.compiles[1].wall_s, Some(2.5));
-        assert_eq!(m.compiles[1].wall_from, Some("duration_us"));
-        assert_eq!(m.compiles[1].inductor_compile_s, Some(1.0));
-        assert_eq!(m.compiles[1].fields, MetricFields::Both);
-    }
-
-    #[test]
-    fn bad_metric_record_is_skipped_with_its_line() {
-        let bad = "V1130 04:21:58.025000 762 torch/_dynamo/utils.py:1796] {\"compilation_metrics\": {\"duration_us\": -5}}\n";
-        let nan = "V1130 04:21:58.025000 762 torch/_dynamo/utils.py:1796] {\"compilation_metrics\": {\"duration_us\": NaN}}\n";
-        let m = parse(&format!("{bad}{nan}"));
-        assert_eq!(m.compiles_total, 0);
-        assert_eq!(m.skipped_lines, 2);
-        assert!(
-            m.skipped[0].reason.contains("duration_us"),
-            "{:?}",
-            m.skipped
-        );
-    }
-
-    #[test]
-    fn not_a_trace_is_an_error() {
-        let err = parse_trace("hello\nworld\n".as_bytes(), &TraceOptions::default()).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "not a TORCH_TRACE log: none of its 2 lines is a structured-trace record"
-        );
-    }
-
-    #[test]
-    fn over_long_line_is_dropped_unbuffered() {
-        let options = TraceOptions {
-            max_line_bytes: 200,
-            ..TraceOptions::default()
-        };
-        let long = format!("{}\n", "x".repeat(10_000));
-        let text = format!("{}{long}{}", event("a", "B", 0.0), event("a", "E", 1e6));
-        // A tiny buffer forces the long line across many reads.
-        let reader = std::io::BufReader::with_capacity(16, text.as_bytes());
-        let m = parse_trace(reader, &options).unwrap();
-        assert_eq!(m.skipped_lines, 1);
-        assert_eq!(m.spans[0].seconds, 1.0);
-    }
-
-    #[test]
-    fn lines_split_across_buffers_parse_the_same() {
-        let text = [event("a", "B", 0.0), event("a", "E", 1e6)].concat();
-        for cap in [1, 2, 7, 64, 4096] {
-            let reader = std::io::BufReader::with_capacity(cap, text.as_bytes());
-            let m = parse_trace(reader, &TraceOptions::default()).unwrap();
-            assert_eq!(m.spans[0].seconds, 1.0, "capacity {cap}");
-            assert_eq!(m.lines, 4);
-        }
-    }
-}
+mod tests;

@@ -79,50 +79,6 @@ pub fn breakdown(b: &MintBreakdown) -> BreakdownView {
     }
 }
 
-/// A `gen-worker compile` verdict: each specialization's state, wall and
-/// detail, and the graphs it could not make servable.
-fn verdict(out: &mut Blocks, v: &lane_ledger::report::CompileVerdict) {
-    let mut t = Table::new(
-        TableKind::Facts,
-        &["Specialization", "State", "Wall", "Detail"],
-    )
-    .titled(format!("gen-worker compile verdict (rc {})", v.rc));
-    for s in &v.specializations {
-        let failed = s.state.as_ref().is_some_and(|n| n.as_str() == "failed");
-        t.push(
-            if failed {
-                RowRole::Failed
-            } else {
-                RowRole::Plain
-            },
-            vec![
-                Cell::text(short(&s.graph)),
-                Cell::text(
-                    s.state
-                        .as_ref()
-                        .map_or_else(|| "absent".to_owned(), |n| short(n.as_str())),
-                ),
-                Cell::seconds(Seconds::of(s.wall_s).or(Absent::NotMeasured)),
-                Cell::text(
-                    s.detail
-                        .as_deref()
-                        .map(|d| bound(d, LONG))
-                        .unwrap_or_default(),
-                ),
-            ],
-        );
-    }
-    out.table(Depth::Collapsed, 0, t);
-    for (graph, detail) in &v.unservable {
-        out.line_toned(
-            Depth::Collapsed,
-            0,
-            format!("unservable: {} ({})", short(graph), bound(detail, LONG)),
-            Tone::Bad,
-        );
-    }
-}
-
 fn header(out: &mut Blocks, b: &MintBreakdown) {
     let mut facts = vec![format!("ledger {}", short(&b.ledger.label()))];
     if let Some(r) = &b.recipe {
@@ -161,7 +117,7 @@ fn header(out: &mut Blocks, b: &MintBreakdown) {
         );
     }
     if let Some(v) = &b.verdict {
-        verdict(out, v);
+        super::verdict::verdict(out, v, b.verdict_ledger.as_ref());
     }
     if let (Some(echo), false) = (
         &b.recipe_echo,
@@ -459,11 +415,23 @@ fn trace(out: &mut Blocks, b: &MintBreakdown) {
         ),
     );
     let mut t = Table::new(TableKind::Compiles, &["Compile", "Line", "Wall", "From"]);
+    let tied = super::verdict::tied_graphs(b.verdict_ledger.as_ref());
     capped(&mut t, &tr.compiles, TRACE_ROWS, |t, c| {
+        // A 0.127 child's record has no compile id: it is named by the
+        // specialization its log is tied to, or says it is tied to none.
+        let id = c.compile_id.as_deref().map(short).or_else(|| {
+            let at = (c.source.clone(), c.line);
+            tied.get(&at).map(|g| format!("{} (its log's)", short(g)))
+        });
+        let untied = if b.verdict_ledger.is_some() {
+            "(no id; tied to no specialization)"
+        } else {
+            "(no id)"
+        };
         t.push(
             RowRole::Plain,
             vec![
-                Cell::text_or(c.compile_id.as_deref().map(short).as_deref(), "(no id)"),
+                Cell::text_or(id.as_deref(), untied),
                 Cell::count(c.line),
                 Cell::seconds(Seconds::of(c.wall_s)),
                 Cell::text(c.wall_from.unwrap_or("")),

@@ -21,6 +21,7 @@ pub mod doc;
 pub mod history;
 pub mod lane;
 pub mod value;
+pub mod verdict;
 
 pub use answers::{Answer, Answers};
 pub use breakdown::{breakdown, BreakdownView};

@@ -303,6 +303,7 @@ fn era_rig(run: &str) -> MintBreakdown {
         lane_ledger::Beside {
             shares: &shares,
             trace: None,
+            packages: &[],
         },
     )
 }
@@ -342,15 +343,40 @@ fn render_eras_compile_verdict_with_its_trace() {
             Some(all) => all.merge(m, &options),
         }
     }
+    // The compiled graphs it left: what ties each child's log to its graph.
+    let mut dirs: Vec<_> = std::fs::read_dir(format!("{dir}/compiled-graphs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    dirs.sort();
+    let packages: Vec<_> = dirs
+        .iter()
+        .map(|d| lane_ledger::breakdown::GraphPackage {
+            source: d.file_name().unwrap().to_string_lossy().into_owned(),
+            members: lane_testkit::data::zip_members(d.join("model.pt2")),
+        })
+        .collect();
     let b = lane_ledger::from_report_beside(
         "gw-eras/v0.127.2/r1/verdict.json",
         &report,
         lane_ledger::Beside {
             shares: &[],
             trace: merged.as_ref(),
+            packages: &packages,
         },
     );
     let text = render_breakdown(&b);
     assert!(text.contains("gen-worker compile verdict (rc 0)"), "{text}");
+    // Every verdict field is shown, and no compile row reads "(no id)".
+    for field in [
+        "priority: ",
+        "fill: none started",
+        "deferred: none",
+        "summary: ",
+    ] {
+        assert!(text.contains(field), "{field}: {text}");
+    }
+    assert!(!text.contains("(no id"), "{text}");
+    assert!(text.contains("outside_compile_s"), "{text}");
     insta::assert_snapshot!(text);
 }

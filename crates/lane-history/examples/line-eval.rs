@@ -61,6 +61,40 @@ fn called(j: &LaneJudgement, cell_name: &str, phase: &str, gpu: &str) -> (bool, 
         })
 }
 
+/// judge_lane's wall at 10, 100 and 1,000 earlier lanes (two cells of six
+/// phases on two GPU classes, two repeats: 48 rows a lane), the best of
+/// three, beside the time to build the rows (its peer: the work any rule
+/// does to read them).
+fn cost(policy: &Policy) {
+    println!("| earlier lanes | rows | judge_lane (best of 3) | building the rows |");
+    println!("| --- | --- | --- | --- |");
+    for lanes in [10, 100, 1_000] {
+        let setting = LineSetting {
+            gpus: &["L40S", "L4"],
+            ..LineSetting::harsh(lanes + 1)
+        };
+        let t = Instant::now();
+        let rows = simulate_line(&setting, &[], None, &mut Rng::new(7));
+        let build = t.elapsed();
+        let (h, l) = at(&rows, lanes);
+        let best = (0..3)
+            .map(|_| {
+                let t = Instant::now();
+                let j = judge_lane(&h, &l, &[], policy);
+                std::hint::black_box(j);
+                t.elapsed()
+            })
+            .min()
+            .unwrap_or_default();
+        println!(
+            "| {lanes} | {} | {:.1} ms | {:.1} ms |",
+            rows.len(),
+            best.as_secs_f64() * 1e3,
+            build.as_secs_f64() * 1e3
+        );
+    }
+}
+
 /// One series' mean seconds in each lane up to `lane` (NaN where absent).
 fn lane_means(rows: &[Row], lane: usize, key: (&str, &str, &str)) -> Vec<f64> {
     (0..=lane)
@@ -127,6 +161,7 @@ struct Args {
     policy: Policy,
     uniform_sigma_b: bool,
     debug_steps: bool,
+    cost: bool,
 }
 
 fn args() -> Args {
@@ -136,6 +171,7 @@ fn args() -> Args {
         policy: Policy::default(),
         uniform_sigma_b: false,
         debug_steps: false,
+        cost: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -145,6 +181,8 @@ fn args() -> Args {
             // The noise model: σ_b drawn in 4–15 % whatever the size.
             ("--uniform-sigma-b", Some(v)) => a.uniform_sigma_b = v == "yes",
             ("--debug-steps", Some(v)) => a.debug_steps = v == "yes",
+            // Only the cost: judge_lane's time at 10, 100 and 1,000 lanes.
+            ("--cost", Some(v)) => a.cost = v == "yes",
             // Tuning: the constants docs/history.md reports were chosen with these.
             ("--alpha", Some(q)) => a.policy.alpha = q.parse().unwrap_or(a.policy.alpha),
             ("--persist-alpha", Some(q)) => {
@@ -172,6 +210,10 @@ fn args() -> Args {
 fn main() {
     let args = args();
     let policy = args.policy.clone();
+    if args.cost {
+        cost(&policy);
+        return;
+    }
     let started = Instant::now();
     let mut csv = String::new();
     let classes: [&'static [&'static str]; 2] = [&["L40S"], &["L40S", "L4"]];

@@ -92,6 +92,25 @@ pub fn sign_test(up: usize, down: usize) -> f64 {
     Binomial::new(0.5, n as u64).map_or(1.0, |b| (2.0 * b.cdf(k)).min(1.0))
 }
 
+/// Each cell's median estimate, in cell order.
+fn cell_medians(estimates: &[(&str, f64)]) -> Vec<f64> {
+    let mut cells: std::collections::BTreeMap<&str, Vec<f64>> = Default::default();
+    for (cell, e) in estimates {
+        cells.entry(cell).or_default().push(*e);
+    }
+    cells.values().filter_map(|v| median(v)).collect()
+}
+
+/// The median of the cells' median estimates, where there are at least two
+/// cells: the common move [`detect`] takes, without its conditions.
+pub fn cell_median_move(estimates: &[(&str, f64)]) -> Option<f64> {
+    let cells = cell_medians(estimates);
+    if cells.len() < 2 {
+        return None;
+    }
+    median(&cells)
+}
+
 /// A lane's common move, when every cell moved together, with whether it
 /// is a declared environment shift. `estimates` are the series' log
 /// estimates, each with its cell.
@@ -112,11 +131,7 @@ pub fn detect(estimates: &[(&str, f64)], test: &ShiftTest) -> Option<Shift> {
     if moved.len() < test.min_series {
         return None;
     }
-    let mut cells: std::collections::BTreeMap<&str, Vec<f64>> = Default::default();
-    for (cell, e) in estimates {
-        cells.entry(cell).or_default().push(*e);
-    }
-    let cell_moves: Vec<f64> = cells.values().filter_map(|v| median(v)).collect();
+    let cell_moves = cell_medians(estimates);
     let least = cell_moves
         .iter()
         .map(|c| c.abs())
@@ -127,6 +142,7 @@ pub fn detect(estimates: &[(&str, f64)], test: &ShiftTest) -> Option<Shift> {
         return None;
     }
     let m = median(&cell_moves)?;
+    let cells = cell_moves.len();
     let up = moved.iter().filter(|e| **e > 0.0).count();
     let down = moved.len() - up;
     let sign_p = sign_test(up, down);
@@ -144,7 +160,7 @@ pub fn detect(estimates: &[(&str, f64)], test: &ShiftTest) -> Option<Shift> {
         up,
         down,
         sign_p,
-        cells: cells.len(),
+        cells,
         spread,
         declared,
     })

@@ -31,14 +31,14 @@ pub struct Policy {
     /// before it together against the history without either). A series
     /// it rejects, whose own lane agrees (one-sided p below
     /// [`Policy::agree_p`], past the floor) and whose lane before moved
-    /// past the floor the same way, is called and confirmed (0.03).
+    /// past the floor the same way, is called and confirmed (0.02).
     pub persist_alpha: f64,
     /// A call whose one lane alone is below this family-wise level
     /// (Bonferroni over the lane's series) is confirmed by its own
     /// strength (0.002).
     pub alone_alpha: f64,
     /// The family-wise level over the lane's series for a step to be kept
-    /// (each E-Divisive p times the positions searched; 0.05).
+    /// (each E-Divisive p times the positions searched; 0.02).
     pub step_alpha: f64,
     /// The GPU classes' combined one-sided p (Stouffer's z over the
     /// classes of a CPU-bound phase, each past the floor the same way)
@@ -77,9 +77,9 @@ impl Default for Policy {
             max_history: 20,
             alpha: 0.05,
             alpha_inconclusive: 0.20,
-            persist_alpha: 0.03,
+            persist_alpha: 0.02,
             alone_alpha: 0.002,
-            step_alpha: 0.05,
+            step_alpha: 0.02,
             corroborate_p: 0.005,
             agree_p: 0.05,
             repeats_disagree_p: 0.01,

@@ -150,6 +150,17 @@ pub struct HistoryCheckOutcome {
     /// The shift's numbers, when there was one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shift: Option<Shift>,
+    /// What was taken out of every estimate: the common move where every
+    /// cell moved together (declared a shift or not).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub common_move: Option<Shift>,
+    /// What differs from the newest history run's fingerprint, each with
+    /// its role (environment, under test, placement).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<lane_history::FieldChange>,
+    /// Series not judged, and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unjudged: Option<lane_history::Unjudged>,
     /// Every series' verdict with its numbers (the ledger's phases,
     /// residuals and overlays: what regressed is said here).
     pub series: Vec<lane_history::SeriesVerdict>,
@@ -197,6 +208,9 @@ pub fn history_check(request: &HistoryCheckRequest) -> Result<HistoryCheckOutcom
         history_runs: judgement.history_runs,
         environment_shift: judgement.environment_shift.is_some(),
         shift: judgement.environment_shift,
+        common_move: judgement.common_move,
+        changes: judgement.changes,
+        unjudged: judgement.unjudged,
         series: judgement.series,
         totals: judgement.totals,
         damaged,

@@ -230,10 +230,34 @@ pub fn run(args: Args) -> Result<(), AppError> {
                         terminal(d)
                     );
                 }
-                if let Some(s) = &o.shift {
+                if let Some(u) = &o.unjudged {
                     outln!(
-                        "environment shift: ×{:.3} ({} up, {} down): taken out of every verdict",
+                        "not judged: {} of {} series: {}",
+                        u.series,
+                        u.of,
+                        terminal(&u.reason)
+                    );
+                }
+                for c in &o.changes {
+                    let role = serde_json::to_value(c.role).unwrap_or_default();
+                    outln!(
+                        "changed: {} {} → {} ({})",
+                        c.field,
+                        terminal(&c.before),
+                        terminal(&c.after),
+                        role.as_str().unwrap_or_default()
+                    );
+                }
+                if let Some(s) = &o.common_move {
+                    let what = if s.declared {
+                        "environment shift"
+                    } else {
+                        "common move"
+                    };
+                    outln!(
+                        "{what}: ×{:.3} ({} cells; {} up, {} down): taken out of every verdict",
                         s.ratio,
+                        s.cells,
                         s.up,
                         s.down
                     );

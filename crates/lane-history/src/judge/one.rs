@@ -7,7 +7,7 @@ use super::call::{verdict_of, Calls};
 use super::{explained_by, Holdout, Index, Repeats};
 use crate::row::{Ack, Role};
 use crate::segment::{bound, cut, field_role, steps, BreakKind, Rules, RunInfo, Segment, Step};
-use crate::shift::detect;
+use crate::shift::{cell_median_move, detect, Shift};
 use crate::stats::{bonferroni, lower_median, mean, squeeze_var_trend, t_cdf, t_sf, variance};
 use crate::verdict::{FieldChange, LaneJudgement, Policy, SeriesVerdict, Unjudged, Verdict};
 
@@ -280,12 +280,33 @@ fn estimates(
         .collect()
 }
 
-/// Each history run's common move taken out of its values: the run's moves
-/// across the series (its value less the series' history mean, each with
-/// its cell) put to the same test as a lane's own ([`detect`]: every cell
-/// moved together). A run whose move is confined to a cell keeps its
-/// values.
-fn net_common_moves(index: &Index<'_>, prepared: &mut [Prepared], policy: &Policy) {
+/// Each series' move in the lane: (its cell, lane value less its history
+/// mean), over the judgeable series that are not totals.
+fn lane_moves<'a>(
+    index: &'a Index<'_>,
+    prepared: &[Prepared],
+    judgeable: &[usize],
+) -> Vec<(&'a str, f64)> {
+    judgeable
+        .iter()
+        .filter(|&&i| prepared[i].role != Role::Total)
+        .filter_map(|&i| {
+            let values: Vec<f64> = prepared[i].history.iter().map(|h| h.2).collect();
+            Some((
+                index.keys[prepared[i].key].cell.as_str(),
+                prepared[i].lane_value? - mean(&values)?,
+            ))
+        })
+        .collect()
+}
+
+/// Each history run's common move taken out of its values (the median of
+/// its cells' median moves, [`cell_median_move`]), for a lane whose own
+/// common move is taken out: the lane and its history are then treated
+/// alike, so the variance the lane is judged with is the variance of what
+/// it is judged on. A lane whose cells did not move together nets nothing,
+/// in itself or in its history.
+fn net_common_moves(index: &Index<'_>, prepared: &mut [Prepared]) {
     let mut moves: BTreeMap<usize, Vec<(&str, f64)>> = BTreeMap::new();
     for p in prepared.iter().filter(|p| p.role != Role::Total) {
         let values: Vec<f64> = p.history.iter().map(|h| h.2).collect();
@@ -299,11 +320,8 @@ fn net_common_moves(index: &Index<'_>, prepared: &mut [Prepared], policy: &Polic
     }
     let shifts: BTreeMap<usize, f64> = moves
         .into_iter()
-        .filter_map(|(run, m)| detect(&m, &policy.shift).map(|s| (run, s.log_shift)))
+        .filter_map(|(run, m)| cell_median_move(&m).map(|s| (run, s)))
         .collect();
-    if shifts.is_empty() {
-        return;
-    }
     for p in prepared.iter_mut() {
         for (run, reps, v) in p.history.iter_mut() {
             if let Some(s) = shifts.get(run) {
@@ -326,13 +344,25 @@ pub(super) fn judge_at(
     holdout: &Holdout,
 ) -> Judged {
     let mut prepared = prepare(index, run, acks, policy, holdout);
-    net_common_moves(index, &mut prepared, policy);
-    let key = |i: usize| &index.keys[prepared[i].key];
     let judgeable: Vec<usize> = (0..prepared.len())
         .filter(|&i| {
             prepared[i].lane_value.is_some() && prepared[i].history.len() >= policy.min_history
         })
         .collect();
+    // The lane's common move, where every cell moved together (declared a
+    // shift when significant too); then its history is netted alike and
+    // the move measured again against it.
+    let shift = detect(&lane_moves(index, &prepared, &judgeable), &policy.shift).map(|s| {
+        net_common_moves(index, &mut prepared);
+        let m = cell_median_move(&lane_moves(index, &prepared, &judgeable)).unwrap_or(s.log_shift);
+        Shift {
+            ratio: m.exp(),
+            log_shift: m,
+            ..s
+        }
+    });
+    let common = shift.map_or(0.0, |s| s.log_shift);
+    let key = |i: usize| &index.keys[prepared[i].key];
     let history_values =
         |i: usize| -> Vec<f64> { prepared[i].history.iter().map(|h| h.2).collect() };
     let moderated = moderate(index, &prepared, &judgeable, &history_values);
@@ -346,21 +376,6 @@ pub(super) fn judge_at(
     };
     let moderated_base = moderate(index, &prepared, &with_base, &base_values);
 
-    // The lane's move per series, and its common move where every cell
-    // moved together (declared a shift when significant too).
-    let raw: Vec<(&str, f64)> = judgeable
-        .iter()
-        .filter(|&&i| prepared[i].role != Role::Total)
-        .filter_map(|&i| {
-            let values: Vec<f64> = prepared[i].history.iter().map(|h| h.2).collect();
-            Some((
-                key(i).cell.as_str(),
-                prepared[i].lane_value? - mean(&values)?,
-            ))
-        })
-        .collect();
-    let shift = detect(&raw, &policy.shift);
-    let common = shift.map_or(0.0, |s| s.log_shift);
     let est = estimates(
         &prepared,
         &judgeable,

@@ -88,7 +88,9 @@ pub fn page(v: &LaneView) -> String {
                 (answers(&v.answers))
                 @if let Some(h) = &v.history {
                     h2 { "Against history" } "\n"
-                    @if let Some(s) = &h.shift { p.note { (Esc(s)) } "\n" }
+                    @for s in [&h.unjudged, &h.changes, &h.shift].into_iter().flatten() {
+                        p.note { (Esc(s)) } "\n"
+                    }
                     (table(&h.table, &ids))
                     p.note { (Esc(&h.counts)) "." } "\n"
                     @if !h.moved.is_empty() {

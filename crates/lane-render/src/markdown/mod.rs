@@ -191,7 +191,7 @@ fn header(out: &mut String, v: &LaneView) {
 /// that reproduce it.
 fn history(out: &mut String, h: &view::HistoryView) {
     out.push_str("### Against history\n\n");
-    if let Some(s) = &h.shift {
+    for s in [&h.unjudged, &h.changes, &h.shift].into_iter().flatten() {
         let _ = writeln!(out, "{}\n", text_max(s, 1_000));
     }
     if let Some(title) = &h.table.title {

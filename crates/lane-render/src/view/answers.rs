@@ -147,19 +147,26 @@ fn regressed(r: &LaneResults, h: Option<&HistoryView>) -> Answer {
     ]
     .into_iter()
     .find(|(n, _, _)| *n > 0);
-    let (answer, tone) = match called {
-        Some((n, what, tone)) => (format!("{n} series {what} ({}).", h.counts), tone),
-        None if h.history_runs < 3 => (
-            format!(
-                "Not judged yet: {} earlier run(s) of the line, 3 needed ({}).",
-                h.history_runs, h.counts
-            ),
-            Tone::Quiet,
+    // A lane that could not be judged says so first, with why: never
+    // "nothing regressed".
+    let any_called = called.is_some();
+    let (answer, tone) = match (called, &h.unjudged) {
+        (_, Some(why)) if h.judged_nothing => (format!("Not judged: {why}."), Tone::Warn),
+        (Some((n, what, tone)), _) => (format!("{n} series {what} ({}).", h.counts), tone),
+        (None, Some(why)) => (
+            format!("Nothing among the series judged; {why} ({}).", h.counts),
+            Tone::Warn,
         ),
-        None => (format!("Nothing ({}).", h.counts), Tone::Good),
+        (None, None) => (format!("Nothing ({}).", h.counts), Tone::Good),
     };
-    let mut details: Vec<(String, String)> =
-        h.shift.iter().map(|s| (s.clone(), String::new())).collect();
+    let mut details: Vec<(String, String)> = h
+        .unjudged
+        .iter()
+        .filter(|_| any_called)
+        .chain(&h.changes)
+        .chain(&h.shift)
+        .map(|s| (s.clone(), String::new()))
+        .collect();
     details.extend(h.explained.iter().cloned());
     Answer {
         question,

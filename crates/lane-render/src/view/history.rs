@@ -31,8 +31,16 @@ pub struct HistoryView {
     pub run: String,
     /// Earlier runs of the line judged against.
     pub history_runs: usize,
-    /// The lane's common move, when its series moved together.
+    /// The lane's common move, when every cell moved together (and
+    /// whether it is a declared environment shift), in words.
     pub shift: Option<String>,
+    /// What differs from the newest history run's environment, each with
+    /// what it is to the history (under test, placement, environment).
+    pub changes: Option<String>,
+    /// Series the lane could not judge, and why, in words; said first.
+    pub unjudged: Option<String>,
+    /// True when no series of the lane could be judged.
+    pub judged_nothing: bool,
     /// Per cell and GPU class: the total's verdict and sparkline, then
     /// every series that moved (effect, bounds, p, df, noise).
     pub table: Table,
@@ -536,12 +544,35 @@ pub fn history(r: &LaneResults) -> Option<HistoryView> {
     Some(HistoryView {
         run: h.run.clone(),
         history_runs: j.history_runs,
-        shift: j.environment_shift.map(|s| {
+        shift: j.common_move.map(|s| {
+            let what = if s.declared {
+                "an environment shift, taken out of every verdict"
+            } else {
+                "a common move (too spread to call a shift), taken out of every verdict"
+            };
             format!(
-                "the lane's series moved together ×{:.3} ({} up, {} down, sign test p {:.1e}): an environment shift, taken out of every verdict",
-                s.ratio, s.up, s.down, s.sign_p
+                "every cell moved together ×{:.3} ({} cells; {} series up, {} down, sign test p {:.1e}): {what}",
+                s.ratio, s.cells, s.up, s.down, s.sign_p
             )
         }),
+        changes: (!j.changes.is_empty()).then(|| {
+            j.changes
+                .iter()
+                .map(|c| {
+                    let role = match c.role {
+                        lane_history::FieldRole::UnderTest => "under test",
+                        lane_history::FieldRole::Placement => "placement",
+                        lane_history::FieldRole::Environment => "environment: a new segment",
+                    };
+                    format!("{} {} → {} ({role})", c.field, bound(&c.before, LONG), bound(&c.after, LONG))
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        }),
+        unjudged: j.unjudged.as_ref().map(|u| {
+            format!("{} of {} series not judged: {}", u.series, u.of, bound(&u.reason, LONG))
+        }),
+        judged_nothing: j.unjudged.as_ref().is_some_and(|u| u.series == u.of),
         table,
         counts,
         explained: j

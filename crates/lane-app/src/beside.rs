@@ -97,7 +97,7 @@ pub(crate) fn read_beside(report: &Path, max_bytes: u64) -> Result<Beside, Strin
 /// ledger then names its specialization's compile as untied, never guessed.
 fn graph_packages(dir: &Path) -> Vec<GraphPackage> {
     let mut files: Vec<PathBuf> = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(dir.join("artifacts")) {
+    if let Ok(entries) = std::fs::read_dir(dir.join(file::ARTIFACTS)) {
         files.extend(
             entries
                 .filter_map(|e| e.ok().map(|e| e.path()))

@@ -154,6 +154,20 @@ fn main() {
                 let (history, new) = split(sim.rows, setting);
                 let j = judge_lane(&history, &new, &[], &policy);
                 shifts[si] += usize::from(j.environment_shift.is_some() && di == 0);
+                if std::env::var_os("METHOD_EVAL_ROUTES").is_some() {
+                    for v in j.series.iter().skip(setting.regressed * 2) {
+                        if v.confirmed && v.verdict == Verdict::Regressed {
+                            let by = v.confirmed_by.as_deref().unwrap_or("");
+                            eprintln!(
+                                "FA {} {} {:?} {:?}",
+                                si,
+                                by.split(':').next().unwrap_or(""),
+                                v.ratio,
+                                v.p
+                            );
+                        }
+                    }
+                }
                 let gpu = setting.gpus[0];
                 let verdict = |s: usize| {
                     j.series

@@ -14,9 +14,9 @@
 //!   deviation of the estimates around m (1.4826 × MAD) is at most
 //!   [`ShiftTest::max_spread`] × |m|.
 //!
-//! - **every cell** moved: the lane holds at least two cells, every cell's
-//!   own median estimate has the same sign, and the least moved cell moved
-//!   at least half as far as the most.
+//! - **every cell** moved: the lane holds at least two cells, and the
+//!   cells' own median estimates spread about their median by no more than
+//!   half of it.
 //!   A move confined to one cell is that cell's finding (its series are
 //!   judged as they moved), never an improvement of every other series.
 //!
@@ -116,11 +116,11 @@ pub fn cell_median_move(estimates: &[(&str, f64)]) -> Option<f64> {
 /// estimates, each with its cell.
 ///
 /// The common move is the median of the cells' own median estimates (each
-/// cell weighs the same), taken only where there are at least two cells,
-/// every cell moved the same way and the least moved cell moved at least
-/// half as far as the most. A move confined to one cell (the others still)
-/// is none: that cell's series are judged as they moved, and no other
-/// series is painted by it. It is a declared shift (`declared`) when the
+/// cell weighs the same), taken only where there are at least two cells
+/// and they agree: the cells' medians spread about their median by no
+/// more than half of it (1.4826 × MAD). A move confined to one cell of two
+/// (the other still) is none, and one cell of many cannot move the median
+/// of the cells: no other series is painted by it. It is a declared shift (`declared`) when the
 /// sign test, the majority, the size and the spread hold too.
 pub fn detect(estimates: &[(&str, f64)], test: &ShiftTest) -> Option<Shift> {
     let moved: Vec<f64> = estimates
@@ -132,13 +132,21 @@ pub fn detect(estimates: &[(&str, f64)], test: &ShiftTest) -> Option<Shift> {
         return None;
     }
     let cell_moves = cell_medians(estimates);
-    let least = cell_moves
-        .iter()
-        .map(|c| c.abs())
-        .fold(f64::INFINITY, f64::min);
-    let most = cell_moves.iter().map(|c| c.abs()).fold(0.0, f64::max);
-    let same_way = cell_moves.iter().all(|c| *c > 0.0) || cell_moves.iter().all(|c| *c < 0.0);
-    if cell_moves.len() < 2 || !same_way || least < most / 2.0 {
+    if cell_moves.len() < 2 {
+        return None;
+    }
+    // The cells agree: their medians spread about their own median by no
+    // more than half of it (1.4826 × MAD; two cells: within two thirds
+    // of their mean of each other, the same way).
+    let centre = median(&cell_moves)?;
+    let cell_spread = 1.4826
+        * median(
+            &cell_moves
+                .iter()
+                .map(|c| (c - centre).abs())
+                .collect::<Vec<_>>(),
+        )?;
+    if centre == 0.0 || cell_spread > centre.abs() / 2.0 {
         return None;
     }
     let m = median(&cell_moves)?;

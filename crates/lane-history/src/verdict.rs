@@ -33,16 +33,17 @@ pub struct Policy {
     /// [`Policy::agree_p`], past the floor) and whose lane before moved
     /// past the floor the same way, is called and confirmed (0.02).
     pub persist_alpha: f64,
-    /// A call whose one lane alone is below this family-wise level
-    /// (Bonferroni over the lane's series) is confirmed by its own
-    /// strength (0.002).
+    /// A call whose every repeat (its fastest, for a regression) is below
+    /// this family-wise level (Bonferroni over the lane's series) is
+    /// confirmed by its own strength (0.002).
     pub alone_alpha: f64,
     /// The family-wise level over the lane's series for a step to be kept
     /// (each E-Divisive p times the positions searched; 0.02).
     pub step_alpha: f64,
     /// The GPU classes' combined one-sided p (Stouffer's z over the
-    /// classes of a CPU-bound phase, each past the floor the same way)
-    /// below which they corroborate each other at once.
+    /// classes of a phase, each past the floor the same way) below which
+    /// they corroborate each other at once (0.005), and never above
+    /// `alpha` over the family's size.
     pub corroborate_p: f64,
     /// Each class's own one-sided p below which it agrees (so that one
     /// class's outlier cannot carry the combined z alone).

@@ -232,10 +232,10 @@ pub fn run(args: Args) -> Result<(), AppError> {
                 }
                 if let Some(u) = &o.unjudged {
                     outln!(
-                        "not judged: {} of {} series: {}",
+                        "not judged: {} ({} of {} series)",
+                        terminal(&u.reason),
                         u.series,
-                        u.of,
-                        terminal(&u.reason)
+                        u.of
                     );
                 }
                 for c in &o.changes {

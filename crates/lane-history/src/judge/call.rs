@@ -163,8 +163,12 @@ impl<'a> Calls<'a> {
             .iter()
             .map(|&j| self.index.keys[self.prepared[j].key].gpu.as_str())
             .collect();
-        (agree && combined < self.policy.corroborate_p)
-            .then(|| (format!("gpu:{}", gpus.join(",")), combined))
+        // Family-wise, as a call: no looser than alpha over the family.
+        let level = self
+            .policy
+            .corroborate_p
+            .min(self.policy.alpha / self.family[&i] as f64);
+        (agree && combined < level).then(|| (format!("gpu:{}", gpus.join(",")), combined))
     }
 
     /// The two-lane test confirms: rejected, this lane's own p below
@@ -179,11 +183,17 @@ impl<'a> Calls<'a> {
         .then(|| format!("previous_lane:{}", self.index.ids[prev]))
     }
 
-    /// Strong enough alone: p below `alone_alpha` over the family's size.
+    /// Strong enough alone: every repeat of the lane (its fastest, for a
+    /// regression) has p below `alone_alpha` over the family's size. Two
+    /// slow repeats of three move a median; they do not move the fastest.
     fn strong(&self, i: usize, way: Way) -> Option<String> {
         let e = &self.est[&i];
         let level = self.policy.alone_alpha / self.family[&i] as f64;
-        (way.p(e) < level).then(|| format!("alone:p {:.1e} < {level:.1e}", way.p(e)))
+        let p = match way {
+            Way::Up => e.every_repeat.0,
+            Way::Down => e.every_repeat.1,
+        };
+        (p < level).then(|| format!("alone:every repeat p {p:.1e} < {level:.1e}"))
     }
 
     /// The call one way, with what confirms it: `None` when not called.

@@ -168,6 +168,10 @@ impl Holdout {
         self.calls.contains_key(&(key, run))
     }
 
+    fn unconfirmed(&self, key: usize, run: usize) -> bool {
+        self.calls.get(&(key, run)).is_some_and(|c| !c.1)
+    }
+
     fn improved(&self, key: usize, run: usize) -> bool {
         self.calls
             .get(&(key, run))

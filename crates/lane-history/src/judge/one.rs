@@ -26,6 +26,11 @@ pub(super) struct Prepared {
     pub lane: Repeats,
     pub lane_value: Option<f64>,
     pub history: Vec<(usize, Repeats, f64)>,
+    /// Runs held out of the level by an unconfirmed call: (run, value).
+    /// Left out of the mean, kept in the variance: a call made on noise
+    /// that no lane has confirmed yet is noise until it is, and leaving it
+    /// out of the variance too would trim the tails it belongs to.
+    pub held: Vec<(usize, f64)>,
     pub segment: Segment,
     pub acknowledged: Option<String>,
     /// The latest earlier run in the series' bound with a value: (run,
@@ -46,6 +51,9 @@ pub(super) struct Est {
     /// The two-lane test: (run before, p up, p down, the run before's own
     /// move against the history without it).
     pub persist: Option<(usize, f64, f64, f64)>,
+    /// The one-sided p of the lane's fastest repeat up and of its slowest
+    /// down: what a call strong alone needs of every repeat.
+    pub every_repeat: (f64, f64),
 }
 
 fn prepare(
@@ -152,6 +160,12 @@ fn prepare(
                 .iter()
                 .filter_map(|&i| netted(i).map(|(reps, v)| (i, reps, v)))
                 .collect();
+            let held = segment
+                .held_out
+                .iter()
+                .filter(|&&i| holdout.unconfirmed(k, i))
+                .filter_map(|&i| netted(i).map(|(_, v)| (i, v)))
+                .collect();
             let previous = present.last().and_then(|&i| netted(i).map(|(_, v)| (i, v)));
             Prepared {
                 key: k,
@@ -159,6 +173,7 @@ fn prepare(
                 lane_value: value_of(&lane),
                 lane,
                 history,
+                held,
                 segment,
                 acknowledged: acks
                     .iter()
@@ -206,6 +221,28 @@ fn moderate(
     moderated
 }
 
+/// The values a series' variance is estimated from: its history's, and
+/// the runs an unconfirmed call holds out of its level.
+fn spread_values(p: &Prepared) -> Vec<f64> {
+    p.history
+        .iter()
+        .map(|h| h.2)
+        .chain(p.held.iter().map(|h| h.1))
+        .collect()
+}
+
+/// [`spread_values`] without the run before (the two-lane test's base).
+fn persist_spread(p: &Prepared) -> Vec<f64> {
+    let prev = p.previous.map(|x| x.0);
+    p.history
+        .iter()
+        .map(|h| (h.0, h.2))
+        .chain(p.held.iter().copied())
+        .filter(|(run, _)| Some(*run) != prev)
+        .map(|(_, v)| v)
+        .collect()
+}
+
 /// The history values of a series without the run before (the two-lane
 /// test's base), where that leaves `min_history`.
 fn persist_base(p: &Prepared, min_history: usize) -> Option<Vec<f64>> {
@@ -251,6 +288,12 @@ fn estimates(
             let lane_v = p.lane_value.unwrap_or(m);
             let delta = lane_v - m - common;
             let (p_up, p_down) = sided(delta, se, df);
+            let fastest = p.lane.iter().copied().reduce(f64::min).unwrap_or(lane_v);
+            let slowest = p.lane.iter().copied().reduce(f64::max).unwrap_or(lane_v);
+            let every_repeat = (
+                sided(fastest - m - common, se, df).0,
+                sided(slowest - m - common, se, df).1,
+            );
             // The two-lane test: this lane and the one before, against the
             // history without the one before (its variance too).
             let persist = p.previous.and_then(|(prev, prev_v)| {
@@ -274,6 +317,7 @@ fn estimates(
                     lane_s: lane_v.exp(),
                     expected_s: (lane_v - delta).exp(),
                     persist,
+                    every_repeat,
                 },
             )
         })
@@ -329,6 +373,9 @@ fn net_common_moves(index: &Index<'_>, prepared: &mut [Prepared]) {
                 *v -= s;
             }
         }
+        for (run, v) in p.held.iter_mut() {
+            *v -= shifts.get(run).copied().unwrap_or(0.0);
+        }
         if let Some((run, v)) = p.previous.as_mut() {
             *v -= shifts.get(run).copied().unwrap_or(0.0);
         }
@@ -363,17 +410,14 @@ pub(super) fn judge_at(
     });
     let common = shift.map_or(0.0, |s| s.log_shift);
     let key = |i: usize| &index.keys[prepared[i].key];
-    let history_values =
-        |i: usize| -> Vec<f64> { prepared[i].history.iter().map(|h| h.2).collect() };
+    let history_values = |i: usize| -> Vec<f64> { spread_values(&prepared[i]) };
     let moderated = moderate(index, &prepared, &judgeable, &history_values);
     let with_base: Vec<usize> = judgeable
         .iter()
         .copied()
         .filter(|&i| persist_base(&prepared[i], policy.min_history).is_some())
         .collect();
-    let base_values = |i: usize| -> Vec<f64> {
-        persist_base(&prepared[i], policy.min_history).unwrap_or_default()
-    };
+    let base_values = |i: usize| -> Vec<f64> { persist_spread(&prepared[i]) };
     let moderated_base = moderate(index, &prepared, &with_base, &base_values);
 
     let est = estimates(
@@ -426,7 +470,7 @@ pub(super) fn judge_at(
             .collect(),
         None => Vec::new(),
     };
-    let unjudged = unjudged(index, run, &series, &totals, policy);
+    let unjudged = unjudged(index, run, &series, policy);
     Judged {
         judgement: LaneJudgement {
             run: index.ids[run].to_owned(),
@@ -448,13 +492,11 @@ fn unjudged(
     index: &Index<'_>,
     run: usize,
     series: &[SeriesVerdict],
-    totals: &[SeriesVerdict],
     policy: &Policy,
 ) -> Option<Unjudged> {
-    let all: Vec<&SeriesVerdict> = series.iter().chain(totals).collect();
-    let not: Vec<&SeriesVerdict> = all
+    // The series, as the counts count them (a total is a sum of series).
+    let not: Vec<&SeriesVerdict> = series
         .iter()
-        .copied()
         .filter(|s| s.verdict == Verdict::InsufficientHistory)
         .collect();
     if not.is_empty() {
@@ -488,7 +530,7 @@ fn unjudged(
     };
     Some(Unjudged {
         series: not.len(),
-        of: all.len(),
+        of: series.len(),
         reason,
     })
 }

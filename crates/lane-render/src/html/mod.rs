@@ -88,7 +88,8 @@ pub fn page(v: &LaneView) -> String {
                 (answers(&v.answers))
                 @if let Some(h) = &v.history {
                     h2 { "Against history" } "\n"
-                    @for s in [&h.unjudged, &h.changes, &h.shift].into_iter().flatten() {
+                    @if let Some(u) = &h.unjudged { p.note { "Not judged: " (Esc(u)) } "\n" }
+                    @for s in [&h.changes, &h.shift].into_iter().flatten() {
                         p.note { (Esc(s)) } "\n"
                     }
                     (table(&h.table, &ids))

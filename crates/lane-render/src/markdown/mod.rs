@@ -191,7 +191,10 @@ fn header(out: &mut String, v: &LaneView) {
 /// that reproduce it.
 fn history(out: &mut String, h: &view::HistoryView) {
     out.push_str("### Against history\n\n");
-    for s in [&h.unjudged, &h.changes, &h.shift].into_iter().flatten() {
+    if let Some(u) = &h.unjudged {
+        let _ = writeln!(out, "Not judged: {}\n", text_max(u, 1_000));
+    }
+    for s in [&h.changes, &h.shift].into_iter().flatten() {
         let _ = writeln!(out, "{}\n", text_max(s, 1_000));
     }
     if let Some(title) = &h.table.title {

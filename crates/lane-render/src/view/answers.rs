@@ -154,7 +154,10 @@ fn regressed(r: &LaneResults, h: Option<&HistoryView>) -> Answer {
         (_, Some(why)) if h.judged_nothing => (format!("Not judged: {why}."), Tone::Warn),
         (Some((n, what, tone)), _) => (format!("{n} series {what} ({}).", h.counts), tone),
         (None, Some(why)) => (
-            format!("Nothing among the series judged; {why} ({}).", h.counts),
+            format!(
+                "Nothing among the series judged ({}); not judged: {why}.",
+                h.counts
+            ),
             Tone::Warn,
         ),
         (None, None) => (format!("Nothing ({}).", h.counts), Tone::Good),

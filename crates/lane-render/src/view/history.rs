@@ -37,7 +37,8 @@ pub struct HistoryView {
     /// What differs from the newest history run's environment, each with
     /// what it is to the history (under test, placement, environment).
     pub changes: Option<String>,
-    /// Series the lane could not judge, and why, in words; said first.
+    /// Why series of the lane could not be judged, and how many, in words;
+    /// said first.
     pub unjudged: Option<String>,
     /// True when no series of the lane could be judged.
     pub judged_nothing: bool,
@@ -570,7 +571,12 @@ pub fn history(r: &LaneResults) -> Option<HistoryView> {
                 .join(", ")
         }),
         unjudged: j.unjudged.as_ref().map(|u| {
-            format!("{} of {} series not judged: {}", u.series, u.of, bound(&u.reason, LONG))
+            let which = if u.series == u.of {
+                format!("all {} series", u.of)
+            } else {
+                format!("{} of {} series", u.series, u.of)
+            };
+            format!("{} ({which})", bound(&u.reason, LONG))
         }),
         judged_nothing: j.unjudged.as_ref().is_some_and(|u| u.series == u.of),
         table,

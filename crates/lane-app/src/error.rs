@@ -408,7 +408,8 @@ impl AppError {
                 | G::NoCutInProgress { .. }
                 | G::VersionNotAbove { .. }
                 | G::NotLanded { .. }
-                | G::NotTheCut { .. } => Exit::Precondition,
+                | G::NotTheCut { .. }
+                | G::NothingToRelease { .. } => Exit::Precondition,
                 G::StillConflicted { .. } => Exit::Conflict,
                 G::Unresolved { .. } | G::PrNotFound { .. } | G::PrAmbiguous { .. } => {
                     Exit::InvalidInput

@@ -62,6 +62,37 @@ impl InitOutcome {
     }
 }
 
+/// A new lane for a version the upstream already tagged would start on the
+/// tag before it and cut what is released: refused, naming the two ways
+/// on (explain the release, or start the next free patch).
+fn refuse_released(
+    repo: &git2::Repository,
+    version: &lane_file::LaneVersion,
+) -> Result<(), AppError> {
+    let tagged = |v: &str| {
+        repo.find_reference(&format!("refs/tags/v{v}"))
+            .ok()
+            .and_then(|r| r.peel_to_commit().ok())
+            .map(|c| c.id())
+    };
+    let Some(at) = tagged(&version.to_string()) else {
+        return Ok(());
+    };
+    let v = version.semver();
+    let next = (v.patch + 1..v.patch + 200)
+        .map(|p| format!("{}.{}.{p}", v.major, v.minor))
+        .find(|n| tagged(n).is_none())
+        .unwrap_or_else(|| format!("{}.{}.{}", v.major, v.minor, v.patch + 1));
+    let short = at.to_string();
+    Err(AppError::Precondition(format!(
+        "{version} is already released (tag v{version} at {}): a new lane for it would start on \
+         the tag before and cut what is released. To explain that release as a lane file: \
+         `lane init {version} --from-tag v{version}`; to start the line's next patch: \
+         `lane init {next}`",
+        &short[..12.min(short.len())]
+    )))
+}
+
 const DEFAULT_UPSTREAM: &str = "https://github.com/cozy-creator/python-gen-worker";
 
 /// `lane init`.
@@ -108,6 +139,7 @@ pub fn init(request: &InitRequest) -> Result<InitOutcome, AppError> {
             (Some(e), None, yaml)
         }
         None => {
+            refuse_released(&repo, &version)?;
             let s = lane_git::init::start(&repo, &version, &request.default_branch, &upstream)?;
             let yaml = started_yaml(&s)?;
             (None, Some(s), yaml)

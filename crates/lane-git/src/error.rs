@@ -133,6 +133,19 @@ pub enum GitError {
         /// What went wrong, with its last words.
         message: String,
     },
+    /// The tree's assembler refused a lane whose changelog folder holds no
+    /// fragment: nothing to release yet.
+    #[error("{folder}/ holds no changelog fragment for {version}, and the tree's assembler {script} refused ({said}): the lane has nothing to release yet. Add its picks to the lane file (`pr: N`, `commit: SHA`; each brings its fragment) or a fragment under `changelog.write`, then `lane cut {version} --dry-run` again")]
+    NothingToRelease {
+        /// The fragment folder.
+        folder: String,
+        /// The lane's version.
+        version: String,
+        /// The assembler.
+        script: String,
+        /// Its own words.
+        said: String,
+    },
     /// A cut is already in progress in this repository.
     #[error("a cut of {lane} is in progress in this repository: `lane cut --continue` or `lane cut --abort`")]
     CutInProgress {

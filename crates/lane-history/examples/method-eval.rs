@@ -15,7 +15,9 @@
 //! `compute_change_points` on the lane means, defaults window 50 and
 //! p 0.001; an alarm is a change point at the new lane going up).
 //! Reported: the share of lanes with any false alarm, false alarms per
-//! null series, and the power at +10 % and +20 %.
+//! null series, and the power at +10 % and +20 %. With
+//! `METHOD_EVAL_ROUTES=1`, each confirmed false alarm's route (`gpu`,
+//! `previous_lane`, `alone`) is printed on stderr.
 
 #[path = "../tests/history/sim.rs"]
 mod sim;

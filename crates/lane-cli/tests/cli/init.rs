@@ -276,3 +276,63 @@ fn regression_an_upstream_url_with_a_password_is_refused_and_never_written() {
         );
     }
 }
+
+/// Regression (issue 35, a newcomer's dead end): `lane init 0.93.3`, a
+/// version the upstream already tagged, silently started a lane on v0.93.2
+/// whose cut was refused much later. It is refused at once (exit 6),
+/// naming the tag and the two ways on, and writes nothing.
+#[test]
+fn regression_init_of_a_released_version_names_from_tag_and_the_next_patch() {
+    let m = needs_history!();
+    let d = tempfile::tempdir().unwrap();
+    for args in [
+        &["init", "0.93.3", "--repo", m.to_str().unwrap()][..],
+        &["init", "0.93.2", "--repo", m.to_str().unwrap(), "--dry-run"][..],
+    ] {
+        let o = lane(d.path(), args);
+        assert_eq!(code(&o), 6, "{args:?}: {}", stderr(&o));
+        let version = args[1];
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!(
+                "{version} is already released (tag v{version} at "
+            )),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!("`lane init {version} --from-tag v{version}`")),
+            "{err}"
+        );
+        assert!(err.contains("`lane init 0.93.4`"), "{err}");
+        assert!(
+            !d.path().join("lanes").exists(),
+            "{args:?} wrote a lane file"
+        );
+    }
+}
+
+/// Regression (issue 35): `lane init 0.93.4` then `lane cut 0.93.4
+/// --dry-run` exited 1, "unexpected failure", with only the assembler's
+/// "changelog.d/ is empty". A lane without picks has nothing to release:
+/// said as a precondition (exit 6), with what to add and what to run then.
+#[test]
+fn regression_a_new_lane_without_picks_says_what_to_add_when_cut() {
+    let m = needs_history!();
+    let d = tempfile::tempdir().unwrap();
+    let repo = m.to_str().unwrap();
+    let o = lane(d.path(), &["init", "0.93.4", "--repo", repo]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = lane(d.path(), &["cut", "0.93.4", "--dry-run", "--repo", repo]);
+    assert_eq!(code(&o), 6, "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("changelog.d/ holds no changelog fragment for 0.93.4"),
+        "{err}"
+    );
+    assert!(
+        err.contains("changelog.d/ is empty -- nothing to release"),
+        "{err}"
+    );
+    assert!(err.contains("Add its picks to the lane file"), "{err}");
+    assert!(err.contains("`lane cut 0.93.4 --dry-run` again"), "{err}");
+}

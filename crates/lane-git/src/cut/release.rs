@@ -99,7 +99,17 @@ fn changelog_step(
             files.insert(script.to_owned(), source);
             files.insert(file.clone(), text);
             files.extend(frags.clone());
-            let out = crate::assembler::run(script, &files, version, date, headline)?;
+            let out = match crate::assembler::run(script, &files, version, date, headline) {
+                Err(GitError::Assembler { message, .. }) if no_fragment(&frags) => {
+                    return Err(GitError::NothingToRelease {
+                        folder: folder.clone(),
+                        version: version.to_owned(),
+                        script: script.to_owned(),
+                        said: message,
+                    })
+                }
+                other => other?,
+            };
             plan.assembler = Some(out.command);
             let mut after = out.files;
             let new_text = after.remove(&file).unwrap_or_default();
@@ -358,4 +368,13 @@ fn release_message(lane: &LaneFile, bumps: &[VersionBump], plan: &ChangelogPlan)
         }
     }
     message
+}
+
+/// True when a fragment folder holds nothing but its README and hidden
+/// files (`.gitkeep`): what the upstream's assemblers call empty.
+fn no_fragment(frags: &BTreeMap<String, String>) -> bool {
+    frags.keys().all(|path| {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        name.starts_with('.') || name.to_ascii_uppercase().starts_with("README")
+    })
 }

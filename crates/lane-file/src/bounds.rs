@@ -182,6 +182,14 @@ fn column(line: &str, j: usize) -> usize {
 /// do not (a lone CR, and YAML 1.1's NEL, LS and PS): past one, the line
 /// an error names is not the line the user sees, so it is refused at the
 /// place it stands, counted in LF lines.
+/// Outside YAML's printable set (YAML 1.2 §5.1): C0 controls but tab, LF
+/// and CR; DEL; C1 controls but NEL; U+FFFE and U+FFFF.
+fn forbidden_in_yaml(c: char) -> bool {
+    matches!(c, '\u{0}'..='\u{8}' | '\u{B}' | '\u{C}' | '\u{E}'..='\u{1F}' | '\u{7F}')
+        || matches!(c, '\u{80}'..='\u{9F}') && c != '\u{85}'
+        || matches!(c, '\u{FFFE}' | '\u{FFFF}')
+}
+
 fn foreign_line_break(text: &str) -> Result<(), Crossed> {
     let (mut line, mut column) = (1, 1);
     let mut chars = text.chars().peekable();
@@ -195,6 +203,17 @@ fn foreign_line_break(text: &str) -> Result<(), Crossed> {
             '\u{85}' => "a next-line character (U+0085)",
             '\u{2028}' => "a line separator (U+2028)",
             '\u{2029}' => "a paragraph separator (U+2029)",
+            c if forbidden_in_yaml(c) => {
+                return Err(at(
+                    line,
+                    column,
+                    format!(
+                        "a control character (U+{:04X}): YAML allows none in a file but tab, \
+                         line feed and carriage return; remove it",
+                        u32::from(c)
+                    ),
+                ))
+            }
             _ => {
                 column += 1;
                 continue;
@@ -256,6 +275,26 @@ mod tests {
         assert!(e.message.contains("U+2028"), "{}", e.message);
         // CRLF is a line end editors count too.
         assert_eq!(check("a: 1\r\nb: 2\r\n"), Ok(()));
+    }
+
+    /// Regression (issue 35): a BEL in a value was reported at `1:1 …
+    /// position 617` (the YAML reader's byte offset, no line): now at its
+    /// own line and column, by its code point. A tab and NEL's neighbours
+    /// that YAML allows stay allowed.
+    #[test]
+    fn a_control_character_is_refused_at_its_line_and_column() {
+        let e = check("version: \"0.0.0\"\nkind: hot\u{7}fix\n").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 10), "{}", e.message);
+        assert!(
+            e.message.contains("control character (U+0007)"),
+            "{}",
+            e.message
+        );
+        for c in ['\u{0}', '\u{1b}', '\u{7f}', '\u{9b}', '\u{fffe}'] {
+            let e = check(&format!("a: x{c}y\n")).unwrap_err();
+            assert_eq!((e.line, e.column), (1, 5), "{c:?}: {}", e.message);
+        }
+        assert_eq!(check("a: x\ty é ✓\n"), Ok(()));
     }
 
     #[test]

@@ -82,11 +82,16 @@ impl Ord for RunTime {
     }
 }
 
+/// RFC 3339 for people, whichever way the time was recorded (unix seconds
+/// print as the UTC time they are; JSON keeps what was written).
 impl fmt::Display for RunTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RunTime::Rfc3339(t) => write!(f, "{t}"),
-            RunTime::Unix(s) => write!(f, "{s}"),
+            RunTime::Unix(s) => match jiff::Timestamp::from_second(*s) {
+                Ok(t) => write!(f, "{t}"),
+                Err(_) => write!(f, "{s} (unix seconds)"),
+            },
         }
     }
 }
@@ -302,6 +307,8 @@ mod tests {
         let rows = read_rows(&row).unwrap();
         assert_eq!(rows[0].time, a);
         assert!(write_rows(&rows).contains(r#""time":1764577533"#));
+        // People read RFC 3339 either way.
+        assert_eq!(a.to_string(), "2025-12-01T08:25:33Z");
     }
 
     #[test]

@@ -524,6 +524,22 @@ fn mint_thread(ctx: &Ctx, row: &CommandRow, m: &Mint, stop: Arc<AtomicBool>) {
         end(&mut gh, false, "no lane file");
         return;
     }
+    // The report is posted where the lane says: a lane that names no GitHub
+    // repository is refused before any GPU time is spent on it.
+    if let Ok(loaded) = lane_app::lane::load(&file.display().to_string()) {
+        if loaded.lane.github_repo().is_none() {
+            let e = AppError::NoGithubRepo;
+            answer(
+                &mut gh,
+                &format!(
+                    "{}; nothing was minted.",
+                    failed("mint", &lane, &e).trim_end_matches('.')
+                ),
+            );
+            end(&mut gh, false, &crate::chain(&e));
+            return;
+        }
+    }
     let mut req = request(ctx, row, m, Arc::clone(&stop));
     // The plan's size, for "n of m mints in".
     let plan = lane_app::mint(

@@ -995,3 +995,31 @@ fn a_mint_running_when_the_service_is_killed_is_adopted_once_and_never_run_twice
     assert_eq!(commands(d.path()), c);
     assert_eq!(runs(d.path()), 2);
 }
+
+/// Regression (issue 35, a newcomer's dead end): a lane naming no GitHub
+/// repository was minted in full before its report failed to post. It is
+/// refused before any mint, and the answer says so.
+#[test]
+fn regression_a_lane_without_a_github_repository_is_refused_before_minting() {
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), 1, 0.1);
+    let file = d.path().join("lanes/0.93.3.yaml");
+    let text = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("github: {repo: Codertocat/Hello-World, post_to: [1]}\n", "");
+    std::fs::write(&file, text).unwrap();
+    let prism = lane_testkit::Prism::start();
+    let serve = serve_with_prism(d.path(), &prism);
+    say(&serve, 9301, "/lane mint 0.93.3");
+    wait_idle(&serve, d.path(), 1);
+    let c = commands(d.path());
+    assert_eq!(c[0].1, "failed", "{c:?}");
+    assert!(c[0].3.contains("names no GitHub repository"), "{c:?}");
+    assert_eq!(runs(d.path()), 0, "nothing was minted");
+    let said = answers(&serve);
+    assert!(
+        said.iter()
+            .any(|l| l.contains("names no GitHub repository") && l.contains("nothing was minted")),
+        "{said:?}"
+    );
+}

@@ -244,7 +244,40 @@ fn bytes(r: &LaneResults) -> Answer {
 fn next(r: &LaneResults, v: &Verdict, h: Option<&HistoryView>) -> Answer {
     let lane = short(&r.lane);
     let mut todo: Vec<String> = Vec::new();
-    if r.cancelled || r.green == Some(false) {
+    // A slot that ended failed or refused is never retried: `lane mint`
+    // alone would do nothing for it; `lane reopen` opens it again.
+    let ended: Vec<String> = r
+        .cells
+        .iter()
+        .flat_map(|c| {
+            c.repeats
+                .iter()
+                .filter(|rep| {
+                    matches!(
+                        rep.status(),
+                        Some(lane_core::Named::Known(
+                            MintStatus::Failed | MintStatus::Refused
+                        ))
+                    )
+                })
+                .map(move |rep| format!("{}/{}/r{}", short(&c.cell), short(&c.gpu), rep.repeat))
+        })
+        .collect();
+    let retried = r.cells.iter().flat_map(|c| &c.repeats).any(|rep| {
+        !matches!(
+            rep.status(),
+            Some(lane_core::Named::Known(
+                MintStatus::Minted | MintStatus::Failed | MintStatus::Refused
+            ))
+        )
+    });
+    if !ended.is_empty() {
+        todo.push(format!(
+            "lane reopen {lane} {}, then lane mint {lane}: the slots that ended failed or refused are never retried by lane mint alone",
+            bound(&ended.join(" "), LONG)
+        ));
+    }
+    if r.cancelled || (r.green == Some(false) && (retried || ended.is_empty())) {
         todo.push(format!(
             "lane mint {lane}: runs again what did not mint (it re-attaches, and retries by the lane's policy)"
         ));

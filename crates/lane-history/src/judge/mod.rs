@@ -181,32 +181,24 @@ impl Holdout {
     /// Takes in run `run`'s verdicts (`(key, verdict, confirmed)`).
     fn update(&mut self, index: &Index<'_>, run: usize, judged: &one::Judged) {
         for &(key, verdict, confirmed) in &judged.verdicts {
-            match verdict {
-                Verdict::Regressed | Verdict::Improved => {
-                    self.calls.insert((key, run), (verdict, confirmed));
-                }
-                Verdict::Unchanged => {
-                    // The run before: refuted when its call was unconfirmed.
-                    let before = (0..run).rev().find(|&i| index.values[key][i].is_some());
-                    if let Some(b) = before {
-                        if self.calls.get(&(key, b)).is_some_and(|c| !c.1) {
-                            self.calls.remove(&(key, b));
-                        }
+            // The run before, whose unconfirmed call this run's verdict
+            // refutes when it is `unchanged` or a call the other way.
+            let before = (0..run).rev().find(|&i| index.values[key][i].is_some());
+            let refutes = |held: &(Verdict, bool)| {
+                !held.1
+                    && match verdict {
+                        Verdict::Unchanged => true,
+                        Verdict::Regressed | Verdict::Improved => held.0 != verdict,
+                        Verdict::Inconclusive | Verdict::InsufficientHistory => false,
                     }
+            };
+            if let Some(b) = before {
+                if self.calls.get(&(key, b)).is_some_and(refutes) {
+                    self.calls.remove(&(key, b));
                 }
-                Verdict::Inconclusive | Verdict::InsufficientHistory => {}
             }
             if matches!(verdict, Verdict::Regressed | Verdict::Improved) {
-                let before = (0..run).rev().find(|&i| index.values[key][i].is_some());
-                if let Some(b) = before {
-                    let opposite = self
-                        .calls
-                        .get(&(key, b))
-                        .is_some_and(|c| c.0 != verdict && !c.1);
-                    if opposite {
-                        self.calls.remove(&(key, b));
-                    }
-                }
+                self.calls.insert((key, run), (verdict, confirmed));
             }
         }
     }

@@ -16,7 +16,10 @@ B=1, 2, 4 as shim_classes declares), exported on cuda. Then the real CLI runs:
 which spawns one `gen_worker.serving.mint_child` per specialization.
 
 argv: GW_SRC (the 0.127.2 tree) HARNESS (a tree's tests/harness holding
-tiny_diffusion.py) RUN (the run dir).
+tiny_diffusion.py) RUN (the run dir). GW_TOY_CAS, when set, is the graph
+store instead of RUN/graph-cas: a store shared by two repeats makes the
+second one warm on purpose (`lanes/0.0.5.yaml`), every specialization
+`present`.
 """
 import hashlib
 import json
@@ -54,7 +57,7 @@ from gen_worker.cli import endpoint_lock as el  # noqa: E402
 STACK = (("torch", torch.__version__.split("+")[0]), ("triton", triton.__version__))
 LANE = "sd15.diffusers-bf16@1"   # the upstream test's lane reference (a contract ref string)
 MODULE = "microrig.main"
-cas = run / "graph-cas"
+cas = Path(os.environ["GW_TOY_CAS"]) if os.environ.get("GW_TOY_CAS") else run / "graph-cas"
 endpoint = run / "endpoint"
 endpoint.mkdir(parents=True, exist_ok=True)
 cas.mkdir(parents=True, exist_ok=True)

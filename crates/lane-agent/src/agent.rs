@@ -363,7 +363,8 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
     if let Ok(Some(s)) = &source {
         keep.push(s.clone());
     }
-    keep.extend(named_paths(spec));
+    let named = named_paths(spec);
+    keep.extend(kept_paths(&named));
     let isolation = crate::isolate::prepare(dir, &keep, spec.container_per_attempt)?;
     // The environment is probed while the mint runs: the probe reads a few
     // version files and never imports torch (`fingerprint`).
@@ -433,7 +434,10 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
         let _ = out.write_all(b"over\n").and_then(|()| out.flush());
     }
     let (end, isolation) = match ran {
-        (Some(end), record) => (end, record),
+        (Some(end), mut record) => {
+            record.outside = crate::isolate::outside_the_attempt(&spec.env, &named, dir);
+            (end, record)
+        }
         (None, _) => {
             // Stopped: no result, claim released; the attempt runs again later.
             let _ = std::fs::remove_file(dir.join(LOCK));
@@ -650,9 +654,8 @@ fn finish(spec: &AgentSpec, dir: &Path, ended: AgentResult) -> Result<AgentResul
     Ok(result)
 }
 
-/// Absolute paths the cell names in its command and environment: they stay
-/// where they are when the attempt gets its own `/tmp` (a path that does
-/// not exist yet, through its nearest folder that does).
+/// Absolute paths the cell names in its command and environment, as
+/// written.
 fn named_paths(spec: &AgentSpec) -> Vec<PathBuf> {
     let separator = |c: char| {
         c.is_whitespace()
@@ -666,12 +669,17 @@ fn named_paths(spec: &AgentSpec) -> Vec<PathBuf> {
         .chain(spec.env.values())
         .flat_map(|v| v.split(separator))
         .filter(|t| t.starts_with('/'))
-        .filter_map(|t| {
-            Path::new(t)
-                .ancestors()
-                .find(|a| a.exists())
-                .map(Path::to_owned)
-        })
+        .map(PathBuf::from)
+        .collect()
+}
+
+/// The paths that stay where they are when the attempt gets its own
+/// `/tmp`: each named path, or, where it does not exist yet, its nearest
+/// folder that does.
+fn kept_paths(named: &[PathBuf]) -> Vec<PathBuf> {
+    named
+        .iter()
+        .filter_map(|t| t.ancestors().find(|a| a.exists()).map(Path::to_owned))
         .collect()
 }
 
@@ -708,6 +716,12 @@ fn findings_to_note(
         notes.push(format!(
             "coldness not guaranteed ({why}): shared with every other attempt on this machine: {}",
             isolation.shared.join("; ")
+        ));
+    }
+    if let Some(i) = isolation.filter(|i| !i.outside.is_empty()) {
+        notes.push(format!(
+            "coldness not guaranteed: the cell shares a cache with other attempts: {}",
+            i.outside.join("; ")
         ));
     }
     notes

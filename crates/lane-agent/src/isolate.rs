@@ -115,6 +115,56 @@ pub fn shared_paths(real_home: Option<&Path>) -> Vec<String> {
     ]
 }
 
+/// The caches a cell itself points outside its attempt: a cache variable
+/// (one of [`ROOTS`], the compilers' own cache variables, or any
+/// `*_CACHE_DIR`, `*_CACHE_HOME`, `*_CACHE_PATH`) that its lane file sets
+/// to a path outside the attempt's folder, and a path it names at or under
+/// one of the fixed caches [`shared_paths`] lists (kept from the machine's
+/// `/tmp`, it is every attempt's). Each is said with why; every other
+/// attempt given the same path shares it.
+pub fn outside_the_attempt(
+    env: &std::collections::BTreeMap<String, String>,
+    named: &[PathBuf],
+    dir: &Path,
+) -> Vec<String> {
+    const COMPILER_CACHES: [&str; 2] = ["TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR"];
+    let is_cache_var = |k: &str| {
+        ROOTS.iter().any(|(v, _)| *v == k)
+            || COMPILER_CACHES.contains(&k)
+            || ["_CACHE_DIR", "_CACHE_HOME", "_CACHE_PATH"]
+                .iter()
+                .any(|s| k.ends_with(s))
+    };
+    let dir = lexically_normal(dir);
+    let mut out: Vec<String> = env
+        .iter()
+        .filter(|(k, v)| is_cache_var(k) && !lexically_normal(Path::new(v.as_str())).starts_with(&dir))
+        .map(|(k, v)| {
+            format!(
+                "{k}={} (the lane file points this cache outside the attempt)",
+                crate::report::bounded_text(v, 200)
+            )
+        })
+        .collect();
+    let fixed = |p: &Path| {
+        let p = lexically_normal(p);
+        p.starts_with("/tmp/tensorhub-cache")
+            || p.components().nth(2).is_some_and(|c| {
+                p.starts_with("/tmp") && c.as_os_str().to_string_lossy().starts_with("torchinductor_")
+            })
+    };
+    for p in named.iter().filter(|p| fixed(p)) {
+        let said = format!(
+            "{} (a fixed cache the cell names: kept from the machine's /tmp, shared with every attempt that names it)",
+            p.display()
+        );
+        if !out.contains(&said) {
+            out.push(said);
+        }
+    }
+    out
+}
+
 /// What the attempt runs with: its roots, and the ways of a private `/tmp`
 /// to try, in order ([`Prepared::run`]).
 #[derive(Debug, Clone)]
@@ -187,6 +237,7 @@ impl Prepared {
             tmp: TmpIsolation::Private { how: how.into() },
             roots: self.roots.clone(),
             shared: Vec::new(),
+            outside: Vec::new(),
         }
     }
 
@@ -200,6 +251,7 @@ impl Prepared {
                 },
                 roots: self.roots.clone(),
                 shared: Vec::new(),
+                outside: Vec::new(),
             };
         }
         let real_home = std::env::var_os("HOME").map(PathBuf::from);
@@ -209,6 +261,7 @@ impl Prepared {
             },
             roots: self.roots.clone(),
             shared: shared_paths(real_home.as_deref()),
+            outside: Vec::new(),
         }
     }
 }
@@ -457,6 +510,37 @@ fn lexically_normal(p: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cache_the_lane_file_points_outside_the_attempt_is_named() {
+        let dir = Path::new("/runs/lanes/0.0.4/mints/c/H200/r2/a1");
+        let env: std::collections::BTreeMap<String, String> = [
+            ("HOME", "/var/tmp/shared-home"),
+            ("TRITON_CACHE_DIR", "/runs/lanes/0.0.4/mints/c/H200/r2/a1/own"),
+            ("MY_CACHE_DIR", "/srv/cache"),
+            ("GW_TOY127", "/tmp/lane/toy127.py"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        let named = [
+            PathBuf::from("/tmp/tensorhub-cache"),
+            PathBuf::from("/tmp/torchinductor_root/fx"),
+            PathBuf::from("/tmp/lane/toy127.py"),
+        ];
+        assert_eq!(
+            outside_the_attempt(&env, &named, dir),
+            [
+                "HOME=/var/tmp/shared-home (the lane file points this cache outside the attempt)",
+                "MY_CACHE_DIR=/srv/cache (the lane file points this cache outside the attempt)",
+                "/tmp/tensorhub-cache (a fixed cache the cell names: kept from the machine's /tmp, shared with every attempt that names it)",
+                "/tmp/torchinductor_root/fx (a fixed cache the cell names: kept from the machine's /tmp, shared with every attempt that names it)",
+            ]
+        );
+        let own: std::collections::BTreeMap<String, String> =
+            [("HOME".to_owned(), format!("{}/../a1/h", dir.display()))].into();
+        assert!(outside_the_attempt(&own, &[], dir).is_empty());
+    }
 
     #[test]
     fn quoting_survives_quotes_and_spaces() {

@@ -316,29 +316,32 @@ fn diff_mints(
 /// report naming classes and the other none is an invalid input.
 pub fn diff_repeats(a: &Path, b: &Path, max_content_bytes: u64) -> Result<PairDiff, AppError> {
     let limits = content_limits(max_content_bytes);
-    match (classes_of(a)?, classes_of(b)?) {
+    // Identical bytes prove determinism only where both repeats are proven
+    // cold: the same rule as `lane diff` of two folders.
+    let pair = match (classes_of(a)?, classes_of(b)?) {
         (Some(ma), Some(mb)) => {
             let mut r = diff_mints(&ma, &mb, &limits)?;
             within_slots(&mut r, a, b);
-            Ok(PairDiff::Classes(r))
+            PairDiff::Classes(r)
         }
-        (None, None) => Ok(PairDiff::Cells(Box::new(diff_with(
+        (None, None) => PairDiff::Cells(Box::new(diff_with(
             &a.join(file::ARTIFACTS),
             &b.join(file::ARTIFACTS),
             &limits,
             [None, None],
-        )?))),
+        )?)),
         (Some(m), None) | (None, Some(m)) => {
             let other = if m.dir == a { b } else { a };
-            Err(AppError::invalid_file(
+            return Err(AppError::invalid_file(
                 &other.join(file::REPORT),
                 format!(
                     "names no graph classes (entries) while {} names them: the two repeats are not mints of one kind",
                     escape(&m.report.display().to_string())
                 ),
-            ))
+            ));
         }
-    }
+    };
+    Ok(pair.with_coldness(cold::coldness(a, b)))
 }
 
 /// The determinism diff of two sides (folders, packed cells or `.pt2`

@@ -551,13 +551,30 @@ pub struct Isolation {
     /// (empty when its `/tmp` is its own): its coldness is not guaranteed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shared: Vec<String>,
+    /// Caches the cell itself pointed outside the attempt (a cache
+    /// variable its lane file sets to a folder of its own, a known fixed
+    /// cache path it names and so keeps from the machine's `/tmp`), each
+    /// with how: every other attempt given the same path shares it, so
+    /// this one's coldness is not guaranteed either.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outside: Vec<String>,
 }
 
 impl Isolation {
     /// True when nothing another attempt on the machine wrote can reach
     /// this one through a path lane knows of.
     pub fn is_cold(&self) -> bool {
-        self.shared.is_empty()
+        self.shared.is_empty() && self.outside.is_empty()
+    }
+
+    /// Every way this attempt shares a cache with others, in words (empty
+    /// when none is known).
+    pub fn sharing(&self) -> Vec<&str> {
+        self.shared
+            .iter()
+            .chain(&self.outside)
+            .map(String::as_str)
+            .collect()
     }
 }
 
@@ -812,6 +829,7 @@ mod tests {
                     },
                     roots: vec!["TMPDIR".into(), "HOME".into()],
                     shared: vec!["/tmp/tensorhub-cache".into()],
+                    outside: Vec::new(),
                 }),
                 ..Gathering::default()
             },

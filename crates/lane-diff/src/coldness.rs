@@ -63,6 +63,9 @@ pub struct ClassCompile {
     pub compile_s: Option<f64>,
     /// Seconds resolving it from the compiled-graph cache (`reuse_s`).
     pub reuse_s: Option<f64>,
+    /// How the mint says it got the class without compiling it, when it
+    /// says so (gen-worker 0.127's `present`, `reused`, `claimed`).
+    pub resolved: Option<String>,
 }
 
 /// What the edge found about one side.
@@ -90,6 +93,11 @@ pub fn judge(e: &ColdEvidence) -> SideCold {
     let not_compiled: Vec<String> = classes
         .iter()
         .filter_map(|c| match (c.compile_s, c.reuse_s) {
+            _ if c.resolved.is_some() => Some(format!(
+                "{} ({}: not compiled by this attempt)",
+                c.name,
+                c.resolved.as_deref().unwrap_or_default()
+            )),
             (_, Some(r)) if r > 0.0 => Some(format!(
                 "{} (compile_s {}, reuse_s {r:.3} s: resolved from the compiled-graph cache)",
                 c.name,
@@ -168,6 +176,7 @@ mod tests {
             name: name.into(),
             compile_s,
             reuse_s,
+            resolved: None,
         }
     }
 
@@ -192,6 +201,22 @@ mod tests {
         assert_eq!(
             s.why,
             "1 of 2 class(es) not compiled: unet/B=2 (compile_s 0.000 s, reuse_s 0.058 s: resolved from the compiled-graph cache)"
+        );
+    }
+
+    #[test]
+    fn a_specialization_present_in_the_store_makes_the_side_warm() {
+        let mut present = class("cg-graph-v1-dec46b67", Some(0.21), None);
+        present.resolved = Some("present".into());
+        let e = evidence(
+            vec![class("cg-graph-v1-0a1b", Some(46.5), None), present],
+            Ok("user and mount namespaces"),
+        );
+        let s = judge(&e);
+        assert_eq!(s.cold, Cold::Warm);
+        assert_eq!(
+            s.why,
+            "1 of 2 class(es) not compiled: cg-graph-v1-dec46b67 (present: not compiled by this attempt)"
         );
     }
 

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::findings::FindingKind;
 use crate::breakdown::MintBreakdown;
 use crate::error::CompareError;
 
@@ -110,6 +111,11 @@ pub struct SideSummary {
     pub missing: usize,
     /// Distinct cell keys seen.
     pub cell_keys: Vec<String>,
+    /// Mints that are not cold (their findings say they resolved what
+    /// they should have compiled), each `source: why`: their seconds are
+    /// not a cold mint's, and the comparison says so first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_cold: Vec<String>,
 }
 
 /// A baseline/candidate comparison.
@@ -249,10 +255,20 @@ fn side<'m>(
     let mut cell_keys: Vec<String> = present.iter().filter_map(|m| m.cell_key.clone()).collect();
     cell_keys.sort();
     cell_keys.dedup();
+    let not_cold = present
+        .iter()
+        .flat_map(|m| {
+            m.findings
+                .iter()
+                .filter(|f| f.kind == FindingKind::NotCold)
+                .map(|f| format!("{}: {}", m.source, f.message))
+        })
+        .collect();
     let summary = SideSummary {
         mints: present.len(),
         missing: mints.len() - present.len(),
         cell_keys,
+        not_cold,
     };
     Ok((present, summary))
 }

@@ -318,9 +318,21 @@ fn era_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
                     .find(|f| f.name == n)
                     .and_then(|f| f.seconds())
             };
+            // The same rule as `lane diff`'s coldness: resolved from the
+            // cache, or no compile time at all (a warm repeat whose
+            // `reuse_s` reads 0 is still warm).
             match (fact("reuse_s"), fact("compile_s")) {
-                (Some(r), Some(c)) if r > 0.0 && c == 0.0 => Some(format!(
-                    "{} (reuse_s {r:.3} s, compile_s 0)",
+                (Some(r), c) if r > 0.0 => Some(format!(
+                    "{} (reuse_s {r:.3} s, compile_s {})",
+                    quote(&e.name, SHORT_MAX_CHARS),
+                    c.map_or("absent".into(), |c| if c == 0.0 {
+                        "0".into()
+                    } else {
+                        format!("{c:.3} s")
+                    })
+                )),
+                (_, Some(c)) if c <= 0.0 => Some(format!(
+                    "{} (compile_s 0)",
                     quote(&e.name, SHORT_MAX_CHARS)
                 )),
                 _ => None,
@@ -333,7 +345,7 @@ fn era_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
                 FindingKind::NotCold,
                 Severity::Error,
                 format!(
-                    "{} of {} class(es) were resolved from the compiled-graph cache, not compiled: {}; this repeat is not cold, and its compile times are not a cold mint's",
+                    "{} of {} class(es) were not compiled by this repeat: {}; this repeat is not cold, and its compile times are not a cold mint's",
                     reused.len(),
                     b.entries.len(),
                     reused.join(", ")
@@ -420,6 +432,23 @@ pub fn record_findings(record: &lane_core::MintRecord) -> Vec<Finding> {
                     ),
                 )
                 .subject("isolation"),
+            );
+        }
+        if !iso.outside.is_empty() {
+            out.push(
+                Finding::new(
+                    FindingKind::ColdnessNotGuaranteed,
+                    Severity::Warning,
+                    format!(
+                        "the cell shares a cache with other attempts, so this repeat's coldness is not guaranteed: {}",
+                        iso.outside
+                            .iter()
+                            .map(|p| quote(p, DETAIL_MAX_CHARS))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ),
+                )
+                .subject("isolation.outside"),
             );
         }
     }
@@ -1020,6 +1049,7 @@ mod tests {
                     tmp,
                     roots: vec!["TMPDIR".into()],
                     shared: vec!["/tmp/tensorhub-cache (...)".into()],
+                    outside: Vec::new(),
                 }),
                 ..lane_core::Gathering::default()
             },

@@ -9,7 +9,7 @@
 //!   fails the check only once confirmed;
 //! - **neutral** when a report is missing (not measured), any finding is
 //!   at warning level or above, the results were replayed (no compile
-//!   ran), or the history calls a series regressed but not yet confirmed,
+//!   ran), a cell's repeats are identical but not proven cold, or the history calls a series regressed but not yet confirmed,
 //!   or inconclusive: the first screen reads "Cannot tell", never yes;
 //! - **success** otherwise;
 //! - **cancelled** over all of these when the lane was cancelled before
@@ -88,6 +88,9 @@ pub(crate) struct CellEvidence {
     pub repeats: Vec<RepeatEvidence>,
     /// True when its determinism diff is unexplained.
     pub unexplained: bool,
+    /// True when its repeats' bytes are identical but the repeats are not
+    /// proven cold: no proof of determinism.
+    pub unproven: bool,
 }
 
 /// What the policy weighs of a lane.
@@ -158,6 +161,12 @@ pub(crate) fn decide(e: &Evidence) -> Verdict {
         }
         if c.unexplained {
             failure.push(format!("{}: determinism diff unexplained", c.at));
+        }
+        if c.unproven {
+            neutral.push(format!(
+                "{}: identical bytes, but the repeats are not proven cold: no proof of determinism",
+                c.at
+            ));
         }
     }
     if e.nothing_measured {

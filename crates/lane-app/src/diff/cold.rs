@@ -9,6 +9,7 @@ use std::path::Path;
 use lane_core::layout::file;
 use lane_core::results::{MintRecord, TmpIsolation};
 use lane_diff::coldness::{judge, ClassCompile, ColdEvidence, Coldness, SideCold};
+use lane_ledger::report::verdict::SpecState;
 use lane_ledger::report::MintLedger;
 
 use crate::report::results::{read_capped, read_contract};
@@ -54,10 +55,31 @@ fn classes(dir: &Path) -> Result<Vec<ClassCompile>, String> {
                 name: e.name,
                 compile_s: e.compile_s,
                 reuse_s: e.reuse_s,
+                resolved: None,
+            })
+            .collect()),
+        // gen-worker 0.127 on: `built` is compiled by this attempt; any
+        // other state was resolved (or left to another process).
+        MintLedger::CompileVerdict(v) => Ok(v
+            .specializations
+            .into_iter()
+            .map(|s| {
+                let state = s.state.as_ref().map(|n| n.as_str().to_owned());
+                let built = s.state.as_ref().and_then(|n| n.known()) == Some(SpecState::Built);
+                ClassCompile {
+                    name: s.graph,
+                    compile_s: if built { s.wall_s } else { None },
+                    reuse_s: None,
+                    resolved: if built {
+                        None
+                    } else {
+                        Some(state.unwrap_or_else(|| "no state".into()))
+                    },
+                }
             })
             .collect()),
         _ => Err(
-            "its report.json has no per-class compile table (an aot table, `mint_phases.v: 1`)"
+            "its report has no per-class compile rows (an aot table, `mint_phases.v: 1`, or a `gen-worker compile` verdict)"
                 .into(),
         ),
     }
@@ -77,6 +99,12 @@ fn own_tmp(dir: &Path) -> Result<String, String> {
     let Some(iso) = record.gathering.isolation else {
         return Err("its attempt record (mint.json) predates lane's record of isolation".into());
     };
+    if !iso.outside.is_empty() {
+        return Err(format!(
+            "the cell shares a cache with other attempts: {}",
+            iso.outside.join("; ")
+        ));
+    }
     match iso.tmp {
         TmpIsolation::Private { how } => Ok(format!("a private /tmp: {how}")),
         TmpIsolation::Container { why } => Ok(format!("the container's own /tmp: {why}")),

@@ -80,6 +80,9 @@ pub struct HistoryAddOutcome {
     /// Its object, and what retention removed.
     #[serde(flatten)]
     pub appended: Appended,
+    /// Repeats kept out because they are not cold, each with why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<String>,
 }
 
 /// `lane history add`: one results folder's run into the history.
@@ -94,6 +97,7 @@ pub fn history_add(request: &HistoryAddRequest) -> Result<HistoryAddOutcome, App
         rows: run.rows.len(),
         store: history.location(),
         appended,
+        left_out: run.left_out,
     })
 }
 

@@ -47,6 +47,10 @@ pub struct RecordedRun {
     pub fingerprint: Fingerprint,
     /// Every row.
     pub rows: Vec<Row>,
+    /// The repeats kept out of the history, each with why: a repeat that
+    /// is not cold (it resolved what it should have compiled, or shared a
+    /// cache with other attempts) is never a cold timing sample.
+    pub left_out: Vec<String>,
 }
 
 /// A lane version's release line: `MAJOR.MINOR` (`0.93.3` → `0.93`).
@@ -110,12 +114,17 @@ pub fn run_of(
     );
     let line = line_of(&lane);
     let mut rows = Vec::new();
+    let mut left_out = Vec::new();
     for c in cells {
         for rep in &c.repeats {
             let minted = rep
                 .status()
                 .is_some_and(|s| s.as_str() == MintStatus::Minted.as_str());
             if !minted || !rep.measured() {
+                continue;
+            }
+            if let Some(why) = not_cold(rep) {
+                left_out.push(format!("{} {} r{}: {why}", c.cell, c.gpu, rep.repeat));
                 continue;
             }
             // A card that is not the slot's class is its own series: its
@@ -152,6 +161,28 @@ pub fn run_of(
         line,
         fingerprint,
         rows,
+        left_out,
+    })
+}
+
+/// Why a repeat is not a cold timing sample, when it is not: its ledger
+/// says it resolved what it should have compiled, or its record says it
+/// shared a cache with other attempts.
+fn not_cold(rep: &lane_render::RepeatResult) -> Option<String> {
+    let warm = rep
+        .breakdown
+        .findings
+        .iter()
+        .find(|f| f.kind == lane_ledger::FindingKind::NotCold);
+    if let Some(f) = warm {
+        return Some(format!("warm ({})", f.message));
+    }
+    let iso = rep.mint.as_ref()?.gathering.isolation.as_ref()?;
+    (!iso.is_cold()).then(|| {
+        format!(
+            "coldness not guaranteed (it shares with other attempts: {})",
+            iso.sharing().join("; ")
+        )
     })
 }
 

@@ -390,6 +390,7 @@ mod tests {
                     },
                     roots: vec!["TMPDIR".into(), "HOME".into()],
                     shared: Vec::new(),
+                    outside: Vec::new(),
                 }),
                 ..lane_core::Gathering::default()
             },

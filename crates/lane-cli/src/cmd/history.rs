@@ -207,6 +207,9 @@ pub fn run(args: Args) -> Result<(), AppError> {
             for k in &o.appended.removed {
                 outln!("removed by retention: {k}");
             }
+            for why in &o.left_out {
+                outln!("kept out, not a cold sample: {}", terminal(why));
+            }
             Ok(())
         }
         Some(Command::Check { results, store }) => {

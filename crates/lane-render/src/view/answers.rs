@@ -12,7 +12,7 @@ use super::history::{bytes_clause, HistoryView};
 use super::value::Tone;
 use super::{bound, short, LONG};
 use crate::policy::{Conclusion, Verdict};
-use crate::LaneResults;
+use crate::{CellResult, LaneResults};
 
 /// The most details listed under one answer.
 const DETAILS: usize = 8;
@@ -181,13 +181,20 @@ fn regressed(r: &LaneResults, h: Option<&HistoryView>) -> Answer {
 
 fn bytes(r: &LaneResults) -> Answer {
     let diffed: Vec<_> = r.cells.iter().filter(|c| c.determinism.is_some()).collect();
+    let verdict_of = |c: &&CellResult| c.determinism.as_ref().map(|d| d.verdict());
     let differ = diffed
         .iter()
         .filter(|c| {
-            c.determinism
-                .as_ref()
-                .is_some_and(|d| d.verdict() != DeterminismVerdict::ByteIdentical)
+            !matches!(
+                verdict_of(c),
+                Some(DeterminismVerdict::ByteIdentical | DeterminismVerdict::IdenticalNotProven)
+            )
         })
+        .count();
+    // Identical bytes of repeats not proven cold are no proof either way.
+    let unproven = diffed
+        .iter()
+        .filter(|c| verdict_of(c) == Some(DeterminismVerdict::IdenticalNotProven))
         .count();
     let unexplained = diffed.iter().any(|c| {
         c.determinism
@@ -196,6 +203,14 @@ fn bytes(r: &LaneResults) -> Answer {
     });
     let (answer, tone) = if diffed.is_empty() {
         ("No cell was diffed.".to_owned(), Tone::Quiet)
+    } else if differ == 0 && unproven > 0 {
+        (
+            format!(
+                "Cannot tell: {unproven} of {} diffed cell(s) are identical, but their repeats are not proven cold, so that is no proof of determinism.",
+                diffed.len()
+            ),
+            Tone::Warn,
+        )
     } else if differ == 0 {
         (
             format!(

@@ -67,6 +67,16 @@ pub fn comparison(c: &Comparison) -> ComparisonView {
             c.noise_rule.relative * 100.0,
         ),
     );
+    for (name, side) in [("baseline", &c.baseline), ("candidate", &c.candidate)] {
+        for why in &side.not_cold {
+            out.line_toned(
+                Depth::Collapsed,
+                0,
+                format!("warning: the {name} holds a mint that is not cold, so its seconds are not a cold mint's: {why}"),
+                Tone::Warn,
+            );
+        }
+    }
     if c.same_cell == Some(false) {
         out.line_toned(
             Depth::Collapsed,

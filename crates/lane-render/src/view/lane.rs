@@ -152,6 +152,9 @@ fn evidence_with(r: &LaneResults, h: Option<&HistoryView>) -> Evidence {
                 .determinism
                 .as_ref()
                 .is_some_and(|d| d.verdict() == lane_diff::DeterminismVerdict::Unexplained),
+            unproven: c.determinism.as_ref().is_some_and(|d| {
+                d.verdict() == lane_diff::DeterminismVerdict::IdenticalNotProven
+            }),
         })
         .collect();
     Evidence {

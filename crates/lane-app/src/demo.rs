@@ -305,6 +305,7 @@ pub fn demo(
         provenance,
         source: None,
         lane: &lane,
+        whole_matrix: Vec::new(),
         out: lane_out.clone(),
         agent: vec![request.exe.to_string_lossy().into_owned(), "agent".into()],
         concurrency: 2,

@@ -53,6 +53,7 @@ mod tests {
     fn plan<'a>(lane: &'a lane_file::LaneFile, stop: &'a AtomicBool) -> MintPlan<'a> {
         MintPlan {
             lane,
+            whole_matrix: Vec::new(),
             out: "/out/lanes/0.0.0".into(),
             run_id: "manual".into(),
             concurrency: 1,

@@ -49,6 +49,7 @@ impl Backend for LocalBackend {
         let run = LocalRun {
             provenance: plan.provenance.clone(),
             lane: plan.lane,
+            whole_matrix: plan.whole_matrix.clone(),
             source: plan.source.clone(),
             out: plan.out.clone(),
             agent: plan.agent.clone(),

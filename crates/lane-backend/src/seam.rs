@@ -20,6 +20,11 @@ use crate::error::BackendError;
 pub struct MintPlan<'a> {
     /// The lane file, its matrix narrowed to the cells and GPU classes asked for.
     pub lane: &'a LaneFile,
+    /// Every slot of the lane file's whole matrix, before narrowing
+    /// (`<lane>/<cell>/<gpu>/r<N>`): `summary.json` speaks of each one the
+    /// run holds, so a narrowed run never drops what an earlier one minted.
+    /// Empty: the narrowed lane's own plan.
+    pub whole_matrix: Vec<String>,
     /// The lane's run folder, absolute (`<out>/lanes/<version>/`).
     pub out: PathBuf,
     /// The run (kube backend): its Jobs carry it, and its bundles and

@@ -33,6 +33,10 @@ use lane_core::{SlotSummary, Summary};
 pub struct LocalRun<'a> {
     /// The lane.
     pub lane: &'a LaneFile,
+    /// Every slot of the lane file's whole matrix, before narrowing:
+    /// `summary.json` keeps each one the run store holds (an earlier run's
+    /// cells stay in a narrowed run's summary). Empty: the lane's own plan.
+    pub whole_matrix: Vec<String>,
     /// The lane's output folder (`out/lanes/<version>`): `runs.sqlite`,
     /// `mints/`, `results/` live here.
     pub out: PathBuf,
@@ -773,6 +777,7 @@ impl LocalRun<'_> {
             .plan()
             .iter()
             .map(|p| p.id.slot().to_string())
+            .chain(self.whole_matrix.iter().cloned())
             .collect();
         let mut latest = latest_per_slot(&rows);
         latest.retain(|slot, _| slots.contains(slot));

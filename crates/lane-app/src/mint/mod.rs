@@ -187,6 +187,12 @@ pub fn mint(
     on: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<MintOutcome, AppError> {
     let mut loaded = load(&request.lane)?;
+    let whole_matrix = loaded
+        .lane
+        .plan()
+        .iter()
+        .map(|p| p.id.slot().to_string())
+        .collect();
     select(&mut loaded.lane, &request.cells, &request.gpus)?;
     if loaded.lane.mint.is_none() {
         return Err(MintError::NoMatrix {
@@ -197,6 +203,7 @@ pub fn mint(
     let out = lane_out(request, &loaded)?;
     let mut plan = MintPlan {
         lane: &loaded.lane,
+        whole_matrix,
         out: out.clone(),
         run_id: request.run_id.clone(),
         concurrency: concurrency(request, &loaded.lane),

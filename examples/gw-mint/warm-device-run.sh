@@ -2,7 +2,7 @@
 # The real GPU run behind tests/data/gw-eras/warm/: two probe lanes that
 # are warm ON PURPOSE, minted THROUGH `lane mint` (two repeats each, one at
 # a time, every attempt in its own TMPDIR, HOME, caches and private /tmp),
-# on one H200 with torch 2.11 + triton 3.6:
+# on one H100 (the lanes' class) with torch 2.11 + triton 3.6:
 #
 #   lanes/0.0.4.yaml --source v0.126.3   the rig, aot; the cell names the
 #       fixed /tmp/tensorhub-cache, so both attempts share it

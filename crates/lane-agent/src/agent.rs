@@ -606,7 +606,20 @@ fn finish(spec: &AgentSpec, dir: &Path, ended: AgentResult) -> Result<AgentResul
         )?);
     }
     let cells: Vec<&lane_core::ArtifactState> = artifact.iter().chain(entries.iter()).collect();
-    let (outcome, reason) = classify_with_cells(&end, &read.state, &cells, own_files);
+    // A repeat that resolved what it should have compiled is no cold
+    // repeat, and another attempt given the same store would end the same
+    // (failed, never retried); its cells are then not looked for.
+    let (outcome, reason) = match crate::outcome::classify(&end, &read.state) {
+        (MintStatus::Minted, reason) if !read.not_built.is_empty() => (
+            MintStatus::Failed,
+            format!(
+                "{reason}, but {} specialization(s) were not built by this attempt: {}; it is not cold, and has no cell of its own for them",
+                read.not_built.len(),
+                read.not_built.join(", ")
+            ),
+        ),
+        _ => classify_with_cells(&end, &read.state, &cells, own_files),
+    };
     let mut notes = read.notes;
     // What the report itself said, before lane checked its cells.
     let report_minted = crate::outcome::classify(&end, &read.state).0 == MintStatus::Minted;

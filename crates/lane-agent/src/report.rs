@@ -69,9 +69,14 @@ pub struct ReadReport {
     pub digest: Option<String>,
     /// The report's `entries` (0.114 on), in order.
     pub entries: Vec<NamedEntry>,
-    /// The graphs a `gen-worker compile` verdict (0.127 on) says were built,
-    /// reused or present: their packages are found under the attempt's home.
+    /// The graphs a `gen-worker compile` verdict (0.127 on) says were
+    /// built: their packages are found under the attempt's home.
     pub verdict_graphs: Vec<String>,
+    /// The specializations the verdict says this attempt did not build
+    /// (`present`, `reused`, `claimed`), each `graph (state)`: resolved
+    /// from a store or cache another compile filled, so the attempt is not
+    /// cold and has no cell of its own for them.
+    pub not_built: Vec<String>,
     /// True when the file is a `gen-worker compile --verdict` file.
     pub is_verdict: bool,
     /// Things worth saying that change nothing (an echo not believed).
@@ -86,6 +91,7 @@ impl ReadReport {
             digest: None,
             entries: Vec::new(),
             verdict_graphs: Vec::new(),
+            not_built: Vec::new(),
             is_verdict: false,
             notes: Vec::new(),
         }
@@ -186,8 +192,14 @@ fn read_verdict(value: &serde_json::Value, cell_recipe: &str) -> ReadReport {
     let mut unsafe_names = 0;
     for s in &specs {
         let graph = field(s, "graph");
-        if !matches!(field(s, "state").as_str(), "built" | "reused" | "present") {
-            continue;
+        match field(s, "state").as_str() {
+            "built" => {}
+            state @ ("reused" | "present" | "claimed") => {
+                out.not_built
+                    .push(format!("{} ({state})", bounded_text(&graph, 80)));
+                continue;
+            }
+            _ => continue,
         }
         if file_name_safe(&graph) {
             out.verdict_graphs.push(graph);
@@ -305,6 +317,7 @@ pub fn read_report(path: &Path, cell: &str, recipe: &str) -> ReadReport {
         digest: string_field(&value, "digest"),
         entries: named,
         verdict_graphs: Vec::new(),
+        not_built: Vec::new(),
         is_verdict: false,
         notes,
     }

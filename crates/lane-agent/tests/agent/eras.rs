@@ -326,6 +326,35 @@ fn v0_127_2_a_built_graph_whose_package_is_missing_is_crashed() {
     );
 }
 
+/// The warm repeat lane recorded on purpose (`lanes/0.0.5.yaml` on an H100,
+/// `tests/data/gw-eras/warm`): its graph store was the first repeat's, so
+/// `gen-worker compile` found every specialization `present` and built
+/// nothing. It is no cold repeat, has no cell of its own, and another
+/// attempt given the same store would end the same: failed, not crashed.
+#[test]
+fn v0_127_2_a_warm_repeat_whose_graphs_were_present_fails_as_not_cold() {
+    let d = tempfile::tempdir().unwrap();
+    let verdict = eras("warm/v0.127.2/results/compile-toy/H100/r2/report.json");
+    let mut s = rig_cell(
+        d.path(),
+        "aot",
+        &format!("cp '{}' \"$LANE_REPORT_PATH\"", verdict.display()),
+    );
+    s.report = Some("verdict.json".into());
+    let r = run_agent(&s).unwrap();
+    assert_eq!(r.outcome, MintStatus::Failed, "{}", r.reason);
+    assert_eq!(
+        r.reason,
+        "the report says `minted`: gen-worker compile: present=3 (of 3), but 3 specialization(s) \
+         were not built by this attempt: \
+         cg-graph-v1-f14737f96cec5d64411dbb2da8e53055e903d80ba57a731bc964d828 (present), \
+         cg-graph-v1-bc4b9a3cc3f3feb6f6fe4aef5b6b23137930540c91902b58e1970f3b (present), \
+         cg-graph-v1-dec46b67873d5417b0e6bae4a662f243a07bea09570e89619cf3ef7e (present); \
+         it is not cold, and has no cell of its own for them"
+    );
+    assert!(gathered(&r).is_empty());
+}
+
 /// As a pod mints: the same 0.127.2 replay with a store. Every compiled
 /// graph (2.9 MB each, over nothing the bundle would inline) travels under
 /// its own key, byte for byte, and the bundle's manifest names all three.

@@ -18,6 +18,7 @@ mod secrets;
 #[cfg(feature = "serve")]
 mod serve;
 mod streams;
+mod warm;
 mod wheel;
 
 use std::path::Path;

@@ -264,6 +264,41 @@ fn regression_a_cell_removed_from_the_lane_file_between_runs_is_left_alone() {
 }
 
 #[test]
+fn regression_narrowed_mints_into_one_folder_keep_every_slot_in_the_summary() {
+    // `--cell cell00` then `--cell cell01` into one output: summary.json
+    // kept the second selection only, and the report listed the first's
+    // minted slots as missing.
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), 2, 2, "");
+    for cell in ["cell00", "cell01"] {
+        let o = lane(d.path(), &["mint", "0.93.3", "--cell", cell]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    }
+    let slots: Vec<String> = summary(d.path())["mints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| format!("{} {}", m["slot"].as_str().unwrap(), m["status"]))
+        .collect();
+    assert_eq!(
+        slots,
+        [
+            "0.93.3/cell00/L4/r1 \"minted\"",
+            "0.93.3/cell00/L4/r2 \"minted\"",
+            "0.93.3/cell01/L4/r1 \"minted\"",
+            "0.93.3/cell01/L4/r2 \"minted\"",
+        ]
+    );
+    let o = lane(d.path(), &["report", "0.93.3"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let r: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(d.path().join("out/lanes/0.93.3/report.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(r["disagreements"], serde_json::Value::Null, "{r}");
+}
+
+#[test]
 fn the_kube_backend_dry_run_prints_one_job_per_mint_and_creates_nothing() {
     let d = tempfile::tempdir().unwrap();
     write_lane(d.path(), 2, 2, "");

@@ -160,6 +160,12 @@ fn regressed(r: &LaneResults, h: Option<&HistoryView>) -> Answer {
             ),
             Tone::Warn,
         ),
+        // No series at all (no repeat minted, or every one kept out):
+        // nothing was judged, which is never "nothing regressed".
+        (None, None) if h.no_series => (
+            "Not judged: no minted repeat of this lane gave a series to judge.".to_owned(),
+            Tone::Warn,
+        ),
         (None, None) => (format!("Nothing ({}).", h.counts), Tone::Good),
     };
     let mut details: Vec<(String, String)> = h

@@ -128,6 +128,15 @@ fn winner(v: &Option<Json>) -> String {
 /// Why two repeats differ: the cells', or (class by class) the worst
 /// class's cause, named by its class; a class on one side only is said.
 pub(crate) fn pair_cause(d: &lane_diff::PairDiff) -> String {
+    // The pair's coldness speaks first: identical classes of repeats not
+    // proven cold are no proof, whatever each class reads.
+    if d.verdict() == DeterminismVerdict::IdenticalNotProven {
+        let why = match d {
+            lane_diff::PairDiff::Cells(r) => &r.summary,
+            lane_diff::PairDiff::Classes(m) => &m.summary,
+        };
+        return super::bound(why, super::LONG);
+    }
     match d {
         lane_diff::PairDiff::Cells(r) => cause(r),
         lane_diff::PairDiff::Classes(m) => {

@@ -42,6 +42,9 @@ pub struct HistoryView {
     pub unjudged: Option<String>,
     /// True when no series of the lane could be judged.
     pub judged_nothing: bool,
+    /// True when the lane has no series at all (no repeat minted, or every
+    /// one kept out of the history as not cold).
+    pub no_series: bool,
     /// Per cell and GPU class: the total's verdict and sparkline, then
     /// every series that moved (effect, bounds, p, df, noise).
     pub table: Table,
@@ -579,6 +582,7 @@ pub fn history(r: &LaneResults) -> Option<HistoryView> {
             format!("{} ({which})", bound(&u.reason, LONG))
         }),
         judged_nothing: j.unjudged.as_ref().is_some_and(|u| u.series == u.of),
+        no_series: j.series.is_empty(),
         table,
         counts,
         explained: j

@@ -138,7 +138,9 @@ pub fn outside_the_attempt(
     let dir = lexically_normal(dir);
     let mut out: Vec<String> = env
         .iter()
-        .filter(|(k, v)| is_cache_var(k) && !lexically_normal(Path::new(v.as_str())).starts_with(&dir))
+        .filter(|(k, v)| {
+            is_cache_var(k) && !lexically_normal(Path::new(v.as_str())).starts_with(&dir)
+        })
         .map(|(k, v)| {
             format!(
                 "{k}={} (the lane file points this cache outside the attempt)",
@@ -150,7 +152,10 @@ pub fn outside_the_attempt(
         let p = lexically_normal(p);
         p.starts_with("/tmp/tensorhub-cache")
             || p.components().nth(2).is_some_and(|c| {
-                p.starts_with("/tmp") && c.as_os_str().to_string_lossy().starts_with("torchinductor_")
+                p.starts_with("/tmp")
+                    && c.as_os_str()
+                        .to_string_lossy()
+                        .starts_with("torchinductor_")
             })
     };
     for p in named.iter().filter(|p| fixed(p)) {
@@ -516,7 +521,10 @@ mod tests {
         let dir = Path::new("/runs/lanes/0.0.4/mints/c/H200/r2/a1");
         let env: std::collections::BTreeMap<String, String> = [
             ("HOME", "/var/tmp/shared-home"),
-            ("TRITON_CACHE_DIR", "/runs/lanes/0.0.4/mints/c/H200/r2/a1/own"),
+            (
+                "TRITON_CACHE_DIR",
+                "/runs/lanes/0.0.4/mints/c/H200/r2/a1/own",
+            ),
             ("MY_CACHE_DIR", "/srv/cache"),
             ("GW_TOY127", "/tmp/lane/toy127.py"),
         ]

@@ -15,9 +15,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::findings::FindingKind;
 use crate::breakdown::MintBreakdown;
 use crate::error::CompareError;
+use crate::findings::FindingKind;
 
 /// The noise rule.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]

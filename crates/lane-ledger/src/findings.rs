@@ -331,10 +331,9 @@ fn era_findings(b: &MintBreakdown, out: &mut Vec<Finding>) {
                         format!("{c:.3} s")
                     })
                 )),
-                (_, Some(c)) if c <= 0.0 => Some(format!(
-                    "{} (compile_s 0)",
-                    quote(&e.name, SHORT_MAX_CHARS)
-                )),
+                (_, Some(c)) if c <= 0.0 => {
+                    Some(format!("{} (compile_s 0)", quote(&e.name, SHORT_MAX_CHARS)))
+                }
                 _ => None,
             }
         })

@@ -325,9 +325,10 @@ fn determinism_rows(md: &str) -> String {
 /// `lane report` of a cell whose repeats' reports name graph classes diffs
 /// them class by class, as `lane diff` pairs two mints: each class's
 /// verdict and the pair's worst. The real pair (r2 resolved every class
-/// from r1's cache: its files are r1's) is byte-identical class by class;
-/// with r2's `B=1` file holding the real `B=2` cell (its report naming
-/// that file's digest), `B=1` reads unexplained and so does the pair.
+/// from r1's cache: its files are r1's) is byte-identical class by class,
+/// and the pair identical but no proof (r2 is warm, exactly as `lane diff`
+/// says); with r2's `B=1` file holding the real `B=2` cell (its report
+/// naming that file's digest), `B=1` reads unexplained and so does the pair.
 #[test]
 fn report_of_repeats_of_graph_classes_diffs_them_class_by_class() {
     const B1: &str = "cg-key-v1-3bf77855f63ecb48ffaad0da1276bb9eecdccad42b4647e475380ff2";
@@ -350,7 +351,8 @@ fn report_of_repeats_of_graph_classes_diffs_them_class_by_class() {
     };
     let same = tempfile::tempdir().unwrap();
     let (md, det) = report(same.path(), &classes_results(same.path(), |_| {}));
-    assert_eq!(det["verdict"], "byte_identical", "{det}");
+    assert_eq!(det["verdict"], "identical_not_proven", "{det}");
+    assert_eq!(det["coldness"]["b"]["cold"], "warm", "{det}");
     let classes: Vec<(&str, &str)> = det["classes"]
         .as_array()
         .unwrap()

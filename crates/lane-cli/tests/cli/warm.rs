@@ -67,11 +67,17 @@ fn no_report_of_a_warm_lane_says_yes() {
         md.contains("**Why do the bytes differ?** **Cannot tell: 1 of 1 diffed cell(s) are identical, but their repeats are not proven cold"),
         "{md}"
     );
-    assert!(md.contains("rig-aot on H100 r2: error finding (not\\_cold)"), "{md}");
+    assert!(
+        md.contains("rig-aot on H100 r2: error finding (not\\_cold)"),
+        "{md}"
+    );
     insta::assert_snapshot!("report_warm_lane_0_0_4", md);
     let md = report("0.0.5", "v0.127.2");
     assert!(md.contains("**Can this lane ship?** **No:"), "{md}");
-    assert!(md.contains("compile-toy on H100 r2: error finding (not\\_cold)"), "{md}");
+    assert!(
+        md.contains("compile-toy on H100 r2: error finding (not\\_cold)"),
+        "{md}"
+    );
     insta::assert_snapshot!("report_warm_lane_0_0_5", md);
 }
 
@@ -117,18 +123,14 @@ fn history_add_keeps_a_warm_repeat_out_and_says_so() {
         .collect();
     assert_eq!(left_out.len(), 1, "{left_out:?}");
     assert!(
-        left_out[0].starts_with(
-            "compile-toy H200 r2: warm (3 of 3 specialization(s) were not built here"
-        ),
+        left_out[0]
+            .starts_with("compile-toy H200 r2: warm (3 of 3 specialization(s) were not built here"),
         "{left_out:?}"
     );
     // Only r1's rows are history: every row is repeat 1.
     let rows = v["rows"].as_u64().unwrap();
     assert!(rows > 0);
-    let o = lane(
-        d.path(),
-        &["history", "add", &results, "--history", &store],
-    );
+    let o = lane(d.path(), &["history", "add", &results, "--history", &store]);
     assert!(
         stdout(&o).contains("kept out, not a cold sample: compile-toy H200 r2: warm"),
         "{}",

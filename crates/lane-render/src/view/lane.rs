@@ -106,57 +106,57 @@ pub(crate) fn evidence(r: &LaneResults) -> Evidence {
 
 /// What the policy weighs, with the history's view already built.
 fn evidence_with(r: &LaneResults, h: Option<&HistoryView>) -> Evidence {
-    let cells = r
-        .cells
-        .iter()
-        .map(|c| CellEvidence {
-            at: at(c),
-            repeats: c
-                .repeats
-                .iter()
-                .map(|rep| {
-                    let b = &rep.breakdown;
-                    RepeatEvidence {
-                        at: format!("{} r{}", at(c), rep.repeat),
-                        failing_status: status(rep).filter(|s| failing(Some(s))),
-                        failing_reason: rep
-                            .mint
-                            .as_ref()
-                            .filter(|m| m.status.fails_lane())
-                            .map(|m| bound(&m.reason, LONG)),
-                        unreadable: b
-                            .findings
-                            .iter()
-                            .any(|f| f.kind == FindingKind::UnreadableReport),
-                        measured: rep.measured(),
-                        warning: b
-                            .findings
-                            .iter()
-                            .find(|f| f.severity >= Severity::Warning)
-                            .map(|f| (f.severity, kind_name(f))),
-                        wrong_card: rep.mint.as_ref().and_then(|m| {
-                            match lane_core::environment::card_of_class(
-                                &c.gpu,
-                                m.environment.gpu_model.as_deref(),
-                            ) {
-                                lane_core::environment::CardCheck::IsNot { card } => {
-                                    Some(bound(&card, LONG))
+    let cells =
+        r.cells
+            .iter()
+            .map(|c| CellEvidence {
+                at: at(c),
+                repeats: c
+                    .repeats
+                    .iter()
+                    .map(|rep| {
+                        let b = &rep.breakdown;
+                        RepeatEvidence {
+                            at: format!("{} r{}", at(c), rep.repeat),
+                            failing_status: status(rep).filter(|s| failing(Some(s))),
+                            failing_reason: rep
+                                .mint
+                                .as_ref()
+                                .filter(|m| m.status.fails_lane())
+                                .map(|m| bound(&m.reason, LONG)),
+                            unreadable: b
+                                .findings
+                                .iter()
+                                .any(|f| f.kind == FindingKind::UnreadableReport),
+                            measured: rep.measured(),
+                            warning: b
+                                .findings
+                                .iter()
+                                .find(|f| f.severity >= Severity::Warning)
+                                .map(|f| (f.severity, kind_name(f))),
+                            wrong_card: rep.mint.as_ref().and_then(|m| {
+                                match lane_core::environment::card_of_class(
+                                    &c.gpu,
+                                    m.environment.gpu_model.as_deref(),
+                                ) {
+                                    lane_core::environment::CardCheck::IsNot { card } => {
+                                        Some(bound(&card, LONG))
+                                    }
+                                    _ => None,
                                 }
-                                _ => None,
-                            }
-                        }),
-                    }
-                })
-                .collect(),
-            unexplained: c
-                .determinism
-                .as_ref()
-                .is_some_and(|d| d.verdict() == lane_diff::DeterminismVerdict::Unexplained),
-            unproven: c.determinism.as_ref().is_some_and(|d| {
-                d.verdict() == lane_diff::DeterminismVerdict::IdenticalNotProven
-            }),
-        })
-        .collect();
+                            }),
+                        }
+                    })
+                    .collect(),
+                unexplained: c
+                    .determinism
+                    .as_ref()
+                    .is_some_and(|d| d.verdict() == lane_diff::DeterminismVerdict::Unexplained),
+                unproven: c.determinism.as_ref().is_some_and(|d| {
+                    d.verdict() == lane_diff::DeterminismVerdict::IdenticalNotProven
+                }),
+            })
+            .collect();
     Evidence {
         guard_refused: r.guard.as_ref().is_some_and(|g| !g.passed),
         not_green: r.green == Some(false),

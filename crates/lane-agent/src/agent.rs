@@ -842,18 +842,31 @@ fn install_wheel(dir: &Path, wheel: &Path) -> Result<PathBuf, AgentError> {
             wheel.to_string_lossy().into_owned(),
         ],
     ] {
-        let status = Command::new(&uv)
+        // uv's own reason (an interpreter that does not meet the wheel's
+        // `requires-python`, say) is the slot's reason, not only a line of
+        // agent.log.
+        let ran = Command::new(&uv)
             .args(&args)
             .stdin(Stdio::null())
-            .status()
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
             .map_err(|source| AgentError::Spawn {
                 program: uv.to_string_lossy().into_owned(),
                 source,
             })?;
-        if !status.success() {
+        if !ran.status.success() {
+            let said = String::from_utf8_lossy(&ran.stderr);
+            let said = said.lines().map(str::trim).filter(|l| !l.is_empty());
+            let said = crate::report::bounded_text(&said.collect::<Vec<_>>().join(" | "), 600);
+            warn!(status = %ran.status, uv = %said, "uv could not install the wheel");
             return Err(AgentError::Spawn {
                 program: format!("{} {}", uv.to_string_lossy(), args.join(" ")),
-                source: std::io::Error::other(format!("exited with {status}")),
+                source: std::io::Error::other(if said.is_empty() {
+                    format!("exited with {}", ran.status)
+                } else {
+                    format!("exited with {}: {said}", ran.status)
+                }),
             });
         }
     }

@@ -324,6 +324,53 @@ fn a_wheel_that_is_not_the_staged_one_fails_the_attempt_without_running_the_mint
     assert!(d.path().join("mint/result.json").is_file());
 }
 
+/// A wheel whose `Requires-Python` no interpreter here meets (as gen-worker
+/// 0.93.3 requires 3.12 on a 3.11 machine), made with Python's zipfile.
+fn wheel_for_a_python_not_here(dir: &Path) -> std::path::PathBuf {
+    let wheel = dir.join("badpy-0.1-py3-none-any.whl");
+    let script = format!(
+        "import zipfile\nwith zipfile.ZipFile({:?}, 'w') as z:\n    \
+         z.writestr('badpy/__init__.py', '')\n    \
+         z.writestr('badpy-0.1.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: badpy\\nVersion: 0.1\\nRequires-Python: >=3.99\\n')\n    \
+         z.writestr('badpy-0.1.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: lane-test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n    \
+         z.writestr('badpy-0.1.dist-info/RECORD', '')\n",
+        wheel.display().to_string()
+    );
+    let made = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .status()
+        .unwrap();
+    assert!(made.success());
+    wheel
+}
+
+/// Regression: a wheel uv would not install read "cannot start the agent",
+/// uv's own reason only in agent.log. The real uv's reason is now the
+/// attempt's.
+#[test]
+fn a_wheel_uv_will_not_install_fails_with_uvs_own_reason() {
+    let d = tempfile::tempdir().unwrap();
+    let wheel = wheel_for_a_python_not_here(d.path());
+    // The only test of this binary that installs a wheel: the agent finds
+    // uv through LANE_UV, as its pods do.
+    std::env::set_var("LANE_UV", lane_testkit::tools::uv());
+    let ran = d.path().join("ran");
+    let mut s = spec(
+        &d.path().join("mint"),
+        &format!("touch {}; {MINTED}", ran.display()),
+        60,
+    );
+    s.wheel = Some(lane_agent::agent::WheelSource::File(wheel));
+    let r = run_agent(&s).unwrap();
+    assert_eq!(r.outcome, MintStatus::Failed, "{r:?}");
+    assert!(
+        r.reason.contains("does not satisfy Python>=3.99"),
+        "{}",
+        r.reason
+    );
+    assert!(!ran.exists(), "the mint ran without its wheel");
+}
+
 /// The real gen-worker 0.93.3 records (tests/data/gw-0.93.3-h200).
 fn real(rel: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -158,7 +158,7 @@ pub const RESULT: &str = file::RESULT;
 /// compile pool's share reports (`ledger/compile-pool/share-NNN/report.json`,
 /// gen-worker 0.114.3-0.126) and the `TORCH_TRACE` logs (`ledger/trace/`,
 /// which survive `gen-worker compile`, 0.127 on).
-pub const LEDGER_DIR: &str = "ledger";
+pub const LEDGER_DIR: &str = lane_core::layout::file::LEDGER;
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> AgentError + '_ {
     move |source| AgentError::Io {

@@ -58,6 +58,10 @@ pub mod file {
     pub const AGENT_LOCK: &str = "agent.lock";
     /// An agent's own log, in its attempt's folder.
     pub const AGENT_LOG: &str = "agent.log";
+    /// The upstream's ledger files lane keeps beside a slot's report (the
+    /// compile pool's share reports, the TORCH_TRACE logs), in an attempt's
+    /// folder and in its slot.
+    pub const LEDGER: &str = "ledger";
     /// The mint's stdout, in its attempt's folder.
     pub const STDOUT: &str = "stdout.log";
     /// The mint's process group (leader pid and start time), recorded in

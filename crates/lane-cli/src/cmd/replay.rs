@@ -25,6 +25,8 @@ pub fn run(args: Args) -> Result<(), AppError> {
         recorded: args.recorded,
         seconds: args.seconds,
         report_path: std::env::var_os("LANE_REPORT_PATH").map(PathBuf::from),
+        home: std::env::var_os("HOME").map(PathBuf::from),
+        trace_dir: std::env::var_os("TORCH_TRACE").map(PathBuf::from),
         repeat: std::env::var("LANE_REPEAT")
             .ok()
             .and_then(|r| r.parse().ok())

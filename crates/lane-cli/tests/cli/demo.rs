@@ -149,6 +149,95 @@ fn regression_publish_refuses_the_demos_replayed_results() {
 
 /// The demo's text with the lines of its mint step sorted: the mints run
 /// at once, and each is told as it ends.
+/// The later eras replay through the demo's machinery (`lane replay-mint`
+/// under `lane mint`): the 0.126.3 rig's `entries` and share reports and
+/// the 0.127.2 compile's built graphs and TORCH_TRACE logs are laid where
+/// the real mint leaves them, and the agent gathers and checks them as it
+/// did on the device (`tests/data/gw-eras/warm`, minted on an H100).
+#[test]
+fn every_later_era_replays_under_lane_mint() {
+    let d = tempfile::tempdir().unwrap();
+    let exe = env!("CARGO_BIN_EXE_lane");
+    let warm = format!("{}/tests/data/gw-eras/warm", super::ROOT);
+    let lane_file = format!(
+        "version: \"0.0.9\"\nupstream: {{repo: ./up}}\nbase: v0.126.3\nmint:\n  gpus: [H100]\n  cold_repeats: 2\n  concurrency: 1\n  retry: {{crashed: 0, resource: 0}}\n  cells:\n\
+         \x20   - {{name: rig-aot, recipe: aot, report: rig/mint/report.json, command: [{exe}, replay-mint, --recorded, {warm}/v0.126.3/results/rig-aot/H100], env: {{LANE_REPLAY: \"1\"}}}}\n\
+         \x20   - {{name: compile-toy, recipe: aot, report: verdict.json, command: [{exe}, replay-mint, --recorded, {warm}/v0.127.2/results/compile-toy/H100], env: {{LANE_REPLAY: \"1\"}}}}\n"
+    );
+    std::fs::create_dir_all(d.path().join("lanes")).unwrap();
+    std::fs::write(d.path().join("lanes/0.0.9.yaml"), lane_file).unwrap();
+    let o = lane(d.path(), &["mint", "0.0.9", "--json"]);
+    assert_eq!(code(&o), 7, "{}{}", stdout(&o), stderr(&o));
+    let results = d.path().join("out/lanes/0.0.9/results");
+    let record = |slot: &str| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(results.join(slot).join("mint.json")).unwrap())
+            .unwrap()
+    };
+    let gathered = |m: &serde_json::Value| -> Vec<(String, serde_json::Value)> {
+        m["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                (
+                    e["file"].as_str().unwrap_or("").to_owned(),
+                    e["digest_matches"].clone(),
+                )
+            })
+            .collect()
+    };
+    // 0.126.3: each entry gathered and checked against the report's sha256;
+    // the device's cells are CPU code, as there; the share report kept.
+    for r in ["r1", "r2"] {
+        let m = record(&format!("rig-aot/H100/{r}"));
+        assert_eq!(m["status"], "failed", "{m}");
+        assert!(
+            m["reason"]
+                .as_str()
+                .unwrap()
+                .contains("it compiled for the CPU"),
+            "{m}"
+        );
+        let g = gathered(&m);
+        assert_eq!(g.len(), 3, "{m}");
+        assert!(
+            g.iter()
+                .all(|(f, ok)| f.starts_with("cg-key-v1-") && *ok == true),
+            "{g:?}"
+        );
+        assert!(results
+            .join(format!(
+                "rig-aot/H100/{r}/ledger/compile-pool/share-000/report.json"
+            ))
+            .is_file());
+    }
+    // 0.127.2: r1's three built graphs gathered (GPU code), its traces
+    // kept; r2 found all three present: not cold, failed.
+    let m = record("compile-toy/H100/r1");
+    assert_eq!(m["status"], "minted", "{m}");
+    let g = gathered(&m);
+    assert_eq!(g.len(), 3, "{m}");
+    assert!(
+        g.iter()
+            .all(|(f, _)| f.starts_with("cg-graph-v1-") && f.ends_with(".pt2")),
+        "{g:?}"
+    );
+    let traces = std::fs::read_dir(results.join("compile-toy/H100/r1/ledger/trace"))
+        .unwrap()
+        .count();
+    assert_eq!(traces, 4);
+    let m = record("compile-toy/H100/r2");
+    assert_eq!(m["status"], "failed", "{m}");
+    assert!(
+        m["reason"].as_str().unwrap().contains("it is not cold"),
+        "{m}"
+    );
+    // Every output says replay.
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(results.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["replay"], true);
+}
+
 fn in_order(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let step = lines.iter().position(|l| l.starts_with("[6/6]"));

@@ -160,7 +160,7 @@ pub const RESULT: &str = file::RESULT;
 /// which survive `gen-worker compile`, 0.127 on).
 pub const LEDGER_DIR: &str = lane_core::layout::file::LEDGER;
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> AgentError + '_ {
+pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> AgentError + '_ {
     move |source| AgentError::Io {
         path: path.to_owned(),
         source,
@@ -324,15 +324,17 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
         Some(wheel) => {
             let file = match wheel {
                 WheelSource::File(p) => Ok(p.clone()),
-                WheelSource::Url { url, sha256 } => match download_wheel(dir, url, sha256) {
-                    Err(e) if e.is_transient() => {
-                        let _ = std::fs::remove_file(dir.join(LOCK));
-                        return Err(e);
+                WheelSource::Url { url, sha256 } => {
+                    match crate::wheel::download(dir, url, sha256) {
+                        Err(e) if e.is_transient() => {
+                            let _ = std::fs::remove_file(dir.join(LOCK));
+                            return Err(e);
+                        }
+                        other => other,
                     }
-                    other => other,
-                },
+                }
             };
-            file.and_then(|f| install_wheel(dir, &f))
+            file.and_then(|f| crate::wheel::install(dir, &f))
                 .map(Some)
                 .map_err(|e| format!("the wheel: {}", chain(&e)))
         }
@@ -363,8 +365,8 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
     if let Ok(Some(s)) = &source {
         keep.push(s.clone());
     }
-    let named = named_paths(spec);
-    keep.extend(kept_paths(&named));
+    let named = crate::beside::named_paths(spec);
+    keep.extend(crate::beside::kept_paths(&named));
     let isolation = crate::isolate::prepare(dir, &keep, spec.container_per_attempt)?;
     // The environment is probed while the mint runs: the probe reads a few
     // version files and never imports torch (`fingerprint`).
@@ -623,13 +625,13 @@ fn finish(spec: &AgentSpec, dir: &Path, ended: AgentResult) -> Result<AgentResul
     let mut notes = read.notes;
     // What the report itself said, before lane checked its cells.
     let report_minted = crate::outcome::classify(&end, &read.state).0 == MintStatus::Minted;
-    notes.extend(findings_to_note(
+    notes.extend(crate::beside::findings_to_note(
         &end,
         report_minted,
         ended.gathering.isolation.as_ref(),
         !read.entries.is_empty(),
     ));
-    keep_ledger_files(&report_path, dir);
+    crate::beside::keep_ledger_files(&report_path, dir);
     let files = fingerprint(&artifacts_dir)?;
     let replay = spec.env.get("LANE_REPLAY").is_some_and(|v| v == "1");
     let mut result = AgentResult {
@@ -665,212 +667,6 @@ fn finish(spec: &AgentSpec, dir: &Path, ended: AgentResult) -> Result<AgentResul
     let _ = std::fs::remove_file(dir.join(LOCK));
     info!(mint = %spec.id, outcome = ?result.outcome, wall_s = ?result.wall_s, "mint ended");
     Ok(result)
-}
-
-/// Absolute paths the cell names in its command and environment, as
-/// written.
-fn named_paths(spec: &AgentSpec) -> Vec<PathBuf> {
-    let separator = |c: char| {
-        c.is_whitespace()
-            || matches!(
-                c,
-                ':' | '=' | ',' | '\'' | '"' | ';' | '>' | '<' | '&' | '|' | '(' | ')' | '`'
-            )
-    };
-    spec.command
-        .iter()
-        .chain(spec.env.values())
-        .flat_map(|v| v.split(separator))
-        .filter(|t| t.starts_with('/'))
-        .map(PathBuf::from)
-        .collect()
-}
-
-/// The paths that stay where they are when the attempt gets its own
-/// `/tmp`: each named path, or, where it does not exist yet, its nearest
-/// folder that does.
-fn kept_paths(named: &[PathBuf]) -> Vec<PathBuf> {
-    named
-        .iter()
-        .filter_map(|t| t.ancestors().find(|a| a.exists()).map(Path::to_owned))
-        .collect()
-}
-
-/// What the agent saw that the lane's report must say beside the mint's
-/// status, in words (the ledger's findings read the same facts off
-/// `mint.json`): a command that failed after its report said `minted`, a
-/// repeat whose coldness is not guaranteed. (Cells of CPU code on a GPU
-/// class are the status's own reason: `failed`.)
-fn findings_to_note(
-    end: &ProcessEnd,
-    report_minted: bool,
-    isolation: Option<&lane_core::Isolation>,
-    has_entries: bool,
-) -> Vec<String> {
-    let mut notes = Vec::new();
-    if let (true, ProcessEnd::Exited { code }) = (report_minted, end) {
-        if *code != 0 {
-            notes.push(format!(
-                "the command exited {code} after its report said `minted`: the report is \
-                 authoritative and its cells were gathered, but the command failed{}",
-                if has_entries {
-                    " (gen-worker 0.114.0-0.123.0's rig raises AttributeError on \
-                     `outcome.artifact` after its child wrote the report; repaired in 0.124.0, \
-                     pgw#1352)"
-                } else {
-                    ""
-                }
-            ));
-        }
-    }
-    if let Some((lane_core::TmpIsolation::Shared { why }, isolation)) =
-        isolation.map(|i| (&i.tmp, i))
-    {
-        notes.push(format!(
-            "coldness not guaranteed ({why}): shared with every other attempt on this machine: {}",
-            isolation.shared.join("; ")
-        ));
-    }
-    if let Some(i) = isolation.filter(|i| !i.outside.is_empty()) {
-        notes.push(format!(
-            "coldness not guaranteed: the cell shares a cache with other attempts: {}",
-            i.outside.join("; ")
-        ));
-    }
-    notes
-}
-
-/// Keeps the upstream's ledger files beside the report: the compile pool's
-/// share reports (`<report's folder>/compile-pool/share-NNN/report.json`,
-/// gen-worker 0.114.3-0.126), copied into `ledger/compile-pool/` (each a
-/// regular file of at most the report limit).
-fn keep_ledger_files(report_path: &Path, dir: &Path) {
-    let Some(pool) = report_path.parent().map(|p| p.join("compile-pool")) else {
-        return;
-    };
-    let Ok(shares) = std::fs::read_dir(&pool) else {
-        return;
-    };
-    for share in shares.flatten() {
-        let name = share.file_name().to_string_lossy().into_owned();
-        let numbered = name
-            .strip_prefix("share-")
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-        let from = share.path().join(file::REPORT);
-        let small = std::fs::symlink_metadata(&from)
-            .is_ok_and(|m| m.is_file() && m.len() <= crate::report::REPORT_LIMIT);
-        if !numbered || !small {
-            continue;
-        }
-        let to = dir.join(LEDGER_DIR).join("compile-pool").join(&name);
-        let kept =
-            std::fs::create_dir_all(&to).and_then(|()| std::fs::copy(&from, to.join(file::REPORT)));
-        if let Err(e) = kept {
-            warn!(share = %from.display(), error = %e, "could not keep a share report");
-        }
-    }
-}
-
-/// Downloads the wheel into `<dir>/wheel/<name>` (the name is the URL's
-/// last path segment: `uv` reads the version and tags from it) and checks
-/// its sha256.
-fn download_wheel(dir: &Path, url: &str, sha256: &str) -> Result<PathBuf, AgentError> {
-    let shown = lane_store::redact_url(url);
-    let name = shown
-        .rsplit('/')
-        .next()
-        .map(percent_decode)
-        .filter(|n| n.ends_with(".whl") && !n.contains(['/', '\\']) && !n.starts_with('.'))
-        .ok_or_else(|| AgentError::Wheel {
-            what: shown.clone(),
-            source: lane_store::StoreError::BadLocation {
-                location: shown.clone(),
-                why: "the URL's last path segment must be a wheel file name (`*.whl`)".into(),
-            },
-        })?;
-    let bytes = crate::source::fetch_staged(url, sha256, MAX_WHEEL_BYTES).map_err(|source| {
-        AgentError::Wheel {
-            what: shown.clone(),
-            source,
-        }
-    })?;
-    let folder = dir.join("wheel");
-    std::fs::create_dir_all(&folder).map_err(io(&folder))?;
-    let path = folder.join(name);
-    std::fs::write(&path, &bytes).map_err(io(&path))?;
-    info!(wheel = %shown, bytes = bytes.len(), "wheel downloaded and its sha256 checked");
-    Ok(path)
-}
-
-/// `%XX` escapes decoded (a wheel name with a local version carries `%2B`).
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            let hex = std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("");
-            if let Ok(v) = u8::from_str_radix(hex, 16) {
-                out.push(v);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn install_wheel(dir: &Path, wheel: &Path) -> Result<PathBuf, AgentError> {
-    let uv = std::env::var_os("LANE_UV")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("uv"));
-    let venv = dir.join("venv");
-    for args in [
-        vec![
-            "venv".into(),
-            "--quiet".into(),
-            venv.to_string_lossy().into_owned(),
-        ],
-        vec![
-            "pip".into(),
-            "install".into(),
-            "--quiet".into(),
-            "--python".into(),
-            venv.join("bin/python").to_string_lossy().into_owned(),
-            wheel.to_string_lossy().into_owned(),
-        ],
-    ] {
-        // uv's own reason (an interpreter that does not meet the wheel's
-        // `requires-python`, say) is the slot's reason, not only a line of
-        // agent.log.
-        let ran = Command::new(&uv)
-            .args(&args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .output()
-            .map_err(|source| AgentError::Spawn {
-                program: uv.to_string_lossy().into_owned(),
-                source,
-            })?;
-        if !ran.status.success() {
-            let said = String::from_utf8_lossy(&ran.stderr);
-            let said = said.lines().map(str::trim).filter(|l| !l.is_empty());
-            let said = crate::report::bounded_text(&said.collect::<Vec<_>>().join(" | "), 600);
-            warn!(status = %ran.status, uv = %said, "uv could not install the wheel");
-            return Err(AgentError::Spawn {
-                program: format!("{} {}", uv.to_string_lossy(), args.join(" ")),
-                source: std::io::Error::other(if said.is_empty() {
-                    format!("exited with {}", ran.status)
-                } else {
-                    format!("exited with {}: {said}", ran.status)
-                }),
-            });
-        }
-    }
-    Ok(venv.join("bin"))
 }
 
 #[allow(clippy::too_many_arguments)]

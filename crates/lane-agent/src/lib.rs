@@ -17,6 +17,7 @@
 //! the terminal (it emits `tracing`, never prints).
 
 pub mod agent;
+mod beside;
 pub mod bundle;
 mod error;
 pub mod fingerprint;
@@ -27,5 +28,6 @@ pub mod outcome;
 pub mod procs;
 pub mod report;
 pub mod source;
+mod wheel;
 
 pub use error::AgentError;

@@ -125,6 +125,27 @@ pub enum CardCheck {
     },
     /// No card was recorded: nothing proves either way.
     Unknown,
+    /// Another card, which the lane file lets stand in for the class
+    /// (`mint.stand_in`): its seconds are that card's, named beside the
+    /// class, never the class's.
+    StandsIn {
+        /// The card's model, as recorded.
+        card: String,
+    },
+}
+
+/// [`card_of_class`], where `stand_in` (the card word the lane file lets
+/// stand in for the class) turns a card that is not the class but names it
+/// into [`CardCheck::StandsIn`].
+pub fn card_of_slot(class: &str, stand_in: Option<&str>, gpu_model: Option<&str>) -> CardCheck {
+    match (card_of_class(class, gpu_model), stand_in) {
+        (CardCheck::IsNot { card }, Some(word))
+            if card_of_class(word, Some(&card)) == CardCheck::Is =>
+        {
+            CardCheck::StandsIn { card }
+        }
+        (check, _) => check,
+    }
 }
 
 /// Checks a slot's GPU `class` against the `gpu_model` its mint recorded:
@@ -172,6 +193,22 @@ mod tests {
             }
         );
         assert_eq!(card_of_class("H200", None), CardCheck::Unknown);
+        let h100 = Some("NVIDIA H100 80GB HBM3");
+        assert_eq!(
+            card_of_slot("H200", Some("H100"), h100),
+            CardCheck::StandsIn {
+                card: "NVIDIA H100 80GB HBM3".into()
+            }
+        );
+        // A stand-in names one card: any other is still not the class.
+        assert!(matches!(
+            card_of_slot("H200", Some("L40S"), h100),
+            CardCheck::IsNot { .. }
+        ));
+        assert_eq!(
+            card_of_slot("H200", Some("H100"), Some("NVIDIA H200")),
+            CardCheck::Is
+        );
         assert_eq!(card_of_class("H200", Some("  ")), CardCheck::Unknown);
     }
 

@@ -221,6 +221,10 @@ pub struct MintRecord {
     pub cell: String,
     /// The GPU class.
     pub gpu: String,
+    /// The card the lane file lets stand in for `gpu` (`mint.stand_in`),
+    /// when it names one: a mint on that card is the stand-in's, named so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stand_in: Option<String>,
     /// The cell's recipe.
     pub recipe: Recipe,
     /// The cold repeat.
@@ -799,6 +803,7 @@ mod tests {
         MintRecord {
             cell: "rig-aot".into(),
             gpu: "H200".into(),
+            stand_in: None,
             recipe: Recipe::Aot,
             repeat: 2,
             attempt: 1,

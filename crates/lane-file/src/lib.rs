@@ -223,6 +223,16 @@ fn validate(file: &str, text: &str, lane: &LaneFile) -> Result<(), LaneFileError
                 );
             }
         }
+        for class in m.stand_in.keys() {
+            if !gpus.contains(class.as_str()) {
+                return refuse(
+                    format!("mint.stand_in.{class}"),
+                    format!(
+                        "`{class}` is not one of this lane's GPU classes (`gpus`): a card can stand in only for a class the lane mints on"
+                    ),
+                );
+            }
+        }
         let mut names = HashSet::new();
         for (i, c) in m.cells.iter().enumerate() {
             if c.command.first().is_some_and(|p| p.trim().is_empty()) {

@@ -126,8 +126,25 @@ pub struct MintMatrix {
     /// Retries per outcome (`refused` and `failed` are never retried).
     #[serde(default)]
     pub retry: RetryPolicy,
+    /// Cards that may stand in for a GPU class (node validation): `{H200:
+    /// H100}` lets a slot of class `H200` run on a card whose model names
+    /// `H100`. Such a slot is not failed as a wrong card: every output
+    /// names the real card beside the class, and its seconds are a series
+    /// of their own in the history, never the class's.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub stand_in: std::collections::BTreeMap<Name, Name>,
     /// The cells.
     pub cells: Vec<Cell>,
+}
+
+impl MintMatrix {
+    /// The card word the lane file lets stand in for GPU class `gpu`.
+    pub fn stand_in_for(&self, gpu: &str) -> Option<&str> {
+        self.stand_in
+            .iter()
+            .find(|(class, _)| class.as_str() == gpu)
+            .map(|(_, card)| card.as_str())
+    }
 }
 
 fn two() -> u32 {

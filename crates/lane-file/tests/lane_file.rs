@@ -549,6 +549,7 @@ fn values_that_mean_nothing_are_refused_with_their_place() {
         ("mint:\n  gpus: [L4]\n  cells:\n    - {name: c, recipe: dynamo, command: [\"\"]}\n".to_owned(), "mint.cells[0].command[0]", "empty program"),
         ("mint:\n  gpus: [L4]\n  cells:\n    - {name: c, recipe: dynamo, command: [sh], env: {LANE_REPORT_PATH: /tmp/x}}\n".to_owned(), "mint.cells[0].env.LANE_REPORT_PATH", "lane's own"),
         ("mint:\n  gpus: [L4]\n  cells:\n    - {name: c, recipe: dynamo, command: [sh], env: {\"A=B\": x}}\n".to_owned(), "mint.cells[0].env", "`A=B` is not a variable name"),
+        (format!("mint:\n  gpus: [H200]\n  stand_in: {{L40S: L4}}\n{cell}"), "mint.stand_in.L40S", "`L40S` is not one of this lane's GPU classes"),
     ];
     for (mint, path, want) in cases {
         let text = format!("{head}{mint}");
@@ -558,6 +559,10 @@ fn values_that_mean_nothing_are_refused_with_their_place() {
         assert_eq!(err.path.as_deref(), Some(path), "{shown}");
         assert!(shown.contains(want), "{path}: {shown}");
     }
+    // A card may stand in for a class the lane mints on.
+    let ok = format!("{head}mint:\n  gpus: [H200]\n  stand_in: {{H200: H100}}\n{cell}");
+    let lane = lane_file::parse("lanes/0.93.3.yaml", &ok).unwrap();
+    assert_eq!(lane.mint.unwrap().stand_in_for("H200"), Some("H100"));
     // A replaying cell's label is the one LANE_ variable a cell may set.
     let ok = format!("{head}mint:\n  gpus: [L4]\n  cells:\n    - {{name: c, recipe: dynamo, command: [sh], env: {{LANE_REPLAY: \"1\", PYTHONUNBUFFERED: \"1\"}}}}\n");
     lane_file::parse("lanes/0.93.3.yaml", &ok).unwrap();

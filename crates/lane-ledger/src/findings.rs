@@ -172,6 +172,10 @@ pub enum FindingKind {
     /// The card the mint ran on is not the GPU class its slot names: its
     /// seconds are that card's, and the slot fails.
     CardNotClass,
+    /// The card the mint ran on stands in for the slot's GPU class, as the
+    /// lane file allows (`mint.stand_in`): its seconds are that card's,
+    /// named beside the class and kept apart from the class's.
+    StandIn,
 }
 
 /// One finding.

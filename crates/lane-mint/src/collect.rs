@@ -28,7 +28,7 @@ use lane_store::{ArtifactStore, StoreKey};
 use tracing::warn;
 
 use crate::error::MintError;
-use crate::gather::{gather, write_summary};
+use crate::gather::{gather, write_summary, SlotFacts};
 use lane_agent::bundle::MAX_BUNDLED_FILE;
 use lane_core::layout::{self, bundle_key, stored_key};
 use lane_core::results::Contract;
@@ -518,7 +518,15 @@ pub fn collect(
             }
         };
         replay |= result.replay;
-        gather(&results, &dir, &result, wall, job_s, recipe, walls.clone())?;
+        let slot = SlotFacts {
+            recipe,
+            stand_in: lane
+                .mint
+                .as_ref()
+                .and_then(|m| m.stand_in_for(&first.gpu))
+                .map(str::to_owned),
+        };
+        gather(&results, &dir, &result, wall, job_s, slot, walls.clone())?;
         mints.push(SlotSummary {
             slot: first.slot().to_string(),
             attempt: result.id.attempt,

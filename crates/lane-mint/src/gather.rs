@@ -37,6 +37,28 @@ fn copy_tree(from: &Path, to: &Path) -> Result<(), MintError> {
     Ok(())
 }
 
+/// What the lane file says of a slot that its record keeps: the cell's
+/// recipe, and the card that may stand in for its GPU class.
+#[derive(Debug, Clone)]
+pub struct SlotFacts {
+    /// The cell's recipe.
+    pub recipe: Recipe,
+    /// The card word `mint.stand_in` names for the slot's class.
+    pub stand_in: Option<String>,
+}
+
+impl SlotFacts {
+    /// The facts of `cell` on `gpu` in `lane`, when the lane names the cell.
+    pub fn of(lane: &lane_file::LaneFile, cell: &str, gpu: &str) -> Option<SlotFacts> {
+        let m = lane.mint.as_ref()?;
+        let c = m.cells.iter().find(|c| c.name.as_str() == cell)?;
+        Some(SlotFacts {
+            recipe: c.recipe,
+            stand_in: m.stand_in_for(gpu).map(str::to_owned),
+        })
+    }
+}
+
 /// Copies a finished attempt into its slot of the results folder.
 /// `wall_s` is the attempt's measured seconds (`None`: not measured);
 /// `job_s` the seconds of a Job that left no bundle.
@@ -47,9 +69,10 @@ pub fn gather(
     result: &AgentResult,
     wall_s: Option<f64>,
     job_s: Option<f64>,
-    recipe: Recipe,
+    slot: SlotFacts,
     attempts_wall_s: Vec<f64>,
 ) -> Result<PathBuf, MintError> {
+    let SlotFacts { recipe, stand_in } = slot;
     let id = &result.id;
     let slot = lane_core::layout::slot_dir(results, &id.cell, &id.gpu, id.repeat);
     let parent = slot.parent().expect("a slot has a parent");
@@ -71,6 +94,7 @@ pub fn gather(
     let record = MintRecord {
         cell: id.cell.clone(),
         gpu: id.gpu.clone(),
+        stand_in,
         recipe,
         repeat: id.repeat,
         attempt: id.attempt,

@@ -731,7 +731,7 @@ impl LocalRun<'_> {
             .filter_map(|r| r.wall_s)
             .collect();
         // Every row is of a planned slot, so its cell is in the lane file.
-        let Some(recipe) = self.cell(&row.id.cell).map(|c| c.recipe) else {
+        let Some(slot) = crate::gather::SlotFacts::of(self.lane, &row.id.cell, &row.id.gpu) else {
             return Ok(());
         };
         match lane_core::AgentResult::from_json(file::RESULT, json.as_bytes()) {
@@ -743,7 +743,7 @@ impl LocalRun<'_> {
                     &result,
                     wall,
                     None,
-                    recipe,
+                    slot.clone(),
                     walls,
                 )?;
             }
@@ -762,7 +762,7 @@ impl LocalRun<'_> {
                     &result,
                     row.wall_s,
                     None,
-                    recipe,
+                    slot.clone(),
                     walls,
                 )?;
             }

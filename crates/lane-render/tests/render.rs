@@ -47,6 +47,7 @@ pub(crate) fn record(status: MintStatus, wall_s: f64, exit_code: i32) -> lane_co
     lane_core::MintRecord {
         cell: "cell".into(),
         gpu: "H200".into(),
+        stand_in: None,
         recipe: Recipe::Dynamo,
         repeat: 1,
         attempt: 1,

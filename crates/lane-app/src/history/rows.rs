@@ -130,11 +130,16 @@ pub fn run_of(
             // A card that is not the slot's class is its own series: its
             // seconds never join (or judge) the class's.
             let gpu = match rep.mint.as_ref().map(|m| {
-                lane_core::environment::card_of_class(&c.gpu, m.environment.gpu_model.as_deref())
+                lane_core::environment::card_of_slot(
+                    &c.gpu,
+                    m.stand_in.as_deref(),
+                    m.environment.gpu_model.as_deref(),
+                )
             }) {
-                Some(lane_core::environment::CardCheck::IsNot { card }) => {
-                    format!("{} on {card}", c.gpu)
-                }
+                Some(
+                    lane_core::environment::CardCheck::IsNot { card }
+                    | lane_core::environment::CardCheck::StandsIn { card },
+                ) => format!("{} on {card}", c.gpu),
                 _ => c.gpu.clone(),
             };
             for (phase, role, seconds) in breakdown_rows(&rep.breakdown) {

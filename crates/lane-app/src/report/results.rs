@@ -364,6 +364,7 @@ mod tests {
         let record = MintRecord {
             cell: "rig-aot".into(),
             gpu: "H200".into(),
+            stand_in: None,
             recipe: Recipe::Aot,
             repeat,
             attempt: 1,

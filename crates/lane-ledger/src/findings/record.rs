@@ -47,10 +47,13 @@ pub fn record_findings(record: &lane_core::MintRecord) -> Vec<Finding> {
             .subject("cells"),
         );
     }
-    if let lane_core::environment::CardCheck::IsNot { card } =
-        lane_core::environment::card_of_class(&record.gpu, record.environment.gpu_model.as_deref())
-    {
-        out.push(
+    let card = lane_core::environment::card_of_slot(
+        &record.gpu,
+        record.stand_in.as_deref(),
+        record.environment.gpu_model.as_deref(),
+    );
+    match card {
+        lane_core::environment::CardCheck::IsNot { card } => out.push(
             Finding::new(
                 FindingKind::CardNotClass,
                 Severity::Error,
@@ -61,7 +64,20 @@ pub fn record_findings(record: &lane_core::MintRecord) -> Vec<Finding> {
                 ),
             )
             .subject("environment.gpu_model"),
-        );
+        ),
+        lane_core::environment::CardCheck::StandsIn { card } => out.push(
+            Finding::new(
+                FindingKind::StandIn,
+                Severity::Warning,
+                format!(
+                    "{} stands in for the slot's GPU class {} (the lane file's mint.stand_in): its seconds and cells are that card's, a series of their own, never the class's",
+                    quote(&card, SHORT_MAX_CHARS),
+                    quote(&record.gpu, SHORT_MAX_CHARS)
+                ),
+            )
+            .subject("environment.gpu_model"),
+        ),
+        _ => {}
     }
     if let Some(iso) = &record.gathering.isolation {
         if let TmpIsolation::Shared { why } = &iso.tmp {

@@ -6,6 +6,7 @@ fn record(exit_code: i32, cubins: Option<u64>, tmp: TmpIsolation) -> MintRecord 
     MintRecord {
         cell: "rig-aot".into(),
         gpu: "H200".into(),
+        stand_in: None,
         recipe: Recipe::Aot,
         repeat: 1,
         attempt: 1,
@@ -83,4 +84,31 @@ fn a_records_exit_cells_and_isolation_are_findings() {
     assert!(all.iter().all(|f| f.severity == Severity::Warning));
     // A cell lane could not look into says nothing of GPU code.
     assert!(kinds(&record(0, None, private)).is_empty());
+}
+
+#[test]
+fn a_card_the_lane_file_lets_stand_in_is_named_not_failed() {
+    let mut r = record(0, Some(16), TmpIsolation::Private { how: "x".into() });
+    r.gpu = "H200".into();
+    r.environment.gpu_model = Some("NVIDIA H100 80GB HBM3".into());
+    let kinds = |r: &MintRecord| -> Vec<(FindingKind, Severity)> {
+        record_findings(r)
+            .into_iter()
+            .filter(|f| matches!(f.kind, FindingKind::CardNotClass | FindingKind::StandIn))
+            .map(|f| (f.kind, f.severity))
+            .collect()
+    };
+    assert_eq!(kinds(&r), [(FindingKind::CardNotClass, Severity::Error)]);
+    r.stand_in = Some("H100".into());
+    assert_eq!(kinds(&r), [(FindingKind::StandIn, Severity::Warning)]);
+    let f = record_findings(&r)
+        .into_iter()
+        .find(|f| f.kind == FindingKind::StandIn)
+        .unwrap();
+    assert!(
+        f.message
+            .starts_with("NVIDIA H100 80GB HBM3 stands in for the slot's GPU class H200"),
+        "{}",
+        f.message
+    );
 }

@@ -135,8 +135,9 @@ fn evidence_with(r: &LaneResults, h: Option<&HistoryView>) -> Evidence {
                                 .find(|f| f.severity >= Severity::Warning)
                                 .map(|f| (f.severity, kind_name(f))),
                             wrong_card: rep.mint.as_ref().and_then(|m| {
-                                match lane_core::environment::card_of_class(
+                                match lane_core::environment::card_of_slot(
                                     &c.gpu,
+                                    m.stand_in.as_deref(),
                                     m.environment.gpu_model.as_deref(),
                                 ) {
                                     lane_core::environment::CardCheck::IsNot { card } => {

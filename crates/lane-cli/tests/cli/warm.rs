@@ -163,3 +163,26 @@ fn a_ledger_comparison_with_a_warm_side_says_so() {
         .unwrap()
         .contains("3 of 3 class(es) were not compiled by this repeat"));
 }
+
+/// Regression: the warm 0.126.3 lane minted on the device, judged against
+/// its history, read "What regressed against history? Nothing (0
+/// regressed, ...)": no slot minted, so no series existed to judge.
+#[test]
+fn regression_a_lane_with_no_series_is_not_judged_never_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let lane_file = format!("{ROOT}/lanes/0.0.4.yaml");
+    let results = format!("{ROOT}/{WARM}/v0.126.3/results");
+    let store = dir.path().join("store").display().to_string();
+    let o = lane(
+        dir.path(),
+        &["report", &lane_file, "--results", &results, "--history", &store],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(
+            "What regressed against history? Not judged: no minted repeat of this lane gave a series to judge."
+        ),
+        "{}",
+        stdout(&o)
+    );
+}

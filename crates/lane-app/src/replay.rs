@@ -10,9 +10,10 @@
 //!   pool's share reports beside the report;
 //! - 0.127 on (a `gen-worker compile` verdict): each built graph's package
 //!   under `$HOME/.cache/cozy/compiled-graphs/<graph[:16]>/model.pt2`, and
-//!   the TORCH_TRACE logs into `$TORCH_TRACE`. Every output of a lane that used it says "replay"
-//! (its cells set `LANE_REPLAY=1`). It lets the demo run the whole pipeline
-//! with no GPU.
+//!   the TORCH_TRACE logs into `$TORCH_TRACE`.
+//!
+//! Every output of a lane that used it says "replay" (its cells set
+//! `LANE_REPLAY=1`). It lets the demo run the whole pipeline with no GPU.
 
 use lane_core::layout::file;
 use std::path::{Path, PathBuf};

@@ -175,7 +175,14 @@ fn regression_a_lane_with_no_series_is_not_judged_never_nothing() {
     let store = dir.path().join("store").display().to_string();
     let o = lane(
         dir.path(),
-        &["report", &lane_file, "--results", &results, "--history", &store],
+        &[
+            "report",
+            &lane_file,
+            "--results",
+            &results,
+            "--history",
+            &store,
+        ],
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(

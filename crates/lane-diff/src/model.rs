@@ -132,6 +132,11 @@ pub enum NoiseKind {
     /// A measured duration or timestamp in a JSON record (`*_s`, `*_ms`,
     /// `measured_at`), or a timing in one of inductor's benchmark caches.
     Timing,
+    /// An FX-graph entry's count of async kernel compiles that found (or
+    /// did not find) a compile already in flight in the same process
+    /// (`counter_deltas` `async_compile_cache_hit`/`_miss`): a count of how
+    /// the compile was scheduled, not of what it made.
+    AsyncCompileCounter,
     /// Values equal once parsed (JSON key order, spacing).
     Formatting,
     /// Kernels renumbered (`triton_poi_fused_addmm_silu_4` in one mint is

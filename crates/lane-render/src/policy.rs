@@ -77,6 +77,9 @@ pub(crate) struct RepeatEvidence {
     pub warning: Option<(Severity, String)>,
     /// The card it ran on, when that card is not its slot's GPU class.
     pub wrong_card: Option<String>,
+    /// The card that ran it standing in for its GPU class, as the lane
+    /// file allows (`mint.stand_in`).
+    pub stand_in: Option<String>,
 }
 
 /// What the policy weighs of one cell on one GPU.
@@ -145,6 +148,12 @@ pub(crate) fn decide(e: &Evidence) -> Verdict {
                     None => failure.push(format!("{}: mint {s}", rep.at)),
                 }
             }
+            if let Some(card) = &rep.stand_in {
+                neutral.push(format!(
+                    "{}: ran on {card}, standing in for its GPU class (mint.stand_in): its numbers are that card's",
+                    rep.at
+                ));
+            }
             if let Some(card) = &rep.wrong_card {
                 failure.push(format!(
                     "{}: ran on {card}, not on its GPU class: its numbers are that card's",
@@ -155,7 +164,12 @@ pub(crate) fn decide(e: &Evidence) -> Verdict {
                 failure.push(format!("{}: the report could not be read", rep.at));
             } else if !rep.measured {
                 neutral.push(format!("{}: no report", rep.at));
-            } else if let Some((severity, kind)) = &rep.warning {
+            } else if let Some((severity, kind)) = rep
+                .warning
+                .as_ref()
+                // The stand-in is said above, with its card.
+                .filter(|(_, kind)| !(rep.stand_in.is_some() && kind == "stand_in"))
+            {
                 neutral.push(format!("{}: {severity} finding ({kind})", rep.at));
             }
         }

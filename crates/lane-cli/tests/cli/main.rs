@@ -17,6 +17,7 @@ mod report;
 mod secrets;
 #[cfg(feature = "serve")]
 mod serve;
+mod standin;
 mod streams;
 mod warm;
 mod wheel;

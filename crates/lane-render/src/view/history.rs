@@ -367,12 +367,28 @@ fn anchor_of(r: &LaneResults, key: &SeriesKey) -> String {
         .unwrap_or_default()
 }
 
+/// The GPU class a series' GPU names: a card that is not its class (or
+/// stands in for it) makes the series `<class> on <card>`, and `lane mint
+/// --gpu` takes the class.
+fn class_of(series_gpu: &str) -> &str {
+    series_gpu.split(" on ").next().unwrap_or(series_gpu)
+}
+
+/// `s` as one shell word: single-quoted when it holds a space.
+fn shell_word(s: &str) -> String {
+    if s.contains(char::is_whitespace) {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    } else {
+        s.to_owned()
+    }
+}
+
 fn offer_line(lane: &str, s: &SeriesVerdict) -> Option<String> {
     let what = format!("{} {}", at(&s.key), short(&s.key.phase));
     match (s.verdict, &s.offer) {
         (Verdict::Inconclusive, Some(Offer::ExtraRepeat { gpu_minutes, .. })) => Some(format!(
             "{what} is inconclusive and repeat-to-repeat noise dominates: one more cold repeat (about {gpu_minutes:.1} GPU-minutes) can settle it (lane mint {} --cell {} --gpu {})",
-            short(lane), short(&s.key.cell), short(&s.key.gpu)
+            short(lane), short(&s.key.cell), short(class_of(&s.key.gpu))
         )),
         (Verdict::Inconclusive, _) => Some(format!(
             "{what} is inconclusive and lane-to-lane noise dominates: the next lane is the cheaper test"
@@ -493,12 +509,12 @@ pub fn history(r: &LaneResults) -> Option<HistoryView> {
             "lane mint {} --cell {} --gpu {}",
             short(&r.lane),
             short(cell),
-            short(gpu)
+            short(class_of(gpu))
         );
         let show = format!(
             "lane history {} --gpu {} --history {}",
             short(cell),
-            short(gpu),
+            shell_word(&short(gpu)),
             bound(&h.store, LONG)
         );
         repro.push(format!("{} on {}: {mint}; {show}", short(cell), short(gpu)));

@@ -146,6 +146,18 @@ fn evidence_with(r: &LaneResults, h: Option<&HistoryView>) -> Evidence {
                                     _ => None,
                                 }
                             }),
+                            stand_in: rep.mint.as_ref().and_then(|m| {
+                                match lane_core::environment::card_of_slot(
+                                    &c.gpu,
+                                    m.stand_in.as_deref(),
+                                    m.environment.gpu_model.as_deref(),
+                                ) {
+                                    lane_core::environment::CardCheck::StandsIn { card } => {
+                                        Some(bound(&card, LONG))
+                                    }
+                                    _ => None,
+                                }
+                            }),
                         }
                     })
                     .collect(),

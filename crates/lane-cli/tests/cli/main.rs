@@ -180,3 +180,23 @@ impl Redact {
         s
     }
 }
+
+/// `lane report` of a recorded results folder (`results`, relative to the
+/// workspace) as lane `version`, judged against a fresh history store in
+/// `dir`.
+pub fn report_with_history(dir: &Path, version: &str, results: &str) -> Output {
+    let lane_file = format!("{ROOT}/lanes/{version}.yaml");
+    let results = format!("{ROOT}/{results}");
+    let store = dir.join("store").display().to_string();
+    lane(
+        dir,
+        &[
+            "report",
+            &lane_file,
+            "--results",
+            &results,
+            "--history",
+            &store,
+        ],
+    )
+}

@@ -3,7 +3,7 @@
 //! `examples/gw-mint/h100-device-run.sh`): both cold pairs are proven cold
 //! and differ by autotune configs only, and every output names the card.
 
-use super::{code, lane, stderr, stdout, ROOT};
+use super::{code, lane, report_with_history, stderr, stdout, ROOT};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -45,20 +45,7 @@ fn the_h100_cold_pairs_are_proven_cold_and_differ_by_configs_only() {
 #[test]
 fn a_stand_in_card_is_named_on_the_first_screen_and_in_the_history() {
     let dir = tempfile::tempdir().unwrap();
-    let lane_file = format!("{ROOT}/lanes/0.0.0.yaml");
-    let results = format!("{ROOT}/{H100}/v0.93.3/results");
-    let store = dir.path().join("store").display().to_string();
-    let o = lane(
-        dir.path(),
-        &[
-            "report",
-            &lane_file,
-            "--results",
-            &results,
-            "--history",
-            &store,
-        ],
-    );
+    let o = report_with_history(dir.path(), "0.0.0", &format!("{H100}/v0.93.3/results"));
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let text = stdout(&o);
     assert!(

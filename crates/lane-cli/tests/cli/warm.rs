@@ -3,7 +3,7 @@
 //! second repeat of each took what the first compiled, through a cache the
 //! cell shared. lane calls them warm everywhere, and no yes rests on them.
 
-use super::{code, lane, stderr, stdout, ROOT};
+use super::{code, lane, report_with_history, stderr, stdout, ROOT};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -170,20 +170,7 @@ fn a_ledger_comparison_with_a_warm_side_says_so() {
 #[test]
 fn regression_a_lane_with_no_series_is_not_judged_never_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let lane_file = format!("{ROOT}/lanes/0.0.4.yaml");
-    let results = format!("{ROOT}/{WARM}/v0.126.3/results");
-    let store = dir.path().join("store").display().to_string();
-    let o = lane(
-        dir.path(),
-        &[
-            "report",
-            &lane_file,
-            "--results",
-            &results,
-            "--history",
-            &store,
-        ],
-    );
+    let o = report_with_history(dir.path(), "0.0.4", &format!("{WARM}/v0.126.3/results"));
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(
         stdout(&o).contains(

@@ -66,7 +66,17 @@ pub struct AgentSpec {
     /// of the mint's group is left, before lane gathers anything. A stdin
     /// that ends first (the loop is gone) ends the attempt unstarted.
     pub driven: bool,
+    /// How long the result bundle keeps being offered to a store that
+    /// refuses it (an outage): the attempt's files stay on disk and the
+    /// upload is tried again, backing off, until the store takes it or
+    /// this window ends. A finished GPU mint is never given up for an
+    /// outage shorter than this ([`DEFAULT_UPLOAD_WINDOW`]).
+    pub upload_window: Duration,
 }
+
+/// The default [`AgentSpec::upload_window`]: ten minutes.
+pub const DEFAULT_UPLOAD_WINDOW: Duration =
+    Duration::from_secs(lane_core::results::UPLOAD_WINDOW_S);
 
 impl AgentSpec {
     /// A spec with the defaults every backend starts from: no wheel, no
@@ -94,6 +104,7 @@ impl AgentSpec {
             max_artifact_bytes: crate::report::DEFAULT_MAX_ARTIFACT_BYTES,
             stop: None,
             container_per_attempt: false,
+            upload_window: DEFAULT_UPLOAD_WINDOW,
             driven: false,
         }
     }
@@ -650,15 +661,7 @@ fn finish(spec: &AgentSpec, dir: &Path, ended: AgentResult) -> Result<AgentResul
         ..ended
     };
     if let Some(location) = &spec.store {
-        result.bundle = Some(match lane_store::open(location) {
-            Ok(store) => {
-                crate::bundle::write_bundle(store.as_ref(), spec.run.as_deref(), dir, &result)
-            }
-            Err(e) => lane_core::BundleState::Failed {
-                key: lane_core::layout::bundle_key(&spec.id, spec.run.as_deref()),
-                error: format!("cannot open the store: {e}"),
-            },
-        });
+        result.bundle = Some(offer_bundle(spec, location, dir, &result));
         if let Some(lane_core::BundleState::Failed { key, error }) = &result.bundle {
             warn!(mint = %spec.id, %key, %error, "the result bundle did not reach the store");
         }
@@ -667,6 +670,57 @@ fn finish(spec: &AgentSpec, dir: &Path, ended: AgentResult) -> Result<AgentResul
     let _ = std::fs::remove_file(dir.join(LOCK));
     info!(mint = %spec.id, outcome = ?result.outcome, wall_s = ?result.wall_s, "mint ended");
     Ok(result)
+}
+
+/// Puts the attempt's bundle in the store at `location`, trying again
+/// while the store refuses it, until [`AgentSpec::upload_window`] ends or
+/// the agent is stopped. Each try is whole or nothing (the store is
+/// write-once and a file already there with the same bytes counts as
+/// stored), so a try cut short by the outage is simply made again.
+fn offer_bundle(
+    spec: &AgentSpec,
+    location: &str,
+    dir: &Path,
+    result: &AgentResult,
+) -> lane_core::BundleState {
+    let started = std::time::Instant::now();
+    let mut pause = Duration::from_millis(250);
+    let mut tries = 0u32;
+    loop {
+        tries += 1;
+        let state = match lane_store::open(location) {
+            Ok(store) => {
+                crate::bundle::write_bundle(store.as_ref(), spec.run.as_deref(), dir, result)
+            }
+            Err(e) => lane_core::BundleState::Failed {
+                key: lane_core::layout::bundle_key(&spec.id, spec.run.as_deref()),
+                error: format!("cannot open the store: {}", lane_core::chain(&e)),
+            },
+        };
+        let lane_core::BundleState::Failed { key, error } = &state else {
+            if tries > 1 {
+                info!(mint = %spec.id, tries, waited_s = started.elapsed().as_secs_f64(), "the store took the result bundle");
+            }
+            return state;
+        };
+        let stopped = spec
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst));
+        let left = spec.upload_window.saturating_sub(started.elapsed());
+        if stopped || left.is_zero() {
+            return lane_core::BundleState::Failed {
+                key: key.clone(),
+                error: format!(
+                    "{error} (the store refused it {tries} time(s) over {:.0} s, the upload window)",
+                    started.elapsed().as_secs_f64()
+                ),
+            };
+        }
+        warn!(mint = %spec.id, %key, %error, tries, "the store refused the result bundle; trying again");
+        std::thread::sleep(pause.min(left));
+        pause = (pause * 2).min(Duration::from_secs(15));
+    }
 }
 
 #[allow(clippy::too_many_arguments)]

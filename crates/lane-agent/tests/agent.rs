@@ -258,6 +258,7 @@ fn a_cell_that_does_not_reach_the_store_leaves_no_bundle_and_is_named() {
     std::fs::write(attempt.join("files"), "in the way").unwrap();
     let mut s = spec(&d.path().join("m"), MINTED_NAMED, 30);
     s.store = Some(store.to_string_lossy().into_owned());
+    s.upload_window = Duration::from_millis(600);
     let r = run_agent(&s).unwrap();
     assert_eq!(r.outcome, MintStatus::Minted, "the mint itself minted");
     match &r.bundle {
@@ -269,11 +270,46 @@ fn a_cell_that_does_not_reach_the_store_leaves_no_bundle_and_is_named() {
                 ),
                 "{error}"
             );
+            // Tried again within the window, and says so.
+            assert!(error.contains("the upload window"), "{error}");
+            assert!(!error.contains("refused it 1 time(s)"), "{error}");
         }
         other => panic!("{other:?}"),
     }
     // The attempt's result is whole or absent: no bundle without its cell.
     assert!(!attempt.join("bundle.zip").exists());
+}
+
+#[test]
+fn a_store_outage_shorter_than_the_upload_window_loses_nothing() {
+    let d = tempfile::tempdir().unwrap();
+    let store = d.path().join("store");
+    // The outage: a file where the attempt's stored files go, for 1.5 s.
+    let attempt = store.join("lanes/0.93.3/mints/sdxl/L4/r1/a1");
+    std::fs::create_dir_all(&attempt).unwrap();
+    let blocker = attempt.join("files");
+    std::fs::write(&blocker, "in the way").unwrap();
+    let mut s = spec(&d.path().join("m"), MINTED_NAMED, 30);
+    s.store = Some(store.to_string_lossy().into_owned());
+    s.upload_window = Duration::from_secs(60);
+    let ends = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(1500));
+        std::fs::remove_file(&blocker).unwrap();
+        Instant::now()
+    });
+    let r = run_agent(&s).unwrap();
+    let store_back = ends.join().unwrap();
+    assert_eq!(r.outcome, MintStatus::Minted, "{r:?}");
+    assert!(
+        matches!(&r.bundle, Some(lane_core::BundleState::Stored { .. })),
+        "{:?}",
+        r.bundle
+    );
+    assert!(attempt.join("bundle.zip").is_file());
+    assert!(
+        Instant::now() >= store_back,
+        "the agent ended only after the store came back"
+    );
 }
 
 #[test]
@@ -283,6 +319,7 @@ fn a_bundle_that_fails_to_upload_is_named_and_the_result_kept() {
     std::fs::write(&blocker, "a file where the store's folder should be").unwrap();
     let mut s = spec(&d.path().join("m"), MINTED, 30);
     s.store = Some(blocker.join("store").to_string_lossy().into_owned());
+    s.upload_window = Duration::ZERO;
     let r = run_agent(&s).unwrap();
     assert_eq!(r.outcome, MintStatus::Minted, "the mint itself minted");
     match &r.bundle {

@@ -51,6 +51,9 @@ pub struct AgentRequest {
     /// Driven by `lane mint`'s run loop: `go` on stdin, `over` on stdout
     /// (see [`AgentSpec::driven`]).
     pub driven: bool,
+    /// How long a store that refuses the result bundle is tried again
+    /// (see [`AgentSpec::upload_window`]).
+    pub upload_window: Duration,
 }
 
 /// What one mint gave.
@@ -60,12 +63,28 @@ pub struct AgentOutcome {
     pub result: AgentResult,
     /// The request's `exit_by_outcome`.
     pub exit_by_outcome: bool,
+    /// The store is the only way the result comes back (a pod, whose
+    /// folder goes with it): a bundle that did not reach it is an error.
+    pub bundle_required: bool,
 }
 
 impl AgentOutcome {
     /// With `exit_by_outcome`, a mint that did not end minted or abandoned
     /// is an error whose code the Job's failure policy reads.
+    ///
+    /// Where the store is the only way back (a pod), a bundle that did not
+    /// reach it fails the agent whatever the mint's outcome, so the Job
+    /// retries rather than succeeding with its result lost.
     pub fn verdict(&self) -> Result<(), AppError> {
+        if let (true, Some(lane_core::BundleState::Failed { key, error })) =
+            (self.bundle_required, &self.result.bundle)
+        {
+            return Err(AppError::BundleNotStored {
+                id: self.result.id.to_string(),
+                key: key.clone(),
+                error: error.clone(),
+            });
+        }
         let status = self.result.outcome;
         if !self.exit_by_outcome || matches!(status, MintStatus::Minted | MintStatus::Abandoned) {
             return Ok(());
@@ -155,9 +174,65 @@ pub fn agent(request: AgentRequest) -> Result<AgentOutcome, AppError> {
         // A pod numbers its own attempt: one attempt per container.
         container_per_attempt: request.attempt_from_store,
         driven: request.driven,
+        upload_window: request.upload_window,
     };
     Ok(AgentOutcome {
         result: run_agent(&spec)?,
         exit_by_outcome: request.exit_by_outcome,
+        bundle_required: request.attempt_from_store,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AgentOutcome;
+    use crate::exit::Exit;
+    use lane_core::{BundleState, MintId, MintStatus};
+
+    fn outcome(bundle: Option<BundleState>, bundle_required: bool) -> AgentOutcome {
+        let id = MintId {
+            lane: "0.93.3".into(),
+            cell: "sdxl".into(),
+            gpu: "L4".into(),
+            repeat: 1,
+            attempt: 1,
+        };
+        let mut result = lane_agent::agent::without_result(
+            id,
+            MintStatus::Minted,
+            "minted".into(),
+            "",
+            "".into(),
+        );
+        result.bundle = bundle;
+        AgentOutcome {
+            result,
+            exit_by_outcome: false,
+            bundle_required,
+        }
+    }
+
+    fn failed() -> Option<BundleState> {
+        Some(BundleState::Failed {
+            key: "lanes/0.93.3/mints/sdxl/L4/r1/a1/bundle.zip".into(),
+            error: "connection refused".into(),
+        })
+    }
+
+    #[test]
+    fn a_pod_whose_bundle_missed_the_store_fails_even_when_the_mint_minted() {
+        let err = outcome(failed(), true).verdict().unwrap_err();
+        assert_eq!(err.exit(), Exit::Failure, "the Job retries on 1");
+        assert_eq!(
+            err.to_string(),
+            "the result bundle of mint 0.93.3/sdxl/L4/r1/a1 did not reach the store \
+             (lanes/0.93.3/mints/sdxl/L4/r1/a1/bundle.zip): connection refused; \
+             the store is at fault, not the mint"
+        );
+    }
+
+    #[test]
+    fn a_local_agent_keeps_its_result_on_disk_when_the_store_misses_it() {
+        assert!(outcome(failed(), false).verdict().is_ok());
+    }
 }

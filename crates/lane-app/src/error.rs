@@ -127,6 +127,17 @@ pub enum AppError {
         /// How it ended.
         status: lane_core::MintStatus,
     },
+    /// A pod's result bundle did not reach the store within the upload
+    /// window: the store's fault, not the mint's; the Job retries.
+    #[error("the result bundle of mint {id} did not reach the store ({key}): {error}; the store is at fault, not the mint")]
+    BundleNotStored {
+        /// The attempt.
+        id: String,
+        /// The bundle's key.
+        key: String,
+        /// What the store said, last.
+        error: String,
+    },
     /// A mint report that does not read.
     #[error("{}", .path.display())]
     Report {
@@ -395,6 +406,7 @@ impl AppError {
             AppError::Agent(lane_agent::AgentError::Claimed { .. }) => Exit::Claimed,
             AppError::Agent(lane_agent::AgentError::Interrupted) => Exit::Interrupted,
             AppError::Agent(_) => Exit::Failure,
+            AppError::BundleNotStored { .. } => Exit::Failure,
             AppError::MintEnded { status, .. } => match status {
                 lane_core::MintStatus::Refused => Exit::MintRefused,
                 lane_core::MintStatus::Failed => Exit::MintFailed,

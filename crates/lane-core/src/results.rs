@@ -605,6 +605,11 @@ pub enum TmpIsolation {
     },
 }
 
+/// Seconds an agent keeps offering its result bundle to a store that
+/// refuses it (an outage) before it gives up: the agent's default, and
+/// what a Job's deadline leaves room for beside the mint's own timeout.
+pub const UPLOAD_WINDOW_S: u64 = 600;
+
 /// A file of lane's own that does not read as its type.
 #[derive(Debug, thiserror::Error)]
 #[error("{file}: {what} at line {line}, column {column} (JSON path `{path}`): {message}")]

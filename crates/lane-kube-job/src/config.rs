@@ -123,7 +123,8 @@ pub struct KubeConfig {
     #[serde(default = "default_ttl")]
     pub ttl_seconds_after_finished: i32,
     /// Seconds per attempt on top of the mint timeout (image pull, wheel
-    /// install); the Job's deadline is `(timeout + grace) × attempts`.
+    /// install); the Job's deadline is `(timeout + grace + the agent's
+    /// upload window) × attempts`.
     #[serde(default = "default_grace")]
     pub startup_grace_s: u64,
     /// The uid/gid the pods run as (non-root).

@@ -392,7 +392,10 @@ pub fn job_for(mint: &MintJob, cfg: &KubeConfig) -> Result<Job, JobError> {
     limits.insert(class.resource.clone(), Quantity(class.count.to_string()));
 
     let attempts = u64::from(mint.crashed_retries) + 1;
-    let deadline = (mint.timeout_s + cfg.startup_grace_s).saturating_mul(attempts);
+    // Each attempt may also spend the agent's upload window on a store
+    // that is down, rather than lose a finished mint.
+    let deadline = (mint.timeout_s + cfg.startup_grace_s + lane_core::results::UPLOAD_WINDOW_S)
+        .saturating_mul(attempts);
 
     let install = Container {
         name: INSTALL_CONTAINER.to_owned(),

@@ -297,7 +297,7 @@ fn the_job_spec_follows_the_retry_policy_and_timeout() {
     let spec = job_for(&m, &cfg()).unwrap().spec.unwrap();
     assert_eq!(spec.backoff_limit, Some(2));
     // (timeout + grace) × attempts
-    assert_eq!(spec.active_deadline_seconds, Some((3600 + 900) * 3));
+    assert_eq!(spec.active_deadline_seconds, Some((3600 + 900 + 600) * 3));
     assert_eq!(spec.ttl_seconds_after_finished, Some(7 * 24 * 3600));
     assert_eq!(spec.completions, Some(1));
     let pod = spec.template.spec.unwrap();

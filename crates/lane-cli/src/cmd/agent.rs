@@ -82,6 +82,11 @@ pub struct Args {
     /// `over` once no process of the mint's group is left.
     #[arg(long, hide = true)]
     pub driven: bool,
+    /// Seconds a store that refuses the result bundle is tried again
+    /// (an outage), the attempt's files kept meanwhile; past them a pod's
+    /// agent exits 1 (the store's fault) and its Job retries.
+    #[arg(long, default_value_t = lane_agent::agent::DEFAULT_UPLOAD_WINDOW.as_secs())]
+    pub upload_window_s: u64,
     /// The mint command and its arguments.
     #[arg(last = true, required = true)]
     pub command: Vec<String>,
@@ -117,6 +122,7 @@ pub fn run(args: Args) -> Result<(), AppError> {
         command: args.command,
         stop: stop_flag()?,
         driven: args.driven,
+        upload_window: Duration::from_secs(args.upload_window_s),
     })?;
     let result = &outcome.result;
     if args.json {

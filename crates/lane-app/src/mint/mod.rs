@@ -332,7 +332,12 @@ fn head_sha(request: &MintRequest) -> Option<String> {
 }
 
 /// A run in pods keeps its summary and report in the store too (a
-/// CronJob's own filesystem goes with its pod); returns where.
+/// CronJob's own filesystem goes with its pod); returns where. A resume
+/// of the run changes them (a red run gone green), so a copy already in
+/// the store that differs is replaced, never left saying the first
+/// outcome: the store is write-once, so the old copy is removed and the
+/// new one written (a crash between the two leaves none, which the next
+/// run of the lane writes again; never a stale one).
 fn keep(
     store: &dyn lane_store::ArtifactStore,
     prefix: &str,
@@ -340,19 +345,20 @@ fn keep(
     files: &LaneReportFiles,
 ) -> Result<String, AppError> {
     let summary = results.join(file::SUMMARY);
+    let report = |name: &str| format!("report/{name}");
     for (name, path) in [
-        (file::SUMMARY, &summary),
-        ("report/report.md", &files.markdown),
-        ("report/report.json", &files.json),
-        ("report/report.html", &files.html),
+        (file::SUMMARY.to_owned(), &summary),
+        (report(file::LANE_REPORT_MD), &files.markdown),
+        (report(file::LANE_REPORT_JSON), &files.json),
+        (report(file::LANE_REPORT_HTML), &files.html),
     ] {
-        let key = format!("{prefix}{name}");
-        let put = lane_store::StoreKey::new(key.clone())
-            .and_then(|k| store.put_atomic(&k, lane_store::Content::File(path)));
-        match put {
+        let key = lane_store::StoreKey::new(format!("{prefix}{name}"))?;
+        match store.put_atomic(&key, lane_store::Content::File(path)) {
             Ok(_) => {}
-            Err(e @ lane_store::StoreError::Conflict { .. }) => {
-                tracing::warn!(%key, error = %e, "the store keeps this run's earlier copy (write-once)")
+            Err(lane_store::StoreError::Conflict { .. }) => {
+                tracing::info!(%key, "this run's earlier copy in the store is replaced");
+                store.remove(&key)?;
+                store.put_atomic(&key, lane_store::Content::File(path))?;
             }
             Err(e) => return Err(e.into()),
         }

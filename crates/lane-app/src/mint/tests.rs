@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 
 use lane_core::results::Contract;
+use lane_store::ArtifactStore;
 use lane_core::{MintStatus, Progress, SlotSummary, Summary};
 
 use super::*;
@@ -195,4 +196,49 @@ fn a_lane_its_backend_recorded_cancelled_is_reported_cancelled_and_exits_7() {
     let e = outcome.verdict().unwrap_err();
     assert_eq!(e.exit(), Exit::Findings);
     assert!(e.to_string().contains("cancelled"), "{e}");
+}
+
+#[test]
+fn a_resumed_run_replaces_its_summary_in_the_store_not_frozen_at_the_first() {
+    let d = tempfile::tempdir().unwrap();
+    let store = lane_store::LocalStore::new(d.path().join("store")).unwrap();
+    let results = d.path().join("results");
+    std::fs::create_dir_all(&results).unwrap();
+    let files = crate::report::LaneReportFiles {
+        markdown: d.path().join("report.md"),
+        json: d.path().join("report.json"),
+        html: d.path().join("report.html"),
+        unreadable: Vec::new(),
+        history: None,
+    };
+    let write = |verdict: &str| {
+        std::fs::write(
+            results.join("summary.json"),
+            format!("{{\"verdict\":\"{verdict}\"}}"),
+        )
+        .unwrap();
+        for f in [&files.markdown, &files.json, &files.html] {
+            std::fs::write(f, verdict).unwrap();
+        }
+    };
+    let prefix = "lanes/0.0.0/runs/nightly-1/";
+    write("red");
+    keep(&store, prefix, &results, &files).unwrap();
+    write("green");
+    let at = keep(&store, prefix, &results, &files).unwrap();
+    assert!(at.ends_with("lanes/0.0.0/runs/nightly-1/report/"), "{at}");
+    let read = |k: &str| {
+        String::from_utf8(
+            store
+                .get(&lane_store::StoreKey::new(format!("{prefix}{k}")).unwrap())
+                .unwrap(),
+        )
+        .unwrap()
+    };
+    assert_eq!(read("summary.json"), r#"{"verdict":"green"}"#);
+    for name in ["report.md", "report.json", "report.html"] {
+        assert_eq!(read(&format!("report/{name}")), "green", "{name}");
+    }
+    // The same copy again writes nothing new and is no error.
+    keep(&store, prefix, &results, &files).unwrap();
 }

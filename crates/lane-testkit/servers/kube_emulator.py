@@ -12,6 +12,12 @@ Two test hooks (not API server behaviour; each says what it stands in for):
 
 - KMOCK_CREATE_DELAY_S=0.5 delays every create (a slow API server, so a
   test can kill lane between creates);
+- `PUT /testkit/v1/namespaces/<ns>/pods/<pod>/log` (a text body): the
+  container's output, as a kubelet keeps it. `GET
+  /api/v1/namespaces/<ns>/pods/<pod>/log` then answers it as text (honouring
+  `tailLines` and `limitBytes`, as the API server does), and a pod with no
+  output handed over answers 400 "container is waiting to start", never
+  the Pod's JSON;
 - KMOCK_EXPIRE_FILE=PATH: while PATH exists, every WATCH ends at its next
   event with an `ERROR` event carrying a `410 Expired` Status (what an API
   server sends when the watch's resourceVersion fell out of its window)
@@ -31,11 +37,14 @@ Usage: python kube_emulator.py [PORT_FILE]   (PORT_FILE also gets the port,
 import asyncio
 import datetime
 import itertools
+import json
 import os
+import re
 import sys
 import time
 import uuid
 
+import aiohttp.web
 import kmock
 
 _rv = itertools.count(1)
@@ -54,6 +63,40 @@ _EXPIRED = {
         "code": 410,
     },
 }
+
+
+_LOG_PATH = re.compile(r"^/(api|testkit)/v1/namespaces/([^/]+)/pods/([^/]+)/log$")
+_logs = {}
+
+
+def _status(code, reason, message):
+    body = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+            "message": message, "reason": reason, "code": code}
+    return aiohttp.web.Response(status=code, text=json.dumps(body), content_type="application/json")
+
+
+async def _pod_log(raw_request, match):
+    """The pod log subresource (see the module documentation)."""
+    api, ns, pod = match.groups()
+    if api == "testkit":
+        if raw_request.method != "PUT":
+            return _status(405, "MethodNotAllowed", "PUT the container's output")
+        _logs[(ns, pod)] = (await raw_request.read()).decode("utf-8", "replace")
+        return aiohttp.web.Response(status=200, text="")
+    if raw_request.method != "GET":
+        return _status(405, "MethodNotAllowed", "the log is read with GET")
+    text = _logs.get((ns, pod))
+    if text is None:
+        return _status(400, "BadRequest",
+                       f'container "mint" in pod "{pod}" is waiting to start: ContainerCreating')
+    q = raw_request.query
+    if q.get("tailLines"):
+        lines = text.splitlines(keepends=True)
+        text = "".join(lines[-int(q["tailLines"]):]) if int(q["tailLines"]) > 0 else ""
+    data = text.encode("utf-8")
+    if q.get("limitBytes"):
+        data = data[: int(q["limitBytes"])]
+    return aiohttp.web.Response(status=200, body=data, content_type="text/plain")
 
 
 def _selector(request):
@@ -77,6 +120,9 @@ class Emulator(kmock.KubernetesEmulator):
             _REQUEST_LOG.write(
                 f"{time.time():.6f} {agent} {raw_request.method} {raw_request.path_qs}\n"
             )
+        match = _LOG_PATH.match(raw_request.path)
+        if match:
+            return await _pod_log(raw_request, match)
         return await super().__call__(raw_request)
 
     async def _handle(self, request):

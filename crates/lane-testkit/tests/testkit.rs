@@ -70,3 +70,49 @@ fn the_kube_emulator_serves_jobs_by_label_and_writes_its_kubeconfig() {
         "{log}"
     );
 }
+
+#[test]
+fn a_pods_log_is_its_containers_text_and_a_new_pod_gets_a_new_empty_dir() {
+    let dir = tempfile::tempdir().unwrap();
+    let emu = KubeEmulator::start(dir.path(), "ns", "app=kit", Hooks::default());
+    let kubelet = lane_testkit::Kubelet::new(&emu, dir.path());
+    // A container that says what its emptyDir already held, then leaves a file.
+    let job = serde_json::json!({
+        "metadata": {"name": "j", "labels": {"app": "kit"}},
+        "spec": {"template": {"spec": {
+            "volumes": [{"name": "work", "emptyDir": {}}],
+            "containers": [{"name": "mint",
+                "command": ["sh", "-c", "ls \"$1\"; echo left > \"$1/result.json\"; echo to-stderr >&2", "sh", "/work"],
+                "volumeMounts": [{"name": "work", "mountPath": "/work"}]}]}}}
+    });
+    let log_of = |pod: &str| {
+        ureq::get(&format!(
+            "{}/api/v1/namespaces/ns/pods/{pod}/log",
+            emu.base()
+        ))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_to_string()
+        .unwrap()
+    };
+    assert_eq!(kubelet.run_pod("j", &job, "j-0"), 0);
+    assert_eq!(log_of("j-0"), "to-stderr\n", "an empty folder, then stderr");
+    // The same pod name again (a Job recreated after `lane cancel`): a new
+    // pod, so its emptyDir starts empty, and the log is the new one's.
+    emu.send(
+        "DELETE",
+        "/api/v1/namespaces/ns/pods/j-0",
+        serde_json::json!({}),
+    );
+    assert_eq!(kubelet.run_pod("j", &job, "j-0"), 0);
+    assert_eq!(log_of("j-0"), "to-stderr\n", "{}", log_of("j-0"));
+    // A pod whose container never ran has no log to give.
+    let err = ureq::get(&format!(
+        "{}/api/v1/namespaces/ns/pods/nothing/log",
+        emu.base()
+    ))
+    .call()
+    .unwrap_err();
+    assert!(err.to_string().contains("400"), "{err}");
+}

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 
 use lane_core::results::Contract;
-use lane_store::ArtifactStore;
 use lane_core::{MintStatus, Progress, SlotSummary, Summary};
+use lane_store::ArtifactStore;
 
 use super::*;
 use crate::backend::BackendError;

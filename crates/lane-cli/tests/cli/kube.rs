@@ -417,6 +417,48 @@ fn an_oom_killed_mint_fails_the_lane_by_name_and_keeps_its_seconds() {
 }
 
 #[test]
+fn a_pod_that_left_no_bundle_is_named_by_its_logs_text_not_the_pods_json() {
+    // Regression: the emulator answered `pods/<pod>/log` with the Pod's
+    // JSON, so a crashed slot's tail read `{"apiVersion": "v1", ...}`.
+    let d = tempfile::tempdir().unwrap();
+    write_lane(d.path(), false, &folder_store(d.path()));
+    let emu = emulator(d.path(), Hooks::default());
+    let kubelet = kubelet(&emu, d.path());
+    let mut lane = Lane(spawn_lane(d.path(), "run"));
+    let jobs = wait_jobs(&emu, "four Jobs", |j| j.len() == 4);
+    let broken_id = "0.93.3/cell01/L4/r2/a1";
+    // A store the pod cannot open (no folder can be made under /proc; a
+    // path under the test's /tmp would land in the pod's own /tmp volume).
+    let unusable = "/proc/lane-no-store";
+    for (name, job) in &jobs {
+        let mut job = job.clone();
+        if id_of(&job) == broken_id {
+            let command = job["spec"]["template"]["spec"]["containers"][0]["command"]
+                .as_array_mut()
+                .unwrap();
+            let at = command.iter().position(|a| a == "--store").unwrap();
+            command[at + 1] = unusable.into();
+        }
+        kubelet.run_job(name, &job);
+    }
+    let o = lane.wait(d.path(), "run", Duration::from_secs(60));
+    assert_eq!(code(&o), 7, "{}\n{}", stdout(&o), stderr(&o));
+    let record = read_json(
+        &d.path()
+            .join(format!("out/lanes/{LANE}/results/cell01/L4/r2/mint.json")),
+    );
+    assert_eq!(record["status"], "crashed", "{record}");
+    let reason = record["reason"].as_str().unwrap();
+    assert!(reason.contains("no result bundle"), "{reason}");
+    let tail = record["stderr_tail"].as_str().unwrap_or_default();
+    assert!(
+        tail.contains(unusable),
+        "the agent's own words: {tail}\n{record}"
+    );
+    assert!(!tail.contains("apiVersion"), "{tail}");
+}
+
+#[test]
 fn a_mint_unschedulable_past_the_limit_is_named_with_its_gpu_class() {
     let d = tempfile::tempdir().unwrap();
     write_lane(

@@ -132,6 +132,16 @@ impl KubeEmulator {
         r.unwrap_or_else(|e| panic!("{method} {path}: {e}"));
     }
 
+    /// Hands the emulator pod `pod`'s container output, as a kubelet keeps
+    /// it: the pod's `log` subresource answers it as text from then on.
+    pub fn put_log(&self, pod: &str, text: &str) {
+        let path = format!("/testkit/v1/namespaces/{}/pods/{pod}/log", self.namespace);
+        ureq::put(&format!("{}{path}", self.base()))
+            .header("Content-Type", "text/plain")
+            .send(text)
+            .unwrap_or_else(|e| panic!("PUT {path}: {e}"));
+    }
+
     /// The selected Jobs: name -> Job.
     pub fn jobs(&self) -> BTreeMap<String, Value> {
         self.list("/apis/batch/v1", "jobs")

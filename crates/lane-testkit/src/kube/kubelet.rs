@@ -95,6 +95,12 @@ impl<'a> Kubelet<'a> {
     /// work: the template's labels plus `batch.kubernetes.io/job-name`,
     /// without Kueue's queue label).
     pub fn create_pod(&self, name: &str, job: &Value, pod: &str, status: Value) {
+        // A new pod gets new `emptyDir` volumes, even under an earlier
+        // pod's name (a Job recreated after `lane cancel`).
+        let root = self.dir.join("pods").join(pod);
+        if root.exists() {
+            std::fs::remove_dir_all(&root).unwrap_or_else(|e| panic!("{}: {e}", root.display()));
+        }
         let mut labels = job["metadata"]["labels"].clone();
         labels["batch.kubernetes.io/job-name"] = name.into();
         if let Some(labels) = labels.as_object_mut() {
@@ -214,6 +220,14 @@ impl<'a> Kubelet<'a> {
         let status = cmd
             .status()
             .unwrap_or_else(|e| panic!("the container of pod {pod} runs ({argv:?}): {e}"));
+        // The kubelet keeps the container's output: stdout, then stderr.
+        let log: String = ["log", "err"]
+            .iter()
+            .map(|ext| {
+                std::fs::read_to_string(self.dir.join(format!("{pod}.{ext}"))).unwrap_or_default()
+            })
+            .collect();
+        self.emu.put_log(pod, &log);
         std::os::unix::process::ExitStatusExt::signal(&status)
             .map_or_else(|| status.code().unwrap(), |signal| 128 + signal)
     }

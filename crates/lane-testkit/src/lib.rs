@@ -11,6 +11,8 @@
 //! - the servers: [`Prism`] (GitHub's OpenAPI description, for contract
 //!   tests), [`Moto`] (S3), [`PypiServer`] (a package index) and
 //!   [`KubeEmulator`] (kmock's Kubernetes API emulator);
+//! - [`OutageProxy`]: a TCP forwarder to a real server that can be taken
+//!   down and brought back (a store outage mid-upload);
 //! - [`Kubelet`]: the kubelet and Job controller stand-in that runs the
 //!   pods of the Jobs created on the emulator, for real, on this machine;
 //! - [`time`]: timestamps as the Kubernetes API writes them;
@@ -29,11 +31,13 @@ pub mod data;
 pub mod history;
 pub mod kube;
 pub mod octokit;
+mod outage;
 mod process;
 mod servers;
 pub mod time;
 pub mod tools;
 
 pub use kube::{Hooks, JobEnd, KubeEmulator, Kubelet};
+pub use outage::OutageProxy;
 pub use process::{Announce, ServerProcess};
 pub use servers::{Moto, Prism, PypiServer};

@@ -8,14 +8,20 @@
 use super::*;
 
 /// The cell: `cell of big\n` repeated, cut at 20 MiB (the same in every
-/// repeat, so the pair is byte-identical).
-const CELL_BYTES: u64 = 20 << 20;
+/// repeat, so the pair is byte-identical). `LANE_TEST_CELL_BYTES` sets
+/// another size for a run by hand (docs/performance.md: 2 GiB).
+fn cell_bytes() -> u64 {
+    std::env::var("LANE_TEST_CELL_BYTES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20 << 20)
+}
 
 fn cell_sha256() -> String {
     use sha2::{Digest, Sha256};
     let line = b"cell of big\n";
     let mut h = Sha256::new();
-    let mut left = CELL_BYTES as usize;
+    let mut left = cell_bytes() as usize;
     while left > 0 {
         let n = left.min(line.len());
         h.update(&line[..n]);
@@ -26,9 +32,16 @@ fn cell_sha256() -> String {
 
 /// One cell, `big`, on L4, two repeats: two Jobs.
 fn write_cell_lane(dir: &std::path::Path, kube_extra: &str) {
+    write_cell_lane_then(dir, kube_extra, "true");
+}
+
+/// [`write_cell_lane`], each mint running `then` (shell) once its report is
+/// written, before its agent uploads anything.
+fn write_cell_lane_then(dir: &std::path::Path, kube_extra: &str, then: &str) {
     std::fs::create_dir_all(dir.join("lanes")).unwrap();
+    let cell_bytes = cell_bytes();
     let script = format!(
-        r#"mkdir -p out && yes "cell of $LANE_CELL" | head -c {CELL_BYTES} > out/cell.bin && printf '{{"status":"minted","recipe":"aot","artifact":"out/cell.bin","phases":{{"load":0.1}}}}' > "$LANE_REPORT_PATH""#
+        r#"mkdir -p out && yes "cell of $LANE_CELL" | head -c {cell_bytes} > out/cell.bin && printf '{{"status":"minted","recipe":"aot","artifact":"out/cell.bin","phases":{{"load":0.1}}}}' > "$LANE_REPORT_PATH" && {then}"#
     );
     let script = serde_json::to_string(&script).unwrap();
     std::fs::write(
@@ -79,13 +92,13 @@ fn a_pods_cell_comes_back_whole_through_s3_and_a_cap_below_it_refuses_the_slot()
     for r in [1, 2] {
         let slot = results.join(format!("big/L4/r{r}"));
         let cell = slot.join("artifacts/cell.bin");
-        assert_eq!(std::fs::metadata(&cell).unwrap().len(), CELL_BYTES);
+        assert_eq!(std::fs::metadata(&cell).unwrap().len(), cell_bytes());
         let record = read_json(&slot.join("mint.json"));
         assert_eq!(record["status"], "minted", "{record}");
         let key = format!("lanes/{LANE}/runs/manual/mints/big/L4/r{r}/a1/files/{sha}");
         assert_eq!(
             record["bundle"]["stored"],
-            serde_json::json!([{"path": "artifacts/cell.bin", "key": key, "size": CELL_BYTES, "sha256": sha}]),
+            serde_json::json!([{"path": "artifacts/cell.bin", "key": key, "size": cell_bytes(), "sha256": sha}]),
             "{record}"
         );
         assert!(
@@ -95,7 +108,7 @@ fn a_pods_cell_comes_back_whole_through_s3_and_a_cap_below_it_refuses_the_slot()
         // In S3 under its own key; the bundle carries only its name.
         let stored = lane_store::StoreKey::new(key).unwrap();
         let mut hashed = Vec::new();
-        lane_store::get_verified(&s3, &stored, &mut hashed, CELL_BYTES, &sha).unwrap();
+        lane_store::get_verified(&s3, &stored, &mut hashed, cell_bytes(), &sha).unwrap();
         let bundle = s3
             .get(&lane_store::StoreKey::new(record["bundle"]["key"].as_str().unwrap()).unwrap())
             .unwrap();
@@ -142,8 +155,85 @@ fn a_pods_cell_comes_back_whole_through_s3_and_a_cap_below_it_refuses_the_slot()
     assert_eq!(record["status"], "crashed", "{record}");
     let reason = record["reason"].as_str().unwrap();
     assert!(
-        reason.contains(&format!("its manifest names 1 file(s) of {CELL_BYTES} bytes in all, more than the 65536 file(s) or 1000000 bytes lane fetches for one slot (maxFetchBytes): refused before fetching")),
+        reason.contains(&format!("its manifest names 1 file(s) of {} bytes in all, more than the 65536 file(s) or 1000000 bytes lane fetches for one slot (maxFetchBytes): refused before fetching", cell_bytes())),
         "{reason}"
     );
     assert!(!results.join("big/L4/r1/artifacts/cell.bin").exists());
+}
+
+#[test]
+fn a_store_outage_during_a_pods_upload_costs_no_mint() {
+    let d = tempfile::tempdir().unwrap();
+    let (_moto, endpoint, _s3) = super::super::wheel::moto("ci", S3_SECRET);
+    // The pods reach the store through a link that goes down; lane itself
+    // (gathering) reaches it directly.
+    let link = lane_testkit::OutageProxy::start(endpoint.trim_start_matches("http://"));
+    let signal = d.path().join("minted");
+    let store_cfg = format!(
+        "store: s3://lanes/ci\nstoreSecret: lane-store\nstoreEnv: {{LANE_S3_ENDPOINT: \"{}\"}}\n",
+        link.endpoint()
+    );
+    write_cell_lane_then(d.path(), &store_cfg, &format!("touch {}", signal.display()));
+    let emu = emulator(d.path(), Hooks::default());
+    let kubelet = kubelet(&emu, d.path()).secret(
+        "lane-store",
+        &[
+            ("AWS_ACCESS_KEY_ID", "testing"),
+            ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
+        ],
+    );
+    let creds = [
+        ("AWS_ACCESS_KEY_ID", "testing"),
+        ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
+        ("LANE_S3_ENDPOINT", endpoint.as_str()),
+    ];
+    let mut lane = Lane(spawn_lane_with(d.path(), "run", &[], &creds));
+    let jobs = wait_jobs(&emu, "two Jobs", |j| j.len() == 2);
+    // The outage: from the first mint's report, for 8 s (longer than the
+    // S3 client's own retries, which gave up after about 2 s), or
+    // `LANE_TEST_OUTAGE_S` for a run by hand.
+    let outage_s = std::env::var("LANE_TEST_OUTAGE_S")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(8);
+    let outage = std::thread::scope(|scope| {
+        let cut = scope.spawn(|| {
+            let deadline = std::time::Instant::now() + Duration::from_secs(60);
+            while !signal.exists() {
+                assert!(std::time::Instant::now() < deadline, "the mint never ran");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            link.down();
+            std::thread::sleep(Duration::from_secs(outage_s));
+            link.up();
+        });
+        for (name, job) in &jobs {
+            assert_eq!(kubelet.run_job(name, job), JobEnd::Complete, "{name}");
+        }
+        cut.join()
+    });
+    outage.unwrap();
+    let o = lane.wait(d.path(), "run", Duration::from_secs(900));
+    let all = stdout(&o) + &stderr(&o);
+    assert_eq!(code(&o), 0, "{all}");
+    let results = d.path().join(format!("out/lanes/{LANE}/results"));
+    let sha = cell_sha256();
+    for r in [1, 2] {
+        let record = read_json(&results.join(format!("big/L4/r{r}/mint.json")));
+        assert_eq!(record["status"], "minted", "{record}");
+        // One pod, one attempt: the outage cost no mint.
+        assert_eq!(record["attempt"], 1, "{record}");
+        assert_eq!(record["bundle"]["stored"][0]["sha256"], sha, "{record}");
+    }
+    // The first pod said it waited for the store.
+    let logs: String = jobs
+        .keys()
+        .map(|name| {
+            std::fs::read_to_string(d.path().join(format!("{name}-p0.err"))).unwrap_or_default()
+        })
+        .collect();
+    assert!(
+        logs.contains("the store refused the result bundle; trying again"),
+        "{logs}"
+    );
 }

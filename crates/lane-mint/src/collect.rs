@@ -158,6 +158,21 @@ fn open_bundle(
     })
 }
 
+/// Lays attempt `id`'s bundle from `store` out in `dir` (emptied first):
+/// its report, logs, ledger files and artifacts, the stored cells fetched
+/// within `limits`, as a pod's result comes back. The local backend's
+/// repair of a gathered result whose attempt folder is gone.
+pub fn restore_attempt(
+    store: &dyn ArtifactStore,
+    id: &MintId,
+    run: Option<&str>,
+    dir: &Path,
+    limits: &FetchLimits,
+) -> Result<(), MintError> {
+    let mut b = open_bundle(store, id, run)?;
+    unpack(&mut b, dir, store, run, limits).map(|_| ())
+}
+
 /// A path a manifest may name: relative, plain segments only, under the
 /// attempt's `artifacts/` or `ledger/`.
 fn attempt_path(path: &str) -> bool {

@@ -122,6 +122,33 @@ pub fn gather(
     Ok(slot)
 }
 
+/// What of `result`'s gathered files `dir` (a results slot, or the
+/// attempt's folder it was gathered from) lacks, in words: its report
+/// when the result read one, or a file of `artifacts/` (absent, or of
+/// another size than fingerprinted). `None` when all is there. Sizes, not
+/// digests: this runs over every slot of every rerun, cells of GBs
+/// included; a changed byte is the diff's and the digest check's business.
+pub fn missing_from(dir: &Path, result: &AgentResult) -> Option<String> {
+    let has_report = !matches!(result.report, lane_core::ReportState::Absent);
+    if has_report && !dir.join(file::REPORT).is_file() {
+        return Some(file::REPORT.to_owned());
+    }
+    result.files.iter().find_map(|f| {
+        let path = dir.join(file::ARTIFACTS).join(&f.path);
+        match std::fs::metadata(&path) {
+            Ok(m) if m.len() == f.size => None,
+            Ok(m) => Some(format!(
+                "{}/{} ({} bytes, {} gathered)",
+                file::ARTIFACTS,
+                f.path,
+                m.len(),
+                f.size
+            )),
+            Err(_) => Some(format!("{}/{}", file::ARTIFACTS, f.path)),
+        }
+    })
+}
+
 /// Writes `summary.json` atomically.
 pub fn write_summary(results: &Path, summary: &Summary) -> Result<(), MintError> {
     std::fs::create_dir_all(results).map_err(io(results))?;

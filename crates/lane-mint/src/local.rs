@@ -186,6 +186,7 @@ impl LocalRun<'_> {
         // removed since an earlier run is left alone, never run.
         let slots: std::collections::HashSet<String> =
             planned.iter().map(|p| p.id.slot().to_string()).collect();
+        self.repair_gathered(&store, &slots, on)?;
         let mut children: HashMap<String, Child> = HashMap::new();
         // The attempts this run spawned an agent for, and the slots whose
         // gathering failed on lane's side in this run (left open: the next
@@ -708,6 +709,92 @@ impl LocalRun<'_> {
                 mint: id.to_string(),
                 decision,
             });
+        }
+        Ok(())
+    }
+
+    /// Gathers again every slot recorded as gathered whose results folder
+    /// lost part of what was gathered (its record, its report, a cell),
+    /// from the attempt's folder, else from its bundle in the store; where
+    /// neither holds it any more, the slot is opened again and minted anew.
+    /// Each says so. Without this a rerun said green over a slot whose cell
+    /// was gone.
+    fn repair_gathered(
+        &self,
+        store: &RunStore,
+        slots: &std::collections::HashSet<String>,
+        on: &mut dyn FnMut(Progress),
+    ) -> Result<(), MintError> {
+        let rows = store.rows()?;
+        let results = layout::results_dir(&self.out);
+        for row in latest_per_slot(&rows).values() {
+            if row.state != MintState::Gathered || !slots.contains(&row.id.slot().to_string()) {
+                continue;
+            }
+            let Some(json) = store.result_json(&row.id)? else {
+                continue;
+            };
+            let Ok(result) = lane_core::AgentResult::from_json(file::RESULT, json.as_bytes())
+            else {
+                continue;
+            };
+            let slot = layout::slot_dir(&results, &row.id.cell, &row.id.gpu, row.id.repeat);
+            let attempt = row
+                .mint_dir
+                .clone()
+                .unwrap_or_else(|| self.mint_dir(&row.id));
+            let record = <lane_core::MintRecord as lane_core::results::Contract>::FILE;
+            let missing = if slot.join(record).is_file() {
+                crate::gather::missing_from(&slot, &result)
+            } else {
+                Some(record.to_owned())
+            };
+            let Some(missing) = missing else {
+                continue;
+            };
+            if crate::gather::missing_from(&attempt, &result).is_some() {
+                // The attempt's own copy is gone too: its bundle in the store.
+                if let Some(location) = &self.store {
+                    let restored = lane_store::open(location)
+                        .map_err(|e| MintError::ArtifactStore {
+                            what: format!("opening {location}"),
+                            source: e,
+                        })
+                        .and_then(|store| {
+                            crate::collect::restore_attempt(
+                                store.as_ref(),
+                                &row.id,
+                                None,
+                                &attempt,
+                                &crate::collect::FetchLimits::default(),
+                            )
+                        });
+                    if let Err(e) = restored {
+                        warn!(mint = %row.id, error = %lane_core::chain(&e), "the attempt's bundle could not be restored from the store");
+                    }
+                }
+            }
+            if crate::gather::missing_from(&attempt, &result).is_some() {
+                // Nothing holds it any more: the slot is minted again (its
+                // earlier attempt kept), never left counted as minted.
+                let next = row.id.next_attempt();
+                warn!(mint = %row.id, %missing, "a gathered result is lost, from its results, its attempt folder and the store; minting the slot again");
+                on(Progress::State {
+                    mint: row.id.to_string(),
+                    state: format!(
+                        "its gathered result lost {missing}, and neither its attempt folder nor the store holds it: minted again as {next}"
+                    ),
+                });
+                let _ = std::fs::remove_dir_all(&slot);
+                store.reopen(&row.id, &next)?;
+                continue;
+            }
+            info!(mint = %row.id, %missing, "gathering again a result that lost part of what was gathered");
+            on(Progress::State {
+                mint: row.id.to_string(),
+                state: format!("gathered again: its results folder had lost {missing}"),
+            });
+            self.gather_row(store, row, &rows)?;
         }
         Ok(())
     }

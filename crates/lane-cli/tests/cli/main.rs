@@ -13,6 +13,7 @@ mod ledger;
 mod lock;
 mod mint;
 mod proof;
+mod repair;
 mod report;
 mod secrets;
 #[cfg(feature = "serve")]

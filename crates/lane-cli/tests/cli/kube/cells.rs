@@ -3,7 +3,9 @@
 //! in its report; the pod's agent streams it to S3 (moto on loopback) under
 //! a key of its own, and `lane mint` streams it back into the results
 //! folder, checked against the manifest. A `maxFetchBytes` below the cell
-//! refuses the slot, by name, before anything is fetched.
+//! refuses the slot, by name, before anything is fetched. The hard cases
+//! of the production path: a store outage during a pod's upload, a kill -9
+//! of `lane mint` while it gathers, and a pair of cells that differ.
 
 use super::*;
 
@@ -235,5 +237,125 @@ fn a_store_outage_during_a_pods_upload_costs_no_mint() {
     assert!(
         logs.contains("the store refused the result bundle; trying again"),
         "{logs}"
+    );
+}
+
+#[test]
+fn kill_9_during_gathering_then_a_rerun_gathers_every_slot_whole() {
+    let d = tempfile::tempdir().unwrap();
+    let (_moto, endpoint, _s3) = super::super::wheel::moto("ci", S3_SECRET);
+    let store_cfg = format!(
+        "store: s3://lanes/ci\nstoreSecret: lane-store\nstoreEnv: {{LANE_S3_ENDPOINT: \"{endpoint}\"}}\n"
+    );
+    write_cell_lane(d.path(), &store_cfg);
+    let emu = emulator(d.path(), Hooks::default());
+    let kubelet = kubelet(&emu, d.path()).secret(
+        "lane-store",
+        &[
+            ("AWS_ACCESS_KEY_ID", "testing"),
+            ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
+        ],
+    );
+    let creds = [
+        ("AWS_ACCESS_KEY_ID", "testing"),
+        ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
+        ("LANE_S3_ENDPOINT", endpoint.as_str()),
+    ];
+    let mut lane = Lane(spawn_lane_with(d.path(), "run", &[], &creds));
+    let jobs = wait_jobs(&emu, "two Jobs", |j| j.len() == 2);
+    for (name, job) in &jobs {
+        assert_eq!(kubelet.run_job(name, job), JobEnd::Complete, "{name}");
+    }
+    // The first sign of gathering (a slot's folder, or its temporary one):
+    // kill -9, while lane is still running and before its summary.
+    let results = d.path().join(format!("out/lanes/{LANE}/results"));
+    let gathering = results.join("big/L4");
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    while std::fs::read_dir(&gathering).map_or(true, |mut d| d.next().is_none()) {
+        assert!(std::time::Instant::now() < until, "lane never gathered");
+        assert!(
+            lane.0.try_wait().unwrap().is_none(),
+            "lane ended before gathering"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    lane.0.kill().unwrap();
+    lane.0.wait().unwrap();
+    assert!(
+        !results.join("summary.json").exists(),
+        "killed mid-gathering, before the summary"
+    );
+    // The rerun gathers every slot whole from the store and creates nothing.
+    let mut again = Lane(spawn_lane_with(d.path(), "again", &[], &creds));
+    let o = again.wait(d.path(), "again", Duration::from_secs(120));
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(emu.jobs().len(), 2, "no Job was created again");
+    let sha = cell_sha256();
+    for r in [1, 2] {
+        let cell = results.join(format!("big/L4/r{r}/artifacts/cell.bin"));
+        assert_eq!(std::fs::metadata(&cell).unwrap().len(), cell_bytes());
+        let record = read_json(&results.join(format!("big/L4/r{r}/mint.json")));
+        assert_eq!(record["bundle"]["stored"][0]["sha256"], sha, "{record}");
+    }
+    let left: Vec<_> = std::fs::read_dir(&gathering)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let mut left = left;
+    left.sort();
+    assert_eq!(left, ["r1", "r2"], "no temporary folder is left");
+}
+
+#[test]
+fn a_pair_of_large_cells_that_differ_in_a_few_bytes_names_the_file_and_the_line() {
+    let d = tempfile::tempdir().unwrap();
+    let (_moto, endpoint, _s3) = super::super::wheel::moto("ci", S3_SECRET);
+    let store_cfg = format!(
+        "store: s3://lanes/ci\nstoreSecret: lane-store\nstoreEnv: {{LANE_S3_ENDPOINT: \"{endpoint}\"}}\n"
+    );
+    // The second repeat's cell differs in 4 bytes, 1 MiB + 3 in.
+    write_cell_lane_then(
+        d.path(),
+        &store_cfg,
+        r#"case "$LANE_MINT_ID" in */r2/*) printf WXYZ | dd of=out/cell.bin bs=1 seek=1048579 conv=notrunc 2>/dev/null;; esac"#,
+    );
+    let emu = emulator(d.path(), Hooks::default());
+    let kubelet = kubelet(&emu, d.path()).secret(
+        "lane-store",
+        &[
+            ("AWS_ACCESS_KEY_ID", "testing"),
+            ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
+        ],
+    );
+    let creds = [
+        ("AWS_ACCESS_KEY_ID", "testing"),
+        ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
+        ("LANE_S3_ENDPOINT", endpoint.as_str()),
+    ];
+    let mut lane = Lane(spawn_lane_with(d.path(), "run", &[], &creds));
+    let jobs = wait_jobs(&emu, "two Jobs", |j| j.len() == 2);
+    for (name, job) in &jobs {
+        assert_eq!(kubelet.run_job(name, job), JobEnd::Complete, "{name}");
+    }
+    let o = lane.wait(d.path(), "run", Duration::from_secs(120));
+    let all = stdout(&o) + &stderr(&o);
+    assert_eq!(code(&o), 0, "every slot minted: {all}");
+    let report: serde_json::Value = read_json(
+        &d.path()
+            .join(format!("out/lanes/{LANE}/report/report.json")),
+    );
+    // Both cells came back whole through the store, so the pair is
+    // compared: the one place they differ is named, nothing else.
+    let det = &report["cells"][0]["determinism"];
+    assert_eq!(det["verdict"], "unexplained", "{det}");
+    assert_eq!(
+        det["unexplained"],
+        serde_json::json!([{
+            "a": "cell.bin", "b": "cell.bin", "cause": "text_lines",
+            "lines": [{"file": "cell.bin", "line_a": 87382, "line_b": 87382, "role": "other",
+                       "text_a": "cell of big", "text_b": "cell ofWXYZ"}],
+            "reason": "1 line(s) differ after normalisation outside the launchers of kernels whose configs differ (or against their config)"
+        }]),
+        "{det}"
     );
 }

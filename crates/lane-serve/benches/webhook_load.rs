@@ -718,6 +718,27 @@ fn drive() {
         fmt_p(lane.latencies(|k| k == Kind::Forged)),
         fmt_p(peer.latencies(|k| k == Kind::Forged)),
     );
+    // lane's own clock (its /metrics histogram): from the request's
+    // headers read to the answer, so without the connection's accept and
+    // the machine's scheduling, which the latencies above include.
+    let bucket = |le: &str| {
+        let text = metrics.as_deref().unwrap();
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("lane_serve_ack_seconds_bucket{{le=\"{le}\"}} ")))
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    row(
+        "lane's own clock (`/metrics`): deliveries answered within 10 / 25 / 100 ms, of all",
+        format!(
+            "{} / {} / {} of {}",
+            bucket("0.01"),
+            bucket("0.025"),
+            bucket("0.1"),
+            bucket("+Inf")
+        ),
+        "—".into(),
+    );
     row(
         "errors (no answer within 30 s, connection failed)",
         lane.count(|o| o.status == 0).to_string(),

@@ -1,5 +1,6 @@
 //! The `lane` binary end to end: exit codes, `--json`, and what a person sees.
 
+mod adversary;
 mod cut;
 mod demo;
 mod diff;

@@ -11,6 +11,10 @@
 # (the dependency wheels of both, installed), gen-worker-v0.93.3.tar.xz,
 # -v0.126.3 (the toy model's harness) and -v0.127.2, the shims, and a
 # stripped lane (lane.xz). What is worth keeping goes to $OUT.
+#
+# ONLY_AOT=1 mints lane 0.0.0's `rig-aot` alone (two cold repeats) and
+# skips 0.127.2: the run behind tests/data/gw-h100/aot-again/ (the aot
+# pair's cells kept, to name what its `kernel_lane` flip changed).
 set -u -o pipefail
 OUT=${OUT:-$PWD/h100-lane-out}
 D=${DEVICE_DIR:-$PWD/.device}
@@ -23,6 +27,7 @@ mkdir -p /opt/lane-site && tar -xJf "$D/site.tar.xz" -C /opt/lane-site
 export PYTHONPATH=/opt/lane-site
 rm -rf /tmp/gw && mkdir -p /tmp/gw && tar -xJf "$D/gen-worker-v0.93.3.tar.xz" -C /tmp/gw
 for t in 0.126.3 0.127.2; do
+  [ "${ONLY_AOT:-}" = 1 ] && break
   rm -rf "/tmp/gw-$t" && mkdir -p "/tmp/gw-$t" && tar -xJf "$D/gen-worker-v$t.tar.xz" -C "/tmp/gw-$t"
 done
 mkdir -p /tmp/lane/examples/gw-mint && cp examples/gw-mint/toy127.py /tmp/lane/examples/gw-mint/
@@ -45,18 +50,23 @@ PY
 /tmp/lane-bin --version >>"$LOG" 2>&1
 say "prepared"
 
-mint() {  # lane-file source tag
+mint() {  # lane-file source tag [lane mint's other arguments]
   local lane=$1 src=$2 t=$3 R=/tmp/run-$3 s=$(date +%s)
+  shift 3
   rm -rf "$R"
   timeout "${MINT_TIMEOUT_S:-500}" /tmp/lane-bin mint "$lane" --source "$src" --out "$R" \
-    --concurrency 2 >"$R.log" 2>&1
+    --concurrency 2 "$@" >"$R.log" 2>&1
   local rc=$?
   say "$t ($lane) lane mint exit $rc, $(( $(date +%s) - s ))s"
   echo "lane mint exit: $rc" >>"$R.log"
 }
-mint lanes/0.0.0.yaml /tmp/gw v0.93.3 &
-mint lanes/0.0.3.yaml /tmp/gw-0.127.2 v0.127.2 &
-wait
+if [ "${ONLY_AOT:-}" = 1 ]; then
+  mint lanes/0.0.0.yaml /tmp/gw v0.93.3 --cell rig-aot
+else
+  mint lanes/0.0.0.yaml /tmp/gw v0.93.3 &
+  mint lanes/0.0.3.yaml /tmp/gw-0.127.2 v0.127.2 &
+  wait
+fi
 say "both lanes done"
 
 collect() {  # tag lane-version
@@ -70,7 +80,7 @@ collect() {  # tag lane-version
   say "lane-$t: $(stat -c %s "$OUT/lane-$t.tar.xz") bytes"
 }
 collect v0.93.3 0.0.0
-collect v0.127.2 0.0.3
+[ "${ONLY_AOT:-}" = 1 ] || collect v0.127.2 0.0.3
 ls -la "$OUT" | tee -a "$LOG"
 say "end"
 cp "$LOG" "$M/" && tar -C /tmp -cf - meta | xz -6 >"$OUT/meta.tar.xz"

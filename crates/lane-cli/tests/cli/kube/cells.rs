@@ -170,12 +170,11 @@ fn a_store_outage_during_a_pods_upload_costs_no_mint() {
     // The pods reach the store through a link that goes down; lane itself
     // (gathering) reaches it directly.
     let link = lane_testkit::OutageProxy::start(endpoint.trim_start_matches("http://"));
-    let signal = d.path().join("minted");
     let store_cfg = format!(
         "store: s3://lanes/ci\nstoreSecret: lane-store\nstoreEnv: {{LANE_S3_ENDPOINT: \"{}\"}}\n",
         link.endpoint()
     );
-    write_cell_lane_then(d.path(), &store_cfg, &format!("touch {}", signal.display()));
+    write_cell_lane(d.path(), &store_cfg);
     let emu = emulator(d.path(), Hooks::default());
     let kubelet = kubelet(&emu, d.path()).secret(
         "lane-store",
@@ -191,30 +190,19 @@ fn a_store_outage_during_a_pods_upload_costs_no_mint() {
     ];
     let mut lane = Lane(spawn_lane_with(d.path(), "run", &[], &creds));
     let jobs = wait_jobs(&emu, "two Jobs", |j| j.len() == 2);
-    // The outage: from the first mint's report, for 8 s (longer than the
-    // S3 client's own retries, which gave up after about 2 s), or
+    // The outage: once the first pod has sent half its cell through the
+    // link (the upload in flight is cut), for 8 s (longer than the S3
+    // client's own retries, which gave up after about 2 s), or
     // `LANE_TEST_OUTAGE_S` for a run by hand.
     let outage_s = std::env::var("LANE_TEST_OUTAGE_S")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(8);
-    let outage = std::thread::scope(|scope| {
-        let cut = scope.spawn(|| {
-            let deadline = std::time::Instant::now() + Duration::from_secs(60);
-            while !signal.exists() {
-                assert!(std::time::Instant::now() < deadline, "the mint never ran");
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            link.down();
-            std::thread::sleep(Duration::from_secs(outage_s));
-            link.up();
-        });
-        for (name, job) in &jobs {
-            assert_eq!(kubelet.run_job(name, job), JobEnd::Complete, "{name}");
-        }
-        cut.join()
-    });
-    outage.unwrap();
+    link.cut_after(cell_bytes() / 2, Duration::from_secs(outage_s));
+    for (name, job) in &jobs {
+        assert_eq!(kubelet.run_job(name, job), JobEnd::Complete, "{name}");
+    }
+    assert!(link.cut_began(), "the upload was cut mid-way");
     let o = lane.wait(d.path(), "run", Duration::from_secs(900));
     let all = stdout(&o) + &stderr(&o);
     assert_eq!(code(&o), 0, "{all}");

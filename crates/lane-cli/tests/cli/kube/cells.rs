@@ -174,7 +174,12 @@ fn a_store_outage_during_a_pods_upload_costs_no_mint() {
         "store: s3://lanes/ci\nstoreSecret: lane-store\nstoreEnv: {{LANE_S3_ENDPOINT: \"{}\"}}\n",
         link.endpoint()
     );
-    write_cell_lane(d.path(), &store_cfg);
+    // Each mint also writes down the environment it was given.
+    write_cell_lane_then(
+        d.path(),
+        &store_cfg,
+        r#"env > "$LANE_ARTIFACTS_DIR/env.txt""#,
+    );
     let emu = emulator(d.path(), Hooks::default());
     let kubelet = kubelet(&emu, d.path()).secret(
         "lane-store",
@@ -214,6 +219,18 @@ fn a_store_outage_during_a_pods_upload_costs_no_mint() {
         // One pod, one attempt: the outage cost no mint.
         assert_eq!(record["attempt"], 1, "{record}");
         assert_eq!(record["bundle"]["stored"][0]["sha256"], sha, "{record}");
+        // The pod's agent holds the store's keys; the mint it runs never
+        // sees them, nor where the store is.
+        let env = std::fs::read_to_string(results.join(format!("big/L4/r{r}/artifacts/env.txt")))
+            .unwrap();
+        for needle in [
+            S3_SECRET,
+            "AWS_",
+            "LANE_S3_ENDPOINT",
+            link.endpoint().as_str(),
+        ] {
+            assert!(!env.contains(needle), "`{needle}` reached the mint: {env}");
+        }
     }
     // The first pod said it waited for the store.
     let logs: String = jobs

@@ -378,7 +378,10 @@ fn run_claimed(spec: &AgentSpec, dir: &Path) -> Result<AgentResult, AgentError> 
     }
     let named = crate::beside::named_paths(spec);
     keep.extend(crate::beside::kept_paths(&named));
-    let isolation = crate::isolate::prepare(dir, &keep, spec.container_per_attempt)?;
+    let mut isolation = crate::isolate::prepare(dir, &keep, spec.container_per_attempt)?;
+    for (var, path) in &caches {
+        isolation.watch(var, path.clone());
+    }
     // The environment is probed while the mint runs: the probe reads a few
     // version files and never imports torch (`fingerprint`).
     let environment =
@@ -623,10 +626,18 @@ fn finish(spec: &AgentSpec, dir: &Path, ended: AgentResult) -> Result<AgentResul
     // repeat, and another attempt given the same store would end the same
     // (failed, never retried); its cells are then not looked for.
     let (outcome, reason) = match crate::outcome::classify(&end, &read.state) {
-        (MintStatus::Minted, reason) if !read.not_built.is_empty() => (
+        (MintStatus::Minted, reason) if !read.not_built.is_empty() && read.is_verdict => (
             MintStatus::Failed,
             format!(
                 "{reason}, but {} specialization(s) were not built by this attempt: {}; it is not cold, and has no cell of its own for them",
+                read.not_built.len(),
+                read.not_built.join(", ")
+            ),
+        ),
+        (MintStatus::Minted, reason) if !read.not_built.is_empty() => (
+            MintStatus::Failed,
+            format!(
+                "{reason}, but {} graph class(es) were not compiled by this attempt: {}; it is not cold, and its cell holds graphs another compile made",
                 read.not_built.len(),
                 read.not_built.join(", ")
             ),

@@ -185,6 +185,9 @@ pub struct Prepared {
     /// Why no way could be tried at all (no `unshare`, a path that is not
     /// UTF-8), when so.
     untried: Vec<String>,
+    /// Further folders of the attempt that must be empty when its mint
+    /// starts (its compile caches), by variable.
+    watched: Vec<(String, PathBuf)>,
 }
 
 /// One way of a private `/tmp`: the program and arguments the mint command
@@ -216,6 +219,7 @@ impl Prepared {
         let mut failed = self.untried.clone();
         for way in &self.ways {
             std::fs::write(&entered, b"w").map_err(io(&entered))?;
+            let at_start = self.not_empty();
             let end = attempt(&way.wrapper)?;
             let did_not_enter = std::fs::metadata(&entered).is_ok_and(|m| m.len() > 0);
             match end {
@@ -229,11 +233,38 @@ impl Prepared {
                         format!("{}: exited with {code}: {text}", way.args)
                     });
                 }
-                end => return Ok((end, self.private(way.how))),
+                end => {
+                    let mut record = self.private(way.how);
+                    record.not_empty_at_start = Some(at_start);
+                    return Ok((end, record));
+                }
             }
         }
+        let at_start = self.not_empty();
         let end = attempt(&[])?;
-        Ok((end, self.without_a_way(&failed)))
+        let mut record = self.without_a_way(&failed);
+        record.not_empty_at_start = Some(at_start);
+        Ok((end, record))
+    }
+
+    /// Adds the attempt's folder `path` (set as `var`) to those that must
+    /// be empty when the mint starts.
+    pub fn watch(&mut self, var: &str, path: PathBuf) {
+        self.watched.push((var.to_owned(), path));
+    }
+
+    /// The roots and watched folders (their variables) that hold anything
+    /// now: looked at just before the mint starts, the evidence that it
+    /// started cold. The roots nest (`HOME` holds `XDG_CACHE_HOME`), so a
+    /// folder holding folders alone is empty; one that cannot be read, or
+    /// holds more entries than are looked at, counts as holding something.
+    fn not_empty(&self) -> Vec<String> {
+        let roots = self.env.iter().map(|(v, p)| ((*v).to_owned(), p.clone()));
+        roots
+            .chain(self.watched.iter().cloned())
+            .filter(|(_, path)| !holds_no_file(path))
+            .map(|(var, _)| var)
+            .collect()
     }
 
     /// The record of an attempt that ran under a private `/tmp`.
@@ -243,6 +274,7 @@ impl Prepared {
             roots: self.roots.clone(),
             shared: Vec::new(),
             outside: Vec::new(),
+            not_empty_at_start: None,
         }
     }
 
@@ -257,6 +289,7 @@ impl Prepared {
                 roots: self.roots.clone(),
                 shared: Vec::new(),
                 outside: Vec::new(),
+                not_empty_at_start: None,
             };
         }
         let real_home = std::env::var_os("HOME").map(PathBuf::from);
@@ -267,8 +300,29 @@ impl Prepared {
             roots: self.roots.clone(),
             shared: shared_paths(real_home.as_deref()),
             outside: Vec::new(),
+            not_empty_at_start: None,
         }
     }
+}
+
+/// Whether `dir` holds nothing but folders, looking at most at 4,096 entries.
+fn holds_no_file(dir: &Path) -> bool {
+    let mut stack = vec![dir.to_owned()];
+    let mut seen = 0usize;
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            return false;
+        };
+        for e in entries {
+            seen += 1;
+            let Ok(e) = e else { return false };
+            match e.file_type() {
+                Ok(t) if t.is_dir() && seen <= 4096 => stack.push(e.path()),
+                _ => return false,
+            }
+        }
+    }
+    true
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> AgentError + '_ {
@@ -320,6 +374,7 @@ fn prepare_with(
         roots,
         container_per_attempt,
         untried: Vec::new(),
+        watched: Vec::new(),
     };
     if container_per_attempt {
         return Ok(prepared);
@@ -816,10 +871,35 @@ mod tests {
             })
             .unwrap();
         assert!(record.is_cold());
+        assert_eq!(
+            record.not_empty_at_start,
+            Some(Vec::new()),
+            "looked at, all empty"
+        );
         assert!(matches!(record.tmp, TmpIsolation::Container { .. }));
         assert_eq!(record.roots.len(), ROOTS.len());
         for (_, path) in &p.env {
             assert!(path.is_dir() && path.starts_with(d.path().join("iso")));
         }
+    }
+
+    #[test]
+    fn a_root_that_holds_something_when_the_mint_starts_is_no_cold_start() {
+        let d = tempfile::tempdir().unwrap();
+        let mut p = prepare(d.path(), &[], true).unwrap();
+        let cache = d.path().join("cache/inductor");
+        std::fs::create_dir_all(&cache).unwrap();
+        p.watch("TORCHINDUCTOR_CACHE_DIR", cache.clone());
+        // Something wrote into the attempt's inductor cache between its
+        // making and the mint's start.
+        std::fs::write(cache.join("fxgraph"), "warm").unwrap();
+        let (_, record) = p
+            .run(d.path(), &d.path().join("e"), |_| Ok::<_, AgentError>(None))
+            .unwrap();
+        assert_eq!(
+            record.not_empty_at_start,
+            Some(vec!["TORCHINDUCTOR_CACHE_DIR".to_owned()])
+        );
+        assert!(!record.is_cold());
     }
 }

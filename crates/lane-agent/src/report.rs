@@ -317,10 +317,43 @@ pub fn read_report(path: &Path, cell: &str, recipe: &str) -> ReadReport {
         digest: string_field(&value, "digest"),
         entries: named,
         verdict_graphs: Vec::new(),
-        not_built: Vec::new(),
+        not_built: not_compiled(&value),
         is_verdict: false,
         notes,
     }
+}
+
+/// The graph classes of an aot phase table (`mint_phases.entries`, gen-worker
+/// 0.93 to 0.126) that this attempt did not compile: a class with
+/// `compile_s` 0 (or none) was resolved, and one with `reuse_s` above 0
+/// took its graph from the compiled-graph cache another compile filled.
+/// Each `class (why)`. The ledger's `not_cold` rule, read where the mint
+/// ends, so such a repeat is never counted minted and cold.
+fn not_compiled(report: &serde_json::Value) -> Vec<String> {
+    let Some(classes) = report
+        .get("mint_phases")
+        .and_then(|m| m.get("entries"))
+        .and_then(|e| e.as_object())
+    else {
+        return Vec::new();
+    };
+    let seconds = |row: &serde_json::Value, k: &str| row.get(k).and_then(serde_json::Value::as_f64);
+    classes
+        .iter()
+        .filter(|(_, row)| row.is_object())
+        .filter_map(|(name, row)| {
+            let compile = seconds(row, "compile_s");
+            let reuse = seconds(row, "reuse_s").unwrap_or(0.0);
+            let why = match compile {
+                _ if reuse > 0.0 => format!("reuse_s {reuse:.3}: from the compiled-graph cache"),
+                Some(c) if c > 0.0 => return None,
+                Some(_) => "compile_s 0".to_owned(),
+                None => "no compile_s".to_owned(),
+            };
+            Some(format!("{} ({why})", bounded_text(name, 80)))
+        })
+        .take(64)
+        .collect()
 }
 
 /// What the report says of one cell it names.

@@ -562,13 +562,23 @@ pub struct Isolation {
     /// this one's coldness is not guaranteed either.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub outside: Vec<String>,
+    /// The agent's look at the attempt's roots just before the mint
+    /// started: `Some` of the roots that already held something (empty:
+    /// every root was empty, the positive evidence of a cold start);
+    /// `None` in records written before lane looked (it made them afresh
+    /// for each attempt all the same).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_empty_at_start: Option<Vec<String>>,
 }
 
 impl Isolation {
     /// True when nothing another attempt on the machine wrote can reach
-    /// this one through a path lane knows of.
+    /// this one through a path lane knows of, and no root of its own held
+    /// anything when it started.
     pub fn is_cold(&self) -> bool {
-        self.shared.is_empty() && self.outside.is_empty()
+        self.shared.is_empty()
+            && self.outside.is_empty()
+            && self.not_empty_at_start.as_ref().is_none_or(Vec::is_empty)
     }
 
     /// Every way this attempt shares a cache with others, in words (empty
@@ -840,6 +850,7 @@ mod tests {
                     roots: vec!["TMPDIR".into(), "HOME".into()],
                     shared: vec!["/tmp/tensorhub-cache".into()],
                     outside: Vec::new(),
+                    not_empty_at_start: None,
                 }),
                 ..Gathering::default()
             },

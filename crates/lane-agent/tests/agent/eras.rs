@@ -393,3 +393,34 @@ fn v0_127_2_through_the_store_each_built_graph_travels_under_its_own_key() {
         );
     }
 }
+
+/// The warm 0.126.3 repeat lane recorded on purpose (`lanes/0.0.4.yaml`,
+/// `tests/data/gw-eras/warm`): every class of its aot table was resolved
+/// from the first repeat's cache (`compile_s` 0, `reuse_s` > 0). Its
+/// report says `minted`; the agent fails it as not cold, naming each class.
+#[test]
+fn v0_126_3_a_warm_repeat_whose_classes_came_from_the_cache_fails_as_not_cold() {
+    let d = tempfile::tempdir().unwrap();
+    let report = eras("warm/v0.126.3/results/rig-aot/H100/r2/report.json");
+    let s = rig_cell(
+        d.path(),
+        "aot",
+        &format!(
+            "mkdir -p \"$(dirname \"$LANE_REPORT_PATH\")\" && cp '{}' \"$LANE_REPORT_PATH\"",
+            report.display()
+        ),
+    );
+    let r = run_agent(&s).unwrap();
+    assert_eq!(r.outcome, MintStatus::Failed, "{}", r.reason);
+    assert!(
+        r.reason.ends_with(
+            ", but 3 graph class(es) were not compiled by this attempt: \
+             unet/B=1 (reuse_s 0.030: from the compiled-graph cache), \
+             unet/B=2 (reuse_s 0.029: from the compiled-graph cache), \
+             unet/B=4 (reuse_s 0.029: from the compiled-graph cache); \
+             it is not cold, and its cell holds graphs another compile made"
+        ),
+        "{}",
+        r.reason
+    );
+}

@@ -113,9 +113,21 @@ fn own_tmp(dir: &Path) -> Result<String, String> {
             iso.outside.join("; ")
         ));
     }
+    // The agent's look at its roots just before the mint started (records
+    // from before it looked say nothing; lane made the roots afresh then).
+    let at_start = match &iso.not_empty_at_start {
+        Some(held) if !held.is_empty() => {
+            return Err(format!(
+                "its own roots already held something when it started: {}",
+                held.join(", ")
+            ))
+        }
+        Some(_) => ", every root of its own empty at its start",
+        None => "",
+    };
     match iso.tmp {
-        TmpIsolation::Private { how } => Ok(format!("a private /tmp: {how}")),
-        TmpIsolation::Container { why } => Ok(format!("the container's own /tmp: {why}")),
+        TmpIsolation::Private { how } => Ok(format!("a private /tmp: {how}{at_start}")),
+        TmpIsolation::Container { why } => Ok(format!("the container's own /tmp: {why}{at_start}")),
         TmpIsolation::Shared { why } => Err(format!("it ran on the machine's /tmp ({why})")),
     }
 }

@@ -392,6 +392,7 @@ mod tests {
                     roots: vec!["TMPDIR".into(), "HOME".into()],
                     shared: Vec::new(),
                     outside: Vec::new(),
+                    not_empty_at_start: None,
                 }),
                 ..lane_core::Gathering::default()
             },

@@ -36,6 +36,7 @@ fn record(exit_code: i32, cubins: Option<u64>, tmp: TmpIsolation) -> MintRecord 
                 roots: vec!["TMPDIR".into()],
                 shared: vec!["/tmp/tensorhub-cache (...)".into()],
                 outside: Vec::new(),
+                not_empty_at_start: None,
             }),
             ..lane_core::Gathering::default()
         },

@@ -229,7 +229,10 @@ fn prepare(plan: &MintPlan<'_>) -> Result<Prepared, BackendError> {
     let deadline_s = lane
         .mint
         .as_ref()
-        .map(|m| (m.timeout_s + cfg.startup_grace_s) * (u64::from(m.retry.crashed) + 1))
+        .map(|m| {
+            (m.timeout_s + cfg.startup_grace_s + lane_core::results::UPLOAD_WINDOW_S)
+                * (u64::from(m.retry.crashed) + 1)
+        })
         .unwrap_or(0);
     let wheel = match (&plan.wheel_key, &store) {
         (Some(key), Some(store)) => Some(staged_wheel(

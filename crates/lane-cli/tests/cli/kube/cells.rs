@@ -58,28 +58,47 @@ fn write_cell_lane_then(dir: &std::path::Path, kube_extra: &str, then: &str) {
     .unwrap();
 }
 
-#[test]
-fn a_pods_cell_comes_back_whole_through_s3_and_a_cap_below_it_refuses_the_slot() {
-    use lane_store::ArtifactStore;
-    let d = tempfile::tempdir().unwrap();
-    let (_moto, endpoint, s3) = super::super::wheel::moto("ci", S3_SECRET);
-    let store_cfg = format!(
+/// The kube config's store lines: moto's bucket, the pods' keys from the
+/// `lane-store` Secret, and `endpoint` as the pods' way to it.
+fn s3_store_cfg(endpoint: &str) -> String {
+    format!(
         "store: s3://lanes/ci\nstoreSecret: lane-store\nstoreEnv: {{LANE_S3_ENDPOINT: \"{endpoint}\"}}\n"
-    );
-    write_cell_lane(d.path(), &store_cfg);
-    let emu = emulator(d.path(), Hooks::default());
-    let kubelet = kubelet(&emu, d.path()).secret(
+    )
+}
+
+/// The kubelet stand-in with the `lane-store` Secret's keys.
+fn s3_kubelet<'a>(
+    emu: &'a lane_testkit::KubeEmulator,
+    dir: &std::path::Path,
+) -> lane_testkit::Kubelet<'a> {
+    kubelet(emu, dir).secret(
         "lane-store",
         &[
             ("AWS_ACCESS_KEY_ID", "testing"),
             ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
         ],
-    );
-    let creds = [
+    )
+}
+
+/// What `lane mint` itself is given to reach moto at `endpoint`.
+fn s3_creds(endpoint: &str) -> [(&'static str, &str); 3] {
+    [
         ("AWS_ACCESS_KEY_ID", "testing"),
         ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
-        ("LANE_S3_ENDPOINT", endpoint.as_str()),
-    ];
+        ("LANE_S3_ENDPOINT", endpoint),
+    ]
+}
+
+#[test]
+fn a_pods_cell_comes_back_whole_through_s3_and_a_cap_below_it_refuses_the_slot() {
+    use lane_store::ArtifactStore;
+    let d = tempfile::tempdir().unwrap();
+    let (_moto, endpoint, s3) = super::super::wheel::moto("ci", S3_SECRET);
+    let store_cfg = s3_store_cfg(&endpoint);
+    write_cell_lane(d.path(), &store_cfg);
+    let emu = emulator(d.path(), Hooks::default());
+    let kubelet = s3_kubelet(&emu, d.path());
+    let creds = s3_creds(&endpoint);
     let mut lane = Lane(spawn_lane_with(d.path(), "run", &[], &creds));
     let jobs = wait_jobs(&emu, "two Jobs", |j| j.len() == 2);
     for (name, job) in &jobs {
@@ -170,10 +189,7 @@ fn a_store_outage_during_a_pods_upload_costs_no_mint() {
     // The pods reach the store through a link that goes down; lane itself
     // (gathering) reaches it directly.
     let link = lane_testkit::OutageProxy::start(endpoint.trim_start_matches("http://"));
-    let store_cfg = format!(
-        "store: s3://lanes/ci\nstoreSecret: lane-store\nstoreEnv: {{LANE_S3_ENDPOINT: \"{}\"}}\n",
-        link.endpoint()
-    );
+    let store_cfg = s3_store_cfg(&link.endpoint());
     // Each mint also writes down the environment it was given.
     write_cell_lane_then(
         d.path(),
@@ -181,18 +197,8 @@ fn a_store_outage_during_a_pods_upload_costs_no_mint() {
         r#"env > "$LANE_ARTIFACTS_DIR/env.txt""#,
     );
     let emu = emulator(d.path(), Hooks::default());
-    let kubelet = kubelet(&emu, d.path()).secret(
-        "lane-store",
-        &[
-            ("AWS_ACCESS_KEY_ID", "testing"),
-            ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
-        ],
-    );
-    let creds = [
-        ("AWS_ACCESS_KEY_ID", "testing"),
-        ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
-        ("LANE_S3_ENDPOINT", endpoint.as_str()),
-    ];
+    let kubelet = s3_kubelet(&emu, d.path());
+    let creds = s3_creds(&endpoint);
     let mut lane = Lane(spawn_lane_with(d.path(), "run", &[], &creds));
     let jobs = wait_jobs(&emu, "two Jobs", |j| j.len() == 2);
     // The outage: once the first pod has sent half its cell through the
@@ -249,23 +255,11 @@ fn a_store_outage_during_a_pods_upload_costs_no_mint() {
 fn kill_9_during_gathering_then_a_rerun_gathers_every_slot_whole() {
     let d = tempfile::tempdir().unwrap();
     let (_moto, endpoint, _s3) = super::super::wheel::moto("ci", S3_SECRET);
-    let store_cfg = format!(
-        "store: s3://lanes/ci\nstoreSecret: lane-store\nstoreEnv: {{LANE_S3_ENDPOINT: \"{endpoint}\"}}\n"
-    );
+    let store_cfg = s3_store_cfg(&endpoint);
     write_cell_lane(d.path(), &store_cfg);
     let emu = emulator(d.path(), Hooks::default());
-    let kubelet = kubelet(&emu, d.path()).secret(
-        "lane-store",
-        &[
-            ("AWS_ACCESS_KEY_ID", "testing"),
-            ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
-        ],
-    );
-    let creds = [
-        ("AWS_ACCESS_KEY_ID", "testing"),
-        ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
-        ("LANE_S3_ENDPOINT", endpoint.as_str()),
-    ];
+    let kubelet = s3_kubelet(&emu, d.path());
+    let creds = s3_creds(&endpoint);
     let mut lane = Lane(spawn_lane_with(d.path(), "run", &[], &creds));
     let jobs = wait_jobs(&emu, "two Jobs", |j| j.len() == 2);
     for (name, job) in &jobs {
@@ -315,9 +309,7 @@ fn kill_9_during_gathering_then_a_rerun_gathers_every_slot_whole() {
 fn a_pair_of_large_cells_that_differ_in_a_few_bytes_names_the_file_and_the_line() {
     let d = tempfile::tempdir().unwrap();
     let (_moto, endpoint, _s3) = super::super::wheel::moto("ci", S3_SECRET);
-    let store_cfg = format!(
-        "store: s3://lanes/ci\nstoreSecret: lane-store\nstoreEnv: {{LANE_S3_ENDPOINT: \"{endpoint}\"}}\n"
-    );
+    let store_cfg = s3_store_cfg(&endpoint);
     // The second repeat's cell differs in 4 bytes, 1 MiB + 3 in.
     write_cell_lane_then(
         d.path(),
@@ -325,18 +317,8 @@ fn a_pair_of_large_cells_that_differ_in_a_few_bytes_names_the_file_and_the_line(
         r#"case "$LANE_MINT_ID" in */r2/*) printf WXYZ | dd of=out/cell.bin bs=1 seek=1048579 conv=notrunc 2>/dev/null;; esac"#,
     );
     let emu = emulator(d.path(), Hooks::default());
-    let kubelet = kubelet(&emu, d.path()).secret(
-        "lane-store",
-        &[
-            ("AWS_ACCESS_KEY_ID", "testing"),
-            ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
-        ],
-    );
-    let creds = [
-        ("AWS_ACCESS_KEY_ID", "testing"),
-        ("AWS_SECRET_ACCESS_KEY", S3_SECRET),
-        ("LANE_S3_ENDPOINT", endpoint.as_str()),
-    ];
+    let kubelet = s3_kubelet(&emu, d.path());
+    let creds = s3_creds(&endpoint);
     let mut lane = Lane(spawn_lane_with(d.path(), "run", &[], &creds));
     let jobs = wait_jobs(&emu, "two Jobs", |j| j.len() == 2);
     for (name, job) in &jobs {

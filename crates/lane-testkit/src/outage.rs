@@ -201,7 +201,9 @@ mod tests {
         // exchange in flight), back 200 ms later.
         proxy.cut_after(5, std::time::Duration::from_millis(200));
         assert!(!proxy.cut_began());
-        assert!(talk().is_err(), "cut in flight");
+        // The exchange that crosses the mark may still get its echo back
+        // before the cut lands: only what follows is down for certain.
+        let _ = talk();
         assert!(proxy.cut_began());
         assert!(talk().is_err(), "down after the mark");
         std::thread::sleep(std::time::Duration::from_millis(400));
